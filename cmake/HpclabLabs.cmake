@@ -1,0 +1,19 @@
+# The labs are the folders labs/<id>/ that hold a lab.json: adding a lab is
+# adding its folders (labs/<id>, solutions/<id>) and docs/<id>.md, with no
+# list to edit here. Each lab brings spec.cpp (compiled into hpclab) and
+# bind.cpp (linked into the lab's program).
+file(GLOB _lab_jsons CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/labs/*/lab.json")
+set(HPCLAB_LABS "")
+foreach(json IN LISTS _lab_jsons)
+  get_filename_component(dir "${json}" DIRECTORY)
+  get_filename_component(id "${dir}" NAME)
+  foreach(required spec.cpp bind.cpp)
+    if(NOT EXISTS "${dir}/${required}")
+      message(FATAL_ERROR "Lab ${id} has a lab.json but no ${required} in ${dir}")
+    endif()
+  endforeach()
+  list(APPEND HPCLAB_LABS ${id})
+endforeach()
+list(SORT HPCLAB_LABS)
+list(LENGTH HPCLAB_LABS _count)
+message(STATUS "hpclab: ${_count} labs: ${HPCLAB_LABS}")

@@ -1,0 +1,222 @@
+// hpclab run: run a lab like the course's programs do, or every lab as a table.
+#include "commands.h"
+
+#include "core/image_task.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace hpclab::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The sizes a run uses for one task: the lab's demo size with the size
+// options on top, or every edge size.
+std::vector<SizeCase> sizes_for(const TaskInfo& task, const RunArgs& args)
+{
+    if (args.all_sizes) {
+        std::vector<SizeCase> out;
+        for (const auto& s : task.sizes)
+            if (!s.big || args.big) out.push_back(s);
+        return out;
+    }
+    SizeCase c;
+    c.params = task.demo;
+    for (const auto& [name, value] : args.sizes) c.params[name] = value;
+    c.why = args.sizes.empty() ? "the demo size" : "the size you gave";
+    return {c};
+}
+
+void validate_size_options(const LabInfo& lab, const RunArgs& args)
+{
+    for (const auto& [name, value] : args.sizes) {
+        const ParamInfo* p = lab.find_param(name);
+        if (!p) {
+            std::string names;
+            for (const auto& q : lab.params) names += (names.empty() ? "--" : ", --") + q.name;
+            throw UsageError(fmt::format("--{} is not a size of lab {}; its size options are: {}", name, lab.id,
+                                         names.empty() ? "none" : names));
+        }
+        if (value < p->min || value > p->max)
+            throw UsageError(fmt::format("--{} {} is out of range for lab {}: {} must be between {} and {}", name, value,
+                                         lab.id, p->help, p->min, p->max));
+    }
+    if (args.all_sizes && !args.sizes.empty())
+        throw UsageError("--all-sizes runs the lab's own sizes: give either --all-sizes or size options, not both");
+}
+
+int status_exit(const RunReport& r)
+{
+    if (r.passed()) return kPass;
+    if (r.status == RunStatus::no_gpu) return kSkipped;
+    if (r.status == RunStatus::harness_error) return kGraderError;
+    if (r.status == RunStatus::too_large) return kUsage;
+    return kFail;
+}
+
+// Combine exit statuses: the worst wins (grader error > usage > fail > skip > pass).
+int worse(int a, int b)
+{
+    auto rank = [](int e) { return e == kGraderError ? 4 : e == kUsage ? 3 : e == kFail ? 2 : e == kSkipped ? 1 : 0; };
+    return rank(a) >= rank(b) ? a : b;
+}
+
+bool require_gpu(Context& ctx)
+{
+    const GpuInfo& gpu = ctx.gpu();
+    if (gpu.present) return true;
+    fmt::print(stderr,
+               "hpclab: no GPU here ({}), so nothing was run.\n"
+               "        Your lab still compiles without one: hpclab build <lab>\n",
+               gpu.why_not);
+    return false;
+}
+
+int run_all(Context& ctx, const RunArgs& args)
+{
+    if (!require_gpu(ctx)) return kSkipped;
+    const GpuInfo& gpu = ctx.gpu();
+    fmt::print("Every lab's {} on {} (compute capability {}.{}, driver CUDA {})\n\n",
+               args.variant == Variant::solution ? "reference solution" : "code (yours, from labs/)", gpu.name,
+               gpu.cc_major, gpu.cc_minor, gpu.driver_string());
+    const std::string header = fmt::format("{:<10} {:<7} {:<26} {:<14} {:>12} {:>14}", "lab", "task", "size", "check",
+                                           "GPU time", "throughput");
+    fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
+    nlohmann::json rows = nlohmann::json::array();
+    int exit = kPass;
+    int passed = 0, total = 0;
+    for (const auto& lab : ctx.catalog().labs()) {
+        const auto program = build_program(ctx, lab, args.variant, true);
+        for (const auto& task : lab.tasks) {
+            ++total;
+            std::string check = "COMPILE ERROR", time = "-", tput = "-";
+            RunReport r;
+            if (program) {
+                RunOptions o;
+                o.timed = true;
+                o.seed = args.seed;
+                r = run_one(ctx, lab, task, *program, task.demo, o);
+                check = short_status(r);
+                time = format_ms(r.median_gpu_ms());
+                tput = throughput(r);
+                exit = worse(exit, status_exit(r));
+                passed += r.passed();
+            } else {
+                exit = worse(exit, kFail);
+            }
+            fmt::print("{:<10} {:<7} {:<26} {:<14} {:>12} {:>14}\n", lab.id, task.id, format_params(task.demo), check,
+                       time, tput);
+            std::fflush(stdout);
+            rows.push_back({{"lab", lab.id},
+                            {"task", task.id},
+                            {"size", task.demo},
+                            {"check", check},
+                            {"gpu_ms", r.median_gpu_ms()},
+                            {"wall_ms", r.median_host_ms()},
+                            {"bytes", r.work.bytes},
+                            {"flops", r.work.flops},
+                            {"seed", r.seed},
+                            {"passed", r.passed()}});
+        }
+    }
+    fmt::print("\n{} of {} tasks passed.\n", passed, total);
+    if (!args.json.empty()) {
+        nlohmann::json doc = {{"gpu", gpu.name},       {"gpu_uuid", gpu.uuid}, {"driver", gpu.driver_string()},
+                              {"variant", variant_name(args.variant)}, {"rows", rows}};
+        std::ofstream(args.json) << doc.dump(2) << '\n';
+    }
+    return exit;
+}
+
+}  // namespace
+
+int cmd_run(Context& ctx, const RunArgs& args)
+{
+    if (args.all) {
+        if (!args.lab.empty()) throw UsageError("give a lab or --all, not both");
+        return run_all(ctx, args);
+    }
+    if (args.lab.empty()) throw UsageError("which lab? (hpclab list shows them; hpclab run --all runs every one)");
+    if (!args.json.empty()) throw UsageError("--json goes with --all");
+    const LabInfo& lab = ctx.lab(args.lab);
+    validate_size_options(lab, args);
+    std::vector<const TaskInfo*> tasks;
+    if (!args.task.empty()) {
+        const TaskInfo* t = lab.find_task(args.task);
+        if (!t) {
+            std::string ids;
+            for (const auto& x : lab.tasks) ids += (ids.empty() ? "" : ", ") + x.id;
+            throw UsageError(fmt::format("lab {} has no task '{}'; its tasks are: {}", lab.id, args.task, ids));
+        }
+        tasks.push_back(t);
+    } else {
+        for (const auto& t : lab.tasks) tasks.push_back(&t);
+    }
+
+    // An image lab runs on a real image unless sizes were asked for.
+    std::optional<GrayImage> image;
+    const bool image_lab = !lab.image.empty();
+    if (!args.image.empty() && !image_lab) throw UsageError(fmt::format("lab {} takes no image", lab.id));
+    if (!args.output.empty() && !image_lab) throw UsageError(fmt::format("lab {} writes no image", lab.id));
+    if (image_lab && args.sizes.empty() && !args.all_sizes) {
+        const fs::path file = args.image.empty() ? lab.lab_dir / lab.image : fs::path(args.image);
+        try {
+            image = read_pgm(file);
+        } catch (const PgmError& e) {
+            throw UsageError(e.what());
+        }
+    } else if (!args.image.empty()) {
+        throw UsageError("--image gives the size itself: leave out the size options and --all-sizes");
+    }
+
+    fmt::print("{}: {}\n", lab.id, lab.title);
+    if (!require_gpu(ctx)) return kSkipped;
+    const auto program = build_program(ctx, lab, args.variant, false);
+    if (!program) return kFail;
+    fmt::print("GPU: {}\n", ctx.gpu().name);
+
+    int exit = kPass;
+    for (const TaskInfo* task : tasks) {
+        const auto* image_task = dynamic_cast<const ImageTask*>(find_task_spec(lab.id, task->id));
+        for (const SizeCase& size : sizes_for(*task, args)) {
+            RunOptions o;
+            o.timed = !args.all_sizes;
+            o.seed = args.seed;
+            o.big = size.big;
+            Params params = size.params;
+            if (image && image_task) {
+                params = image_task->params_for(*image);
+                o.fill_inputs = [&](CallBuffers& call) { image_task->fill_from(*image, call); };
+            }
+            fmt::print("\nTask {} ({}), {}{}:\n", task->id, task->title, format_params(params),
+                       args.all_sizes ? " - " + size.why : "");
+            const RunReport r = run_one(ctx, lab, *task, *program, params, o);
+            print_run(stdout, r);
+            exit = worse(exit, status_exit(r));
+            if (!r.passed() && r.status != RunStatus::no_gpu)
+                fmt::print("  Replay this run with --seed {}. Stuck? Read docs/{}.md\n", r.seed, lab.id);
+            if (image && image_task && r.status == RunStatus::completed && r.calls.front().done) {
+                const std::string out = !args.output.empty() && tasks.size() == 1
+                                            ? args.output
+                                            : fmt::format("{}-{}{}.pgm", lab.id, task->id,
+                                                          args.variant == Variant::solution ? "-solution" : "");
+                const GrayImage result = image_task->output_image(params, r.exchange->call(0), image->maxval);
+                try {
+                    write_pgm(out, result);
+                    fmt::print("  Wrote the output image to {} ({} x {}; the input was {} x {})\n", out, result.width,
+                               result.height, image->width, image->height);
+                } catch (const PgmError& e) {
+                    fmt::print(stderr, "  hpclab: {}\n", e.what());
+                    exit = worse(exit, kUsage);
+                }
+            }
+        }
+    }
+    return exit;
+}
+
+}  // namespace hpclab::cli

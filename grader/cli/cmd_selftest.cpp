@@ -1,0 +1,66 @@
+// hpclab selftest: the maintainer check. Every task of the reference
+// solution passes at every size; every task of the skeleton runs to the end
+// and fails its check at every size (nothing is solved by accident).
+#include "commands.h"
+
+#include <fmt/format.h>
+
+namespace hpclab::cli {
+
+int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, bool include_big)
+{
+    const LabInfo& lab = ctx.lab(lab_id);
+    const Variant v = skeleton ? Variant::student : Variant::solution;
+    const char* what = skeleton ? "skeleton" : "solution";
+    const GpuInfo& gpu = ctx.gpu();
+    if (!gpu.present) {
+        fmt::print("selftest {} {}: skipped, no GPU ({})\n", lab.id, what, gpu.why_not);
+        return kSkipped;
+    }
+    if (!ctx.toolchain().available()) {
+        fmt::print("selftest {} {}: skipped, {}\n", lab.id, what, ctx.toolchain().unavailable);
+        return kSkipped;
+    }
+    const auto program = build_program(ctx, lab, v, false);
+    if (!program) {
+        fmt::print("selftest {} {}: FAILED, it does not compile\n", lab.id, what);
+        return kFail;
+    }
+
+    int bad = 0, runs = 0;
+    for (const auto& task : lab.tasks) {
+        std::vector<std::pair<SizeCase, bool>> plan;  // size, timed
+        for (const auto& s : task.sizes)
+            if (!s.big || (include_big && !skeleton)) plan.emplace_back(s, false);
+        // The solution also goes through the timed path once (fresh inputs per call).
+        if (!skeleton) plan.emplace_back(SizeCase {task.demo, "the demo size, timed", false}, true);
+        for (const auto& [size, timed] : plan) {
+            RunOptions o;
+            o.timed = timed;
+            o.big = size.big;
+            const RunReport r = run_one(ctx, lab, task, *program, size.params, o);
+            ++runs;
+            const bool as_expected = skeleton ? r.status == RunStatus::completed && !r.passed() : r.passed();
+            const CallReport* fail = r.first_failure();
+            const std::string why = r.status != RunStatus::completed ? r.status_message
+                                    : fail                             ? fail->check.summary
+                                                                       : "";
+            fmt::print("{:<4} {} {} {} ({}){}{}\n", as_expected ? "ok" : "BAD", lab.id, task.id,
+                       format_params(size.params), size.why, timed ? fmt::format(", {}", format_ms(r.median_gpu_ms())) : "",
+                       why.empty() ? "" : ": " + short_status(r) + " " + why);
+            std::fflush(stdout);
+            if (r.status == RunStatus::no_gpu) return kSkipped;
+            if (!as_expected) {
+                ++bad;
+                if (!skeleton || r.status != RunStatus::completed) print_run(stdout, r);
+                if (skeleton && r.passed())
+                    fmt::print("     the skeleton passes this check: it solves the task by accident\n");
+            }
+        }
+    }
+    fmt::print("selftest {} {}: {} ({} runs, {} not as expected; seed per run is fresh)\n", lab.id, what,
+               bad ? "FAILED" : "passed", runs, bad);
+    return bad ? kFail : kPass;
+}
+
+}  // namespace hpclab::cli

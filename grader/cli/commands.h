@@ -1,0 +1,33 @@
+// hpclab's commands. Each returns an exit status (context.h).
+#pragma once
+
+#include "context.h"
+#include "lab_runs.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace hpclab::cli {
+
+struct RunArgs {
+    std::string lab;                 // empty with --all
+    bool all = false;
+    Variant variant = Variant::student;
+    std::string task;                // empty: every task
+    std::map<std::string, std::int64_t> sizes;  // given size options
+    bool all_sizes = false;
+    bool big = false;
+    std::optional<std::uint64_t> seed;
+    std::string image;               // --image
+    std::string output;              // --output
+    std::string json;                // --json (with --all)
+};
+
+int cmd_list(Context& ctx);
+int cmd_info(Context& ctx);
+int cmd_build(Context& ctx, const std::string& lab, Variant v);
+int cmd_run(Context& ctx, const RunArgs& args);
+int cmd_selftest(Context& ctx, const std::string& lab, bool skeleton, bool include_big);
+
+}  // namespace hpclab::cli

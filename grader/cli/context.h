@@ -1,0 +1,48 @@
+// What every hpclab command needs: the labs' metadata, the toolchain, the
+// GPU (asked once, lazily), and the exit statuses.
+#pragma once
+
+#include "core/gpu_probe.h"
+#include "core/lab_catalog.h"
+#include "core/toolchain.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace hpclab::cli {
+
+// Exit statuses of hpclab, the same for every command.
+enum Exit : int {
+    kPass = 0,          // everything checked passed
+    kFail = 1,          // a check failed (wrong answer, crash, compile error, ...)
+    kUsage = 2,         // bad command line or input file: nothing was run
+    kGraderError = 4,   // hpclab itself could not do its job: not the student's fault
+    kSkipped = 77,      // no GPU (or no CUDA compiler): nothing could be judged
+};
+
+// A bad command line or input: printed as one clear message, exit 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Context {
+public:
+    explicit Context(const std::filesystem::path& root);
+
+    const Catalog& catalog() const { return catalog_; }
+    const Toolchain& toolchain() const { return toolchain_; }
+    const GpuInfo& gpu();
+    // The lab named on the command line, or a UsageError that lists the labs.
+    const LabInfo& lab(const std::string& id) const;
+
+private:
+    Catalog catalog_;
+    Toolchain toolchain_;
+    std::optional<GpuInfo> gpu_;
+};
+
+// The course's folder: $HPCLAB_ROOT, else the one this hpclab was built from.
+std::filesystem::path course_root();
+
+}  // namespace hpclab::cli

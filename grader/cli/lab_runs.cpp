@@ -1,0 +1,179 @@
+#include "lab_runs.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+namespace hpclab::cli {
+
+namespace fs = std::filesystem;
+
+std::filesystem::path source_of(const LabInfo& lab, Variant v)
+{
+    return v == Variant::solution ? lab.solution_source() : lab.student_source();
+}
+
+const char* variant_name(Variant v) { return v == Variant::solution ? "solution" : "student"; }
+
+std::string relative_to_root(const Context& ctx, const fs::path& p)
+{
+    std::error_code ec;
+    const fs::path rel = fs::relative(p, ctx.catalog().root(), ec);
+    return ec || rel.empty() || rel.string().rfind("..", 0) == 0 ? p.string() : rel.string();
+}
+
+std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, Variant v, bool quiet)
+{
+    const Toolchain& tc = ctx.toolchain();
+    if (!tc.available()) throw UsageError("cannot build lab programs: " + tc.unavailable);
+    const fs::path src = source_of(lab, v);
+    if (!quiet) fmt::print("Building {} ... ", relative_to_root(ctx, src));
+    std::fflush(stdout);
+    const BuildResult b = build_lab_program(tc, lab, src, variant_name(v));
+    if (!b.ok) {
+        if (!quiet) fmt::print("failed\n");
+        fmt::print(stderr, "\nCompile error in {}:\n{}", relative_to_root(ctx, src),
+                   trim_diagnostics(b.diagnostics, ctx.catalog().root(), 40));
+        return std::nullopt;
+    }
+    if (!quiet) {
+        if (b.cached) fmt::print("up to date\n");
+        else fmt::print("done ({:.1f} s)\n", b.seconds);
+        if (!b.diagnostics.empty())
+            fmt::print(stderr, "Compiler warnings:\n{}", trim_diagnostics(b.diagnostics, ctx.catalog().root(), 20));
+    }
+    return b.program;
+}
+
+RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
+                  const Params& params, const RunOptions& options)
+{
+    const TaskSpec* spec = find_task_spec(lab.id, task.id);
+    if (!spec) throw std::logic_error("lab " + lab.id + " task " + task.id + " has no spec compiled into hpclab");
+    RunRequest req;
+    req.lab = &lab;
+    req.task = &task;
+    req.spec = spec;
+    req.params = params;
+    req.program = program;
+    req.ncalls = options.timed ? 1 + static_cast<std::uint32_t>(task.timing_reps) : 1;
+    req.flush_l2 = options.timed;
+    req.seed = options.seed ? *options.seed : fresh_seed();
+    req.wall_limit_s = options.big ? lab.big_wall_limit_s : lab.wall_limit_s;
+    req.gpu_memory_bytes = ctx.gpu().memory_bytes;
+    req.fill_inputs = options.fill_inputs;
+    return run_task(req);
+}
+
+std::string format_ms(double ms)
+{
+    if (ms <= 0) return "-";
+    if (ms < 0.1) return fmt::format("{:.1f} us", ms * 1e3);
+    if (ms < 1000) return fmt::format("{:.3f} ms", ms);
+    return fmt::format("{:.2f} s", ms / 1e3);
+}
+
+std::string throughput(const RunReport& r)
+{
+    const double s = r.median_gpu_ms() / 1e3;
+    if (s <= 0) return "-";
+    if (r.work.flops > 0) return fmt::format("{:.2f} TFLOP/s", r.work.flops / s / 1e12);
+    if (r.work.bytes > 0) {
+        const double bps = r.work.bytes / s;
+        return bps >= 1e12 ? fmt::format("{:.2f} TB/s", bps / 1e12) : fmt::format("{:.1f} GB/s", bps / 1e9);
+    }
+    return "-";
+}
+
+std::string short_status(const RunReport& r)
+{
+    switch (r.status) {
+    case RunStatus::completed: break;
+    case RunStatus::no_gpu: return "NO GPU";
+    case RunStatus::too_large: return "TOO LARGE";
+    case RunStatus::could_not_start: return "NOT STARTED";
+    case RunStatus::timed_out: return "TIMEOUT";
+    case RunStatus::crashed: return "CRASH";
+    case RunStatus::gpu_fault: return "GPU FAULT";
+    case RunStatus::student_cuda_error: return "CUDA ERROR";
+    case RunStatus::ended_early: return "EXITED";
+    case RunStatus::harness_error: return "GRADER ERROR";
+    }
+    const CallReport* bad = r.first_failure();
+    if (!bad) return "OK";
+    if (!bad->inputs_modified.empty()) return "INPUT MODIFIED";
+    if (!bad->guards_damaged.empty() && bad->check.ok()) return "OUT OF BOUNDS";
+    switch (bad->check.kind) {
+    case CheckResult::Kind::unwritten: return "UNWRITTEN";
+    case CheckResult::Kind::wrong_return: return "WRONG RETURN";
+    case CheckResult::Kind::wrong_output: return "WRONG OUTPUT";
+    default: return "WRONG";
+    }
+}
+
+namespace {
+
+// The program's own output, without the harness's marker lines, indented.
+std::string printed_text(const std::string& raw, std::size_t max_lines)
+{
+    std::istringstream in(raw);
+    std::string line, out;
+    std::size_t n = 0, total = 0;
+    while (std::getline(in, line)) {
+        if (line.rfind("@@hpclab-returned-", 0) == 0) continue;
+        if (line.empty() && out.empty()) continue;
+        ++total;
+        if (n < max_lines) {
+            out += "    | " + line + '\n';
+            ++n;
+        }
+    }
+    if (total > n) out += fmt::format("    | ... ({} more lines)\n", total - n);
+    return out;
+}
+
+}  // namespace
+
+void print_run(std::FILE* out, const RunReport& r)
+{
+    const std::string printed = printed_text(r.process.out, 40);
+    if (!printed.empty())
+        fmt::print(out, "  Your code printed:{}\n{}", r.process.out_truncated ? " (cut at 1 MiB)" : "", printed);
+    const std::string errors = printed_text(r.process.err, 20);
+    if (!errors.empty() && r.status != RunStatus::completed) fmt::print(out, "  On stderr:\n{}", errors);
+
+    if (r.status != RunStatus::completed) {
+        fmt::print(out, "  Check: {} - {}\n", short_status(r), r.status_message);
+    }
+    for (std::size_t k = 0; k < r.calls.size(); ++k) {
+        const CallReport& c = r.calls[k];
+        if (!c.done) continue;
+        if (c.passed()) continue;
+        fmt::print(out, "  Check: {}{} - {}\n", short_status(r),
+                   r.calls.size() > 1 ? fmt::format(" (call {} of {})", k + 1, r.calls.size()) : "", c.check.summary);
+        for (const auto& d : c.check.details) fmt::print(out, "         {}\n", d);
+        if (!c.guards_damaged.empty()) {
+            std::string names;
+            for (const auto& n : c.guards_damaged) names += (names.empty() ? "" : ", ") + n;
+            fmt::print(out, "         your code wrote past the end (or before the start) of: {}\n", names);
+        }
+        if (c.launch_error)
+            fmt::print(out, "         a kernel launch failed (CUDA error {}): check the launch configuration\n",
+                       c.launch_error);
+        return;
+    }
+    if (r.status != RunStatus::completed) return;
+    const CallReport& first = r.calls.front();
+    fmt::print(out, "  Check: OK - {}{}\n", first.check.summary,
+               r.calls.size() > 1 ? fmt::format(" (all {} calls)", r.calls.size()) : "");
+    for (const auto& d : first.check.details) fmt::print(out, "         {}\n", d);
+    if (r.calls.size() > 1) {
+        fmt::print(out, "  Time:  {} per call (GPU, median of {} after a warm-up; wall {})", format_ms(r.median_gpu_ms()),
+                   r.calls.size() - 1, format_ms(r.median_host_ms()));
+        const std::string tp = throughput(r);
+        if (tp != "-") fmt::print(out, "   Throughput: {}", tp);
+        fmt::print(out, "\n");
+    }
+}
+
+}  // namespace hpclab::cli

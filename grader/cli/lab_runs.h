@@ -1,0 +1,41 @@
+// The steps the commands share: build a lab program, run one task at one
+// size, and print what happened the way the course's programs do.
+#pragma once
+
+#include "context.h"
+#include "core/task_runner.h"
+
+#include <cstdio>
+#include <optional>
+
+namespace hpclab::cli {
+
+enum class Variant { student, solution };
+
+std::filesystem::path source_of(const LabInfo& lab, Variant v);
+const char* variant_name(Variant v);
+std::string relative_to_root(const Context& ctx, const std::filesystem::path& p);
+
+// Builds (or finds up to date) the lab program. On a compile error prints
+// the compiler's messages and returns nothing.
+std::optional<std::filesystem::path> build_program(Context& ctx, const LabInfo& lab, Variant v, bool quiet);
+
+struct RunOptions {
+    bool timed = false;             // warm-up plus the task's timing reps, L2 flushed
+    std::optional<std::uint64_t> seed;
+    bool big = false;               // the size is one of the big edge sizes
+    std::function<void(CallBuffers&)> fill_inputs;
+};
+
+RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const std::filesystem::path& program,
+                  const Params& params, const RunOptions& options);
+
+// "1.64 TB/s", "9.10 TFLOP/s", or "-" when the task has no work model.
+std::string throughput(const RunReport& r);
+std::string format_ms(double ms);
+// One word for a table: OK, WRONG, UNWRITTEN, CRASH, TIMEOUT, ...
+std::string short_status(const RunReport& r);
+// A full report of one run, for a person.
+void print_run(std::FILE* out, const RunReport& r);
+
+}  // namespace hpclab::cli

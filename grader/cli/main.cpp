@@ -1,0 +1,102 @@
+// hpclab: run, build and check the CUDA labs.
+#include "commands.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <set>
+
+using namespace hpclab;
+using namespace hpclab::cli;
+
+int main(int argc, char** argv)
+{
+    std::optional<Context> ctx;
+    try {
+        ctx.emplace(course_root());
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "hpclab: cannot read the labs: {}\n", e.what());
+        return kGraderError;
+    }
+
+    CLI::App app {"hpclab: the labs of the CUDA Programming course.\n"
+                  "Edit labs/<lab>/<lab>.cu, then run it with: hpclab run <lab>"};
+    app.require_subcommand(1);
+    app.set_help_all_flag("--help-all", "Help for every command");
+
+    app.add_subcommand("list", "The labs, in course order");
+    app.add_subcommand("info", "This machine: the GPU, the CUDA compiler, the course folder");
+
+    auto* build = app.add_subcommand("build", "Compile a lab without running it (no GPU needed)");
+    std::string build_lab;
+    bool build_solution = false;
+    build->add_option("lab", build_lab, "The lab's id (hpclab list)")->required();
+    build->add_flag("--solution", build_solution, "The reference solution instead of your code");
+
+    auto* run = app.add_subcommand("run", "Run a lab on the GPU: what it computed, the check, the time");
+    RunArgs ra;
+    bool run_solution = false;
+    std::uint64_t seed = 0;
+    run->add_option("lab", ra.lab, "The lab's id (hpclab list)");
+    run->add_flag("--all", ra.all, "Every lab, one table (with --solution: the reference solutions)");
+    run->add_flag("--solution", run_solution, "The reference solution instead of your code");
+    run->add_option("--task", ra.task, "Only this task of the lab");
+    run->add_flag("--all-sizes", ra.all_sizes, "Every edge size of the lab instead of one timed size");
+    run->add_flag("--big", ra.big, "With --all-sizes: also the sizes past 2^31 bytes (slow, needs memory)");
+    auto* seed_opt = run->add_option("--seed", seed, "Seed of the random inputs (to replay a run)");
+    run->add_option("--image", ra.image, "A grayscale PGM image as input (image labs)");
+    run->add_option("--output", ra.output, "Where to write the output image (image labs)");
+    run->add_option("--json", ra.json, "With --all: also write the table as JSON to this file");
+    // One size option per parameter any lab has: --n, --width, --height, ...
+    std::map<std::string, std::int64_t> size_values;
+    std::map<std::string, CLI::Option*> size_opts;
+    std::set<std::string> seen;
+    for (const auto& lab : ctx->catalog().labs())
+        for (const auto& p : lab.params)
+            if (seen.insert(p.name).second)
+                size_opts[p.name] = run->add_option("--" + p.name, size_values[p.name], "Size: " + p.help);
+
+    auto* selftest = app.add_subcommand("selftest", "Maintainer check: the solution passes / the skeleton fails");
+    std::string st_lab;
+    bool st_solution = false, st_skeleton = false, st_no_big = false;
+    selftest->add_option("lab", st_lab, "The lab's id")->required();
+    auto* sol = selftest->add_flag("--solution", st_solution, "Every task at every size must pass");
+    auto* skel = selftest->add_flag("--skeleton", st_skeleton, "Every task at every size must fail its check");
+    sol->excludes(skel);
+    selftest->add_flag("--no-big", st_no_big, "Leave out the sizes past 2^31 bytes");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "hpclab: {}\nRun 'hpclab --help' for the commands.\n", e.what());
+        return kUsage;
+    }
+
+    try {
+        if (app.got_subcommand("list")) return cmd_list(*ctx);
+        if (app.got_subcommand("info")) return cmd_info(*ctx);
+        if (app.got_subcommand("build")) return cmd_build(*ctx, build_lab, build_solution ? Variant::solution : Variant::student);
+        if (app.got_subcommand("selftest")) {
+            if (!st_solution && !st_skeleton) throw UsageError("selftest needs --solution or --skeleton");
+            return cmd_selftest(*ctx, st_lab, st_skeleton, !st_no_big);
+        }
+        if (app.got_subcommand("run")) {
+            ra.variant = run_solution ? Variant::solution : Variant::student;
+            if (seed_opt->count()) ra.seed = seed;
+            for (const auto& [name, opt] : size_opts)
+                if (opt->count()) ra.sizes[name] = size_values[name];
+            return cmd_run(*ctx, ra);
+        }
+    } catch (const UsageError& e) {
+        fmt::print(stderr, "hpclab: {}\n", e.what());
+        return kUsage;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "hpclab: internal error: {}\n", e.what());
+        return kGraderError;
+    }
+    return kUsage;
+}

@@ -1,0 +1,44 @@
+// The parent's side of the exchange file (wire/exchange.h): an anonymous
+// shared-memory file, sized for the job's call slots, mapped here and
+// handed to the lab program as an inherited descriptor.
+#pragma once
+
+#include "call_buffers.h"
+#include "params.h"
+#include "wire/exchange.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+class ExchangeFile {
+public:
+    // Lays out `ncalls` slots of `buffers` and writes the job header.
+    ExchangeFile(const std::string& lab, const std::string& task, const Params& params,
+                 const std::vector<BufferDecl>& buffers, std::uint32_t ncalls, std::uint32_t flags,
+                 std::uint64_t marker);
+    ~ExchangeFile();
+    ExchangeFile(const ExchangeFile&) = delete;
+    ExchangeFile& operator=(const ExchangeFile&) = delete;
+
+    int fd() const { return fd_; }
+    wire::Header& header() { return *reinterpret_cast<wire::Header*>(map_); }
+    const wire::Result& result() const { return reinterpret_cast<const wire::Header*>(map_)->result; }
+    std::uint32_t ncalls() const { return ncalls_; }
+    // Views on call k's buffers inside the file.
+    CallBuffers call(std::uint32_t k) const;
+    std::uint64_t size() const { return size_; }
+
+private:
+    int fd_ = -1;
+    void* map_ = nullptr;
+    std::uint64_t size_ = 0;
+    std::uint32_t ncalls_ = 0;
+    std::uint64_t slot_bytes_ = 0;
+    std::vector<BufferDecl> decls_;
+    std::vector<std::uint64_t> offsets_;
+};
+
+}  // namespace hpclab

@@ -1,0 +1,27 @@
+// What GPU this machine has, asked of the CUDA driver (libcuda) directly:
+// hpclab itself never links the CUDA runtime nor opens a context, so this
+// works, and answers "no GPU" quickly, on machines without one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace hpclab {
+
+struct GpuInfo {
+    bool present = false;
+    std::string why_not;   // when not present: no driver, no device, ...
+    std::string name;
+    std::string uuid;      // "GPU-xxxxxxxx-..."
+    int cc_major = 0, cc_minor = 0;
+    int driver_version = 0;  // e.g. 13000 for CUDA 13.0
+    std::uint64_t memory_bytes = 0;
+    int device_count = 0;
+
+    std::string driver_string() const;  // "13.0"
+};
+
+// Device 0 as the CUDA driver numbers it (CUDA_VISIBLE_DEVICES applies).
+GpuInfo probe_gpu();
+
+}  // namespace hpclab

@@ -1,0 +1,37 @@
+// Starting a program in its own process group, with a wall-clock limit,
+// bounded capture of what it prints, and nothing of it left running after.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+struct ProcessSpec {
+    std::vector<std::string> argv;
+    std::filesystem::path cwd;       // empty: the parent's
+    std::vector<int> pass_fds;       // descriptors the child keeps, at the same numbers
+    double wall_limit_s = 10;
+    std::size_t output_limit = 1 << 20;  // per stream; the rest is read and dropped
+};
+
+struct ProcessResult {
+    bool started = false;
+    std::string start_error;   // why it could not start
+    int exit_code = -1;        // when it exited
+    int signal = 0;            // when a signal ended it
+    bool timed_out = false;    // killed at the wall limit
+    std::string out, err;
+    bool out_truncated = false, err_truncated = false;
+    double wall_s = 0;
+
+    bool exited() const { return started && signal == 0 && !timed_out; }
+};
+
+ProcessResult run_process(const ProcessSpec& spec);
+
+// "segmentation fault (SIGSEGV)"
+std::string describe_signal(int sig);
+
+}  // namespace hpclab

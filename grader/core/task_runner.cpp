@@ -1,0 +1,194 @@
+#include "task_runner.h"
+
+#include "keyed_hash.h"
+#include "random.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <random>
+
+namespace hpclab {
+
+namespace {
+
+std::string marker_line(std::uint64_t marker) { return fmt::format("\n@@hpclab-returned-{:016x}@@\n", marker); }
+
+// Splits the program's stdout at the marker the harness prints after each
+// call returns: segment k is what call k printed before returning.
+std::vector<std::string_view> split_at_markers(std::string_view text, std::uint64_t marker)
+{
+    const std::string m = marker_line(marker);
+    std::vector<std::string_view> parts;
+    std::size_t pos = 0;
+    for (std::size_t hit; (hit = text.find(m, pos)) != std::string_view::npos; pos = hit + m.size())
+        parts.push_back(text.substr(pos, hit - pos));
+    parts.push_back(text.substr(pos));
+    return parts;
+}
+
+std::string name_of(const char* field, std::size_t cap) { return std::string(field, wire::name_length(field, cap)); }
+
+}  // namespace
+
+std::uint64_t fresh_seed()
+{
+    std::random_device rd;
+    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+bool RunReport::passed() const
+{
+    if (status != RunStatus::completed || calls.empty()) return false;
+    return std::all_of(calls.begin(), calls.end(), [](const CallReport& c) { return c.passed(); });
+}
+
+const CallReport* RunReport::first_failure() const
+{
+    for (const auto& c : calls)
+        if (c.done && !c.passed()) return &c;
+    return nullptr;
+}
+
+namespace {
+double median_of(std::vector<double> v)
+{
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+template <class F> double median_timed(const std::vector<CallReport>& calls, F field)
+{
+    std::vector<double> t;
+    for (std::size_t k = calls.size() > 1 ? 1 : 0; k < calls.size(); ++k)
+        if (calls[k].done) t.push_back(field(calls[k]));
+    return median_of(std::move(t));
+}
+}  // namespace
+
+double RunReport::median_gpu_ms() const { return median_timed(calls, [](const CallReport& c) { return c.gpu_ms; }); }
+double RunReport::median_host_ms() const { return median_timed(calls, [](const CallReport& c) { return c.host_ms; }); }
+
+RunReport run_task(const RunRequest& req)
+{
+    RunReport report;
+    report.seed = req.seed;
+    report.work = req.spec->work(req.params);
+    const std::vector<BufferDecl> decls = req.spec->buffers(req.params);
+
+    std::uint64_t device_bytes = 0, host_bytes = 0;
+    for (const auto& d : decls) (d.place == Place::device ? device_bytes : host_bytes) += d.bytes();
+    if (req.gpu_memory_bytes && device_bytes > req.gpu_memory_bytes * 9 / 10) {
+        report.status = RunStatus::too_large;
+        report.status_message = fmt::format("this size needs {:.1f} GB of GPU memory; the GPU has {:.1f} GB",
+                                            device_bytes / 1e9, req.gpu_memory_bytes / 1e9);
+        return report;
+    }
+
+    const std::uint64_t marker = fresh_seed();
+    const std::uint32_t flags = (req.flush_l2 ? wire::kFlagFlushL2 : 0) | wire::kFlagMarker;
+    report.exchange = std::make_shared<ExchangeFile>(req.lab->id, req.task->id, req.params, decls, req.ncalls, flags,
+                                                     marker);
+    ExchangeFile& ex = *report.exchange;
+
+    // Inputs, and a keyed hash of each to find writes into them later.
+    const std::uint64_t hash_key = fresh_seed();
+    std::vector<std::vector<std::uint64_t>> input_hashes(req.ncalls);
+    for (std::uint32_t k = 0; k < req.ncalls; ++k) {
+        CallBuffers call = ex.call(k);
+        if (req.fill_inputs) req.fill_inputs(call);
+        else req.spec->generate(req.params, mix64(req.seed + k), call);
+        for (const auto& e : call.entries())
+            if (e.decl.role == Role::input) input_hashes[k].push_back(keyed_hash(e.bytes, hash_key));
+    }
+
+    ProcessSpec ps;
+    ps.argv = {req.program.string(), "--exchange-fd", std::to_string(ex.fd())};
+    ps.pass_fds = {ex.fd()};
+    ps.wall_limit_s = req.wall_limit_s;
+    report.process = run_process(ps);
+    const ProcessResult& pr = report.process;
+    const wire::Result& result = ex.result();
+    report.device_name = name_of(result.device_name, sizeof result.device_name);
+    const std::string harness_message = name_of(result.message, sizeof result.message);
+    const std::string cuda_error = name_of(result.cuda_error_name, sizeof result.cuda_error_name);
+
+    if (!pr.started) {
+        report.status = RunStatus::could_not_start;
+        report.status_message = pr.start_error;
+    } else if (pr.timed_out) {
+        report.status = RunStatus::timed_out;
+        report.status_message =
+            fmt::format("still running after {:.0f} s: stopped (an endless loop, or a kernel that never ends?)",
+                        req.wall_limit_s);
+    } else if (pr.signal) {
+        report.status = RunStatus::crashed;
+        report.status_message = "the program crashed: " + describe_signal(pr.signal);
+    } else if (pr.exit_code == wire::kExitNoGpu) {
+        report.status = RunStatus::no_gpu;
+        report.status_message = harness_message.empty() ? "no CUDA GPU found" : harness_message;
+    } else if (pr.exit_code == wire::kExitGpuFault) {
+        report.status = RunStatus::gpu_fault;
+        report.status_message = fmt::format("the GPU reported {} after your code ran: {}",
+                                            cuda_error.empty() ? "an error" : cuda_error, harness_message);
+    } else if (pr.exit_code == wire::kExitStudentCudaError) {
+        report.status = RunStatus::student_cuda_error;
+        report.status_message = "your code stopped at a CUDA error (cudaSafeCall/cudaCheckError, see its message)";
+    } else if (pr.exit_code == wire::kExitHarnessError) {
+        report.status = RunStatus::harness_error;
+        report.status_message = "the grader's harness failed: " + harness_message;
+    } else if (pr.exit_code != 0 || result.magic != wire::kMagic || result.stage != wire::Stage::finished) {
+        report.status = RunStatus::ended_early;
+        report.status_message =
+            pr.exit_code != 0
+                ? fmt::format("the program exited with status {} before finishing", pr.exit_code)
+                : "the program ended before the harness finished (is there an exit() in the lab code?)";
+    } else {
+        report.status = RunStatus::completed;
+    }
+
+    // Judge every call the program finished, even if a later one failed.
+    const auto printed = split_at_markers(pr.out, marker);
+    const std::uint32_t done = std::min<std::uint32_t>(result.calls_done, req.ncalls);
+    for (std::uint32_t k = 0; k < req.ncalls; ++k) {
+        CallReport c;
+        const wire::CallOutcome& o = result.calls[k];
+        c.done = k < done && o.done == 1;
+        if (c.done) {
+            c.returned = o.returned;
+            c.launch_error = o.cuda_error;
+            c.host_ms = o.host_ms;
+            c.gpu_ms = o.gpu_ms;
+            CallBuffers call = ex.call(k);
+            std::size_t in_index = 0;
+            for (std::size_t b = 0; b < call.entries().size(); ++b) {
+                const auto& e = call.entries()[b];
+                if (o.guard_damaged & (1u << b)) c.guards_damaged.push_back(e.decl.name);
+                if (e.decl.role == Role::input && keyed_hash(e.bytes, hash_key) != input_hashes[k][in_index++])
+                    c.inputs_modified.push_back(e.decl.name);
+            }
+            if (c.inputs_modified.empty()) {
+                const CheckInput ci {
+                    .task = *req.task,
+                    .params = req.params,
+                    .buffers = call,
+                    .returned = c.returned,
+                    .launch_error = c.launch_error,
+                    .printed = k < printed.size() ? printed[k] : std::string_view {},
+                    .printed_late = k + 1 < printed.size() ? printed[k + 1] : std::string_view {},
+                    .sample_seed = mix64(req.seed ^ 0xC0FFEEull ^ k),
+                };
+                c.check = req.spec->check(ci);
+            } else {
+                c.check.kind = CheckResult::Kind::mismatch;
+                c.check.summary = "your code wrote into an input it must only read";
+            }
+        }
+        report.calls.push_back(std::move(c));
+    }
+    return report;
+}
+
+}  // namespace hpclab

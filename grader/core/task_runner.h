@@ -1,0 +1,81 @@
+// One run of a lab program: the parent generates the inputs, starts the
+// program in a fresh process, and judges what comes back with the spec.
+#pragma once
+
+#include "exchange_file.h"
+#include "lab_catalog.h"
+#include "process.h"
+#include "task_spec.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+struct RunRequest {
+    const LabInfo* lab = nullptr;
+    const TaskInfo* task = nullptr;
+    const TaskSpec* spec = nullptr;
+    Params params;
+    std::filesystem::path program;
+    std::uint32_t ncalls = 1;        // each with fresh inputs, each verified
+    bool flush_l2 = false;           // start every call with a cold L2 cache
+    std::uint64_t seed = 0;
+    double wall_limit_s = 20;
+    std::uint64_t gpu_memory_bytes = 0;  // 0: unknown; else refuse sizes that cannot fit
+    // Replaces the spec's generator for every call (an image file).
+    std::function<void(CallBuffers&)> fill_inputs;
+};
+
+struct CallReport {
+    bool done = false;  // the program finished this call and wrote it back
+    CheckResult check;
+    std::vector<std::string> inputs_modified;  // input buffers the call wrote into
+    std::vector<std::string> guards_damaged;   // buffers written past an end
+    int returned = 0;
+    int launch_error = 0;
+    double host_ms = 0;
+    double gpu_ms = 0;
+
+    bool passed() const { return done && check.ok() && inputs_modified.empty() && guards_damaged.empty(); }
+};
+
+enum class RunStatus {
+    completed,          // every call ran; the checks say the rest
+    no_gpu,             // the program found no GPU
+    too_large,          // the size does not fit this GPU's memory
+    could_not_start,
+    timed_out,          // killed at the wall limit
+    crashed,            // ended by a signal
+    gpu_fault,          // a CUDA error the harness caught after the student's code
+    student_cuda_error, // the student's cudaSafeCall/cudaCheckError stopped the program
+    ended_early,        // exited before finishing (exit() in the lab code?)
+    harness_error,      // the harness could not do its job: not the student's fault
+};
+
+struct RunReport {
+    RunStatus status = RunStatus::could_not_start;
+    std::string status_message;  // one line when not completed
+    ProcessResult process;
+    std::vector<CallReport> calls;
+    std::string device_name;
+    std::uint64_t seed = 0;
+    Work work;
+    std::shared_ptr<ExchangeFile> exchange;  // inputs and outputs, e.g. to save an image
+
+    bool passed() const;
+    // Median GPU time of the timed calls (all but the first, the warm-up).
+    double median_gpu_ms() const;
+    double median_host_ms() const;
+    // The first failing call's check, or nullptr.
+    const CallReport* first_failure() const;
+};
+
+RunReport run_task(const RunRequest& request);
+
+// A fresh seed from the operating system's entropy.
+std::uint64_t fresh_seed();
+
+}  // namespace hpclab

@@ -1,0 +1,295 @@
+// The lab program's main(): the child side of a run.
+//
+// hpclab links the student's compiled lab with this file and the lab's
+// bind.cpp, then starts the program as
+//
+//     <lab program> --exchange-fd N
+//
+// where N is an open shared-memory file laid out as wire/exchange.h says.
+// For each call slot the harness copies the inputs into buffers it owns
+// (device or host memory, with guard zones on both sides), fills the outputs
+// with poison, calls the student's entry point through the lab's binding,
+// waits for the device, then writes back the outputs, a read-back of the
+// inputs and what it saw (time, return value, guard damage, CUDA errors).
+// It decides nothing: the verdict is the parent's.
+#include "binding.h"
+#include "wire/exchange.h"
+
+#include <cuda_runtime_api.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace hpclab;
+using wire::Header;
+
+Header* g_header = nullptr;
+
+// Write a message into the result and to stderr, then stop with `status`.
+[[noreturn]] void stop(int status, const char* fmt, ...)
+{
+    char text[wire::kMessageLen];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (g_header) wire::set_name(g_header->result.message, sizeof g_header->result.message, text);
+    std::fprintf(stderr, "hpclab harness: %s\n", text);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(status);
+}
+
+// A CUDA call made by the harness itself (not by the student).
+void harness_cuda(cudaError_t err, const char* what)
+{
+    if (err == cudaSuccess) return;
+    if (g_header) {
+        g_header->result.cuda_error = static_cast<std::int32_t>(err);
+        wire::set_name(g_header->result.cuda_error_name, sizeof g_header->result.cuda_error_name,
+                       cudaGetErrorName(err));
+    }
+    // An error here right after the student's code ran is a fault the
+    // student's code left behind (sticky errors surface at the next call).
+    stop(wire::kExitGpuFault, "%s: %s (%s)", what, cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
+double now_ms()
+{
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+
+// One buffer the student's code receives, with its guard zones.
+struct OwnedBuffer {
+    const wire::Buffer* desc = nullptr;
+    unsigned char* base = nullptr;  // start of the allocation (guard before)
+    unsigned char* user = nullptr;  // what the student gets
+    std::uint64_t bytes = 0;
+    std::uint64_t guard = 0;
+    bool on_device = false;
+};
+
+void fill_guards(OwnedBuffer& b)
+{
+    if (b.guard == 0) return;
+    if (b.on_device) {
+        harness_cuda(cudaMemset(b.base, wire::kGuardByte, b.guard), "setting a guard zone");
+        harness_cuda(cudaMemset(b.user + b.bytes, wire::kGuardByte, b.guard), "setting a guard zone");
+    } else {
+        std::memset(b.base, wire::kGuardByte, b.guard);
+        std::memset(b.user + b.bytes, wire::kGuardByte, b.guard);
+    }
+}
+
+bool guards_intact(const OwnedBuffer& b, std::vector<unsigned char>& scratch)
+{
+    if (b.guard == 0) return true;
+    scratch.resize(b.guard);
+    for (const unsigned char* zone : {b.base, b.user + b.bytes}) {
+        const unsigned char* bytes = zone;
+        if (b.on_device) {
+            harness_cuda(cudaMemcpy(scratch.data(), zone, b.guard, cudaMemcpyDeviceToHost), "reading a guard zone");
+            bytes = scratch.data();
+        }
+        for (std::uint64_t i = 0; i < b.guard; ++i)
+            if (bytes[i] != wire::kGuardByte) return false;
+    }
+    return true;
+}
+
+void validate_job(const wire::Job& job, std::uint64_t file_size)
+{
+    if (job.magic != wire::kMagic || job.version != wire::kVersion)
+        stop(wire::kExitHarnessError, "the exchange file is not a job of this hpclab version");
+    if (job.nparams > wire::kMaxParams || job.nbuffers > wire::kMaxBuffers || job.ncalls > wire::kMaxCalls ||
+        job.ncalls == 0)
+        stop(wire::kExitHarnessError, "the job's counts are out of range");
+    if (job.data_offset < sizeof(Header) || job.data_offset > file_size ||
+        (job.slot_bytes != 0 && (file_size - job.data_offset) / job.slot_bytes < job.ncalls))
+        stop(wire::kExitHarnessError, "the job's call slots do not fit the exchange file");
+    for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
+        const auto& b = job.buffers[i];
+        const std::uint64_t bytes = b.count * wire::elem_size(b.type);
+        if (b.count != 0 && bytes / b.count != wire::elem_size(b.type))
+            stop(wire::kExitHarnessError, "buffer %u is too large", i);
+        if (b.offset > job.slot_bytes || bytes > job.slot_bytes - b.offset)
+            stop(wire::kExitHarnessError, "buffer %u does not fit its call slot", i);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    int fd = -1;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--exchange-fd") == 0) fd = std::atoi(argv[i + 1]);
+    if (fd < 0) {
+        std::fprintf(stderr,
+                     "This is a lab program built by hpclab; it runs the lab's graded functions for\n"
+                     "hpclab and has nothing to do on its own. Run it with: hpclab run <lab>\n");
+        return wire::kExitHarnessError;
+    }
+
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) < sizeof(Header))
+        stop(wire::kExitHarnessError, "cannot read the exchange file (descriptor %d)", fd);
+    const auto file_size = static_cast<std::uint64_t>(st.st_size);
+    void* map = mmap(nullptr, file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) stop(wire::kExitHarnessError, "cannot map the exchange file: %s", std::strerror(errno));
+    close(fd);  // the student's code has no use for it
+    auto* file = static_cast<unsigned char*>(map);
+    g_header = static_cast<Header*>(map);
+    const wire::Job job = g_header->job;  // a private copy: the file is shared
+    wire::Result& result = g_header->result;
+    validate_job(job, file_size);
+    result.magic = wire::kMagic;
+
+    // Device printf and the marker line must reach the parent in the order
+    // they happen: no stdio buffering.
+    std::setvbuf(stdout, nullptr, _IONBF, 0);
+
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+        stop(wire::kExitNoGpu, "no CUDA GPU is visible to this program");
+    cudaDeviceProp prop {};
+    harness_cuda(cudaGetDeviceProperties(&prop, 0), "querying the GPU");
+    wire::set_name(result.device_name, sizeof result.device_name, prop.name);
+    result.cc_major = prop.major;
+    result.cc_minor = prop.minor;
+
+    hpclab::Bindings bindings;
+    hpclab_lab_bindings(bindings);
+    const std::string task(job.task, wire::name_length(job.task, sizeof job.task));
+    const hpclab::TaskFunction* fn = bindings.find(task);
+    if (!fn) stop(wire::kExitHarnessError, "this lab program has no task '%s' (bind.cpp)", task.c_str());
+
+    // Allocate every buffer once, with its guard zones.
+    std::vector<OwnedBuffer> owned(job.nbuffers);
+    std::uint64_t largest_output = 0;
+    for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
+        OwnedBuffer& b = owned[i];
+        b.desc = &job.buffers[i];
+        b.bytes = b.desc->count * wire::elem_size(b.desc->type);
+        b.guard = job.guard_bytes;
+        b.on_device = b.desc->place == wire::Place::device;
+        const std::uint64_t total = b.bytes + 2 * b.guard;
+        if (b.on_device) {
+            void* p = nullptr;
+            const cudaError_t err = cudaMalloc(&p, total);
+            if (err != cudaSuccess)
+                stop(wire::kExitHarnessError, "cannot allocate %.3f GB of device memory for buffer '%s': %s",
+                     total / 1e9, b.desc->name, cudaGetErrorString(err));
+            b.base = static_cast<unsigned char*>(p);
+        } else {
+            b.base = static_cast<unsigned char*>(std::malloc(total ? total : 1));
+            if (!b.base) stop(wire::kExitHarnessError, "cannot allocate %.3f GB of host memory", total / 1e9);
+        }
+        b.user = b.base + b.guard;
+        if (b.desc->role == wire::Role::output && b.bytes > largest_output) largest_output = b.bytes;
+    }
+    std::vector<std::uint32_t> poison(largest_output / 4, wire::kPoison32);
+
+    // Writing more than the L2 cache evicts whatever the previous call or the
+    // input copies left there, so every call starts from device memory.
+    void* flush = nullptr;
+    std::size_t flush_bytes = 0;
+    if (job.flags & wire::kFlagFlushL2) {
+        flush_bytes = 2 * static_cast<std::size_t>(prop.l2CacheSize);
+        harness_cuda(cudaMalloc(&flush, flush_bytes), "allocating the L2 flush buffer");
+    }
+
+    cudaEvent_t start, stop_event;
+    harness_cuda(cudaEventCreate(&start), "creating an event");
+    harness_cuda(cudaEventCreate(&stop_event), "creating an event");
+    std::vector<unsigned char> scratch;
+
+    result.stage = wire::Stage::started;
+    for (std::uint32_t k = 0; k < job.ncalls; ++k) {
+        unsigned char* slot = file + job.data_offset + k * job.slot_bytes;
+        std::vector<Call::Slot> slots;
+        for (auto& b : owned) {
+            fill_guards(b);
+            unsigned char* src = slot + b.desc->offset;
+            const bool input = b.desc->role == wire::Role::input;
+            const void* from = input ? static_cast<const void*>(src) : static_cast<const void*>(poison.data());
+            if (b.on_device)
+                harness_cuda(cudaMemcpy(b.user, from, b.bytes, cudaMemcpyHostToDevice), "copying a buffer to the GPU");
+            else
+                std::memcpy(b.user, from, b.bytes);
+            slots.push_back({b.desc->name, b.user, static_cast<std::uint32_t>(b.desc->type), input});
+        }
+        std::vector<std::pair<std::string, std::int64_t>> params;
+        for (std::uint32_t i = 0; i < job.nparams; ++i)
+            params.emplace_back(std::string(job.params[i].name, wire::name_length(job.params[i].name, wire::kNameLen)),
+                                job.params[i].value);
+        const Call call(std::move(slots), std::move(params));
+
+        if (flush) {
+            harness_cuda(cudaMemset(flush, static_cast<int>(k & 0xff), flush_bytes), "flushing the L2 cache");
+            cudaCtxResetPersistingL2Cache();
+        }
+        harness_cuda(cudaDeviceSynchronize(), "waiting for the GPU before the call");
+
+        wire::CallOutcome& out = result.calls[k];
+        result.stage = wire::Stage::in_call;
+        harness_cuda(cudaEventRecord(start), "recording an event");
+        const double t0 = now_ms();
+        int returned = 0;
+        try {
+            returned = (*fn)(call);
+        } catch (const BindingError& e) {
+            stop(wire::kExitHarnessError, "%s", e.what());
+        }
+        if (job.flags & wire::kFlagMarker)
+            std::printf("\n@@hpclab-returned-%016llx@@\n", static_cast<unsigned long long>(job.marker));
+        // A failed launch (bad configuration) is reported once and does not
+        // stop the device: record it and go on to show what was written.
+        out.cuda_error = static_cast<std::int32_t>(cudaGetLastError());
+        // Work the student queued on streams of their own must be in the time too.
+        const cudaError_t sync = cudaDeviceSynchronize();
+        const double t1 = now_ms();
+        if (sync != cudaSuccess) {
+            out.cuda_error = static_cast<std::int32_t>(sync);
+            harness_cuda(sync, "the GPU failed while running the lab's code");
+        }
+        harness_cuda(cudaEventRecord(stop_event), "recording an event");
+        harness_cuda(cudaEventSynchronize(stop_event), "waiting for an event");
+        float gpu_ms = 0;
+        harness_cuda(cudaEventElapsedTime(&gpu_ms, start, stop_event), "reading an event");
+        result.stage = wire::Stage::started;
+
+        out.returned = returned;
+        out.host_ms = t1 - t0;
+        out.gpu_ms = gpu_ms;
+        out.guard_damaged = 0;
+        for (std::uint32_t i = 0; i < owned.size(); ++i) {
+            OwnedBuffer& b = owned[i];
+            unsigned char* dst = slot + b.desc->offset;
+            if (b.on_device)
+                harness_cuda(cudaMemcpy(dst, b.user, b.bytes, cudaMemcpyDeviceToHost), "copying a buffer from the GPU");
+            else
+                std::memcpy(dst, b.user, b.bytes);
+            if (!guards_intact(b, scratch)) out.guard_damaged |= 1u << i;
+        }
+        out.done = 1;
+        result.calls_done = k + 1;
+    }
+    result.stage = wire::Stage::finished;
+    std::fflush(stdout);
+    return wire::kExitOk;
+}

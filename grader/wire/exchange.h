@@ -1,0 +1,146 @@
+// The exchange between hpclab (the parent, which decides) and the lab
+// program (the child, which runs the student's code).
+//
+// One shared memory file (a memfd the parent creates, passed to the child as
+// an open descriptor) holds, in order:
+//
+//   Header { Job, Result }   fixed size, plain data
+//   call slot 0              the buffers of the first call
+//   call slot 1              ...
+//
+// The parent writes the Job and every input buffer; the child reads them,
+// runs each call on its own copy of the inputs, then writes the outputs and
+// a read-back of the inputs into the same slot, and its progress into Result.
+// Everything the child writes is a claim: the parent checks outputs against
+// its own reference and inputs against a keyed hash it took before the run.
+//
+// This header is plain C++17 with no dependencies: it is compiled into both
+// hpclab and the harness.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace hpclab::wire {
+
+inline constexpr std::uint32_t kMagic = 0x4C435048u;  // "HPCL"
+inline constexpr std::uint32_t kVersion = 1;
+inline constexpr int kNameLen = 32;
+inline constexpr int kMaxParams = 8;
+inline constexpr int kMaxBuffers = 8;
+inline constexpr int kMaxCalls = 64;
+inline constexpr int kMessageLen = 1024;
+
+// Exit statuses of the lab program. HPC_CUDA_ERROR_EXIT (99, from hpc.h)
+// means the student's own cudaSafeCall/cudaCheckError stopped the program.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitNoGpu = 77;
+inline constexpr int kExitHarnessError = 96;
+inline constexpr int kExitGpuFault = 97;
+inline constexpr int kExitStudentCudaError = 99;
+
+// Four-byte poison written into every output before a call. As a float it
+// is a NaN (which never passes a comparison); as an int it is a value no lab
+// produces from its generated inputs.
+inline constexpr std::uint32_t kPoison32 = 0x7FBADBADu;
+// Byte pattern of the guard zones placed before and after every buffer.
+inline constexpr unsigned char kGuardByte = 0xA5;
+
+enum class ElemType : std::uint32_t { i32 = 1, f32 = 2 };
+enum class Place : std::uint32_t { host = 1, device = 2 };
+enum class Role : std::uint32_t { input = 1, output = 2 };
+
+inline constexpr std::uint64_t elem_size(ElemType) { return 4; }
+
+// Job flags.
+inline constexpr std::uint32_t kFlagFlushL2 = 1u << 0;  // flush L2 before each call
+inline constexpr std::uint32_t kFlagMarker = 1u << 1;   // print a marker line after each call returns
+
+struct Param {
+    char name[kNameLen];
+    std::int64_t value;
+};
+
+struct Buffer {
+    char name[kNameLen];
+    ElemType type;
+    Place place;
+    Role role;
+    std::uint32_t reserved;
+    std::uint64_t count;   // elements
+    std::uint64_t offset;  // bytes from the start of a call slot
+};
+
+struct Job {
+    std::uint32_t magic;
+    std::uint32_t version;
+    char lab[kNameLen];
+    char task[kNameLen];
+    std::uint32_t nparams;
+    std::uint32_t nbuffers;
+    Param params[kMaxParams];
+    Buffer buffers[kMaxBuffers];
+    std::uint32_t ncalls;       // one input set each; all are verified
+    std::uint32_t flags;
+    std::uint64_t slot_bytes;   // bytes of one call slot
+    std::uint64_t data_offset;  // file offset of call slot 0
+    std::uint64_t guard_bytes;  // guard zone on each side of each buffer
+    std::uint64_t marker;       // nonce of the marker line (kFlagMarker)
+};
+
+// How far the child got. Written by the child, so only a claim.
+enum class Stage : std::uint32_t {
+    not_started = 0,
+    started = 1,    // the job was read and the device opened
+    in_call = 2,    // inside the student's entry point
+    finished = 3,   // every call done and written back
+};
+
+struct CallOutcome {
+    std::uint32_t done;              // 1 once the slot was written back
+    std::int32_t returned;           // what the entry point returned (0 for void)
+    double host_ms;                  // wall time of the call, to the device sync
+    double gpu_ms;                   // CUDA events around the call and the sync
+    std::uint32_t guard_damaged;     // bit b set: buffer b's guard zone was written
+    std::int32_t cuda_error;         // error seen when synchronising after the call
+};
+
+struct Result {
+    std::uint32_t magic;
+    Stage stage;
+    std::uint32_t calls_done;
+    std::int32_t cuda_error;         // the fault that stopped the run, if any
+    char cuda_error_name[64];
+    char message[kMessageLen];       // what the harness has to say
+    char device_name[256];
+    std::int32_t cc_major;
+    std::int32_t cc_minor;
+    CallOutcome calls[kMaxCalls];
+};
+
+struct Header {
+    Job job;
+    Result result;
+};
+
+// Header size rounded up so that call slots start 4 KiB aligned.
+inline constexpr std::uint64_t kDataOffset = (sizeof(Header) + 4095) / 4096 * 4096;
+
+// Copy a string into a fixed field, always terminated.
+inline void set_name(char* dst, std::size_t cap, const char* src)
+{
+    std::size_t n = std::strlen(src);
+    if (n >= cap) n = cap - 1;
+    std::memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+// Read a fixed field that the other side may have left unterminated.
+inline std::size_t name_length(const char* s, std::size_t cap)
+{
+    std::size_t n = 0;
+    while (n < cap && s[n] != '\0') ++n;
+    return n;
+}
+
+}  // namespace hpclab::wire
