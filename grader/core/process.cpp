@@ -99,6 +99,7 @@ ProcessResult run_process(const ProcessSpec& spec)
             const int flags = fcntl(fd, F_GETFD);
             if (flags >= 0) fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
         }
+        for (const auto& [name, value] : spec.set_env) setenv(name.c_str(), value.c_str(), 1);
         if (!cwd.empty() && chdir(cwd.c_str()) != 0) {
             const int e = errno;
             (void)!write(status.w, &e, sizeof e);

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hpclab {
@@ -12,6 +13,7 @@ struct ProcessSpec {
     std::vector<std::string> argv;
     std::filesystem::path cwd;       // empty: the parent's
     std::vector<int> pass_fds;       // descriptors the child keeps, at the same numbers
+    std::vector<std::pair<std::string, std::string>> set_env;  // variables set in the child (empty values too)
     double wall_limit_s = 10;
     std::size_t output_limit = 1 << 20;  // per stream; the rest is read and dropped
 };

@@ -1,0 +1,111 @@
+// Reading lab.json: a valid record loads; every kind of mistake is refused
+// with a message that names the file and the field.
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+using namespace hpclab;
+using hpclab::test::TempDir;
+
+namespace {
+
+const char* kValid = R"({
+  "id": "demo", "order": 1, "title": "Demo", "teaches": "t", "course_program": "demo.cu",
+  "student_file": "demo.cu", "header": "demo.h", "pointers": "device",
+  "params": {"n": {"help": "length", "min": 1, "max": 100}},
+  "hints": ["gentle", "explicit"],
+  "tasks": [{"id": "add", "entry": "add", "title": "adds", "tolerance": {"kind": "exact"},
+             "sizes": [{"n": 1, "why": "one"}, {"n": 100, "why": "all", "big": true}],
+             "demo": {"n": 10}, "timing": {"reps": 3},
+             "threshold": {"baseline": "reference", "min_speedup": 0.5}}],
+  "limits": {"wall_s": 5}
+})";
+
+// kValid with one substring replaced.
+std::string variant(const std::string& from, const std::string& to)
+{
+    std::string s = kValid;
+    const auto pos = s.find(from);
+    REQUIRE(pos != std::string::npos);
+    s.replace(pos, from.size(), to);
+    return s;
+}
+
+std::string load_error(const std::string& json)
+{
+    TempDir dir;
+    const auto file = dir.write("labs/demo/lab.json", json);
+    try {
+        Catalog::load_lab(dir.path(), file);
+    } catch (const CatalogError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("catalog: a complete lab.json loads with every field")
+{
+    TempDir dir;
+    const auto file = dir.write("labs/demo/lab.json", kValid);
+    const LabInfo lab = Catalog::load_lab(dir.path(), file);
+    CHECK(lab.id == "demo");
+    CHECK(lab.params.size() == 1);
+    CHECK(lab.params[0].max == 100);
+    REQUIRE(lab.tasks.size() == 1);
+    const TaskInfo& t = lab.tasks[0];
+    CHECK(t.sizes.size() == 2);
+    CHECK(t.sizes[1].big);
+    CHECK_FALSE(t.sizes[0].big);
+    CHECK(t.demo.at("n") == 10);
+    CHECK(t.timing_reps == 3);
+    REQUIRE(t.threshold);
+    CHECK(t.threshold->min_speedup == doctest::Approx(0.5));
+    CHECK_FALSE(t.threshold->calibrated);
+    CHECK(lab.wall_limit_s == doctest::Approx(5));
+    CHECK(lab.solution_source() == dir.path() / "solutions" / "demo" / "demo.cu");
+}
+
+TEST_CASE("catalog: mistakes in lab.json are named by file and field")
+{
+    CHECK(load_error("{ not json").find("not valid JSON") != std::string::npos);
+    CHECK(load_error(variant("\"title\": \"Demo\", ", "")).find(".title: missing") != std::string::npos);
+    CHECK(load_error(variant("\"id\": \"demo\"", "\"id\": \"other\"")).find("the folder is \"demo\"") !=
+          std::string::npos);
+    CHECK(load_error(variant("\"pointers\": \"device\"", "\"pointers\": \"gpu\"")).find(".pointers") !=
+          std::string::npos);
+    CHECK(load_error(variant("{\"n\": 1, \"why\": \"one\"}", "{\"n\": 0, \"why\": \"one\"}"))
+              .find("tasks[0].sizes[0].n: is 0, outside [1, 100]") != std::string::npos);
+    CHECK(load_error(variant("{\"n\": 1, \"why\": \"one\"}", "{\"m\": 1, \"why\": \"one\"}"))
+              .find("m: is not a parameter") != std::string::npos);
+    CHECK(load_error(variant("\"kind\": \"exact\"", "\"kind\": \"close\"")).find("tolerance.kind") !=
+          std::string::npos);
+    CHECK(load_error(variant("\"baseline\": \"reference\"", "\"baseline\": \"nope\"")).find("baseline") !=
+          std::string::npos);
+    CHECK(load_error(variant("\"hints\": [\"gentle\", \"explicit\"]", "\"hints\": []")).find("hints") !=
+          std::string::npos);
+    CHECK(load_error(variant("\"reps\": 3", "\"reps\": 0")).find("timing.reps") != std::string::npos);
+    CHECK(load_error(variant("\"demo\": {\"n\": 10}", "\"demo\": {}")).find("demo.n: missing") !=
+          std::string::npos);
+}
+
+TEST_CASE("catalog: a folder without labs/ is refused clearly")
+{
+    TempDir dir;
+    try {
+        Catalog::load(dir.path());
+        FAIL("expected an error");
+    } catch (const CatalogError& e) {
+        CHECK(std::string(e.what()).find("no such folder") != std::string::npos);
+    }
+}
+
+TEST_CASE("catalog: two labs with the same order are refused")
+{
+    TempDir dir;
+    dir.write("labs/demo/lab.json", kValid);
+    std::string other = variant("\"id\": \"demo\"", "\"id\": \"demo2\"");
+    dir.write("labs/demo2/lab.json", other);
+    CHECK_THROWS_WITH_AS(Catalog::load(dir.path()), doctest::Contains("same order"), CatalogError);
+}

@@ -1,0 +1,152 @@
+// hpclab's command line, run as a program: the commands that need no GPU
+// work, and every bad input gives one clear message and exit status 2
+// before anything is built or run. No GPU is visible to these runs, so
+// they behave the same everywhere.
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+using namespace hpclab;
+using hpclab::test::catalog;
+using hpclab::test::run_hpclab;
+using hpclab::test::TempDir;
+
+namespace {
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("cli: list shows every lab in course order")
+{
+    const ProcessResult r = run_hpclab({"list"});
+    CHECK(r.exit_code == 0);
+    std::size_t pos = 0;
+    for (const auto& lab : catalog().labs()) {
+        const std::size_t at = r.out.find(" " + lab.id + " ", pos);
+        CHECK_MESSAGE(at != std::string::npos, lab.id, " missing or out of order");
+        if (at != std::string::npos) pos = at;
+        CHECK(has(r.out, lab.title));
+    }
+}
+
+TEST_CASE("cli: no command, or an unknown one, is a usage error")
+{
+    CHECK(run_hpclab({}).exit_code == 2);
+    const ProcessResult r = run_hpclab({"frobnicate"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "hpclab --help"));
+}
+
+TEST_CASE("cli: an unknown lab is refused, with the list and a suggestion")
+{
+    const std::string near = catalog().labs().back().id;
+    const std::string typo = near.substr(0, near.size() - 1);
+    for (const char* cmd : {"run", "build", "selftest"}) {
+        std::vector<std::string> args = {cmd, typo};
+        if (std::string(cmd) == "selftest") args.push_back("--solution");
+        const ProcessResult r = run_hpclab(args);
+        CAPTURE(cmd);
+        CHECK(r.exit_code == 2);
+        CHECK(has(r.err, "unknown lab '" + typo + "'"));
+        CHECK(has(r.err, "Did you mean '" + near + "'?"));
+    }
+}
+
+TEST_CASE("cli: bad sizes are refused before anything runs")
+{
+    // The first lab with a parameter.
+    const LabInfo* with_param = nullptr;
+    for (const auto& l : catalog().labs())
+        if (!l.params.empty()) {
+            with_param = &l;
+            break;
+        }
+    REQUIRE(with_param);
+    const ParamInfo& p = with_param->params.front();
+    const std::string opt = "--" + p.name;
+
+    ProcessResult r = run_hpclab({"run", with_param->id, opt, "0"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "out of range"));
+    r = run_hpclab({"run", with_param->id, opt, std::to_string(p.max + 1)});
+    CHECK(r.exit_code == 2);
+    r = run_hpclab({"run", with_param->id, opt, "lots"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, opt));
+    r = run_hpclab({"run", with_param->id, "--no-such-size", "3"});
+    CHECK(r.exit_code == 2);
+    r = run_hpclab({"run", with_param->id, "--task", "no_such_task"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "has no task 'no_such_task'"));
+    r = run_hpclab({"run", with_param->id, "--all-sizes", opt, "5"});
+    CHECK(r.exit_code == 2);
+    r = run_hpclab({"run"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "which lab?"));
+    r = run_hpclab({"selftest", with_param->id});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "--solution or --skeleton"));
+}
+
+TEST_CASE("cli: a size option of another lab is named as such")
+{
+    // A parameter that some lab has and another lab lacks.
+    for (const auto& a : catalog().labs())
+        for (const auto& p : a.params)
+            for (const auto& b : catalog().labs())
+                if (!b.find_param(p.name)) {
+                    const ProcessResult r = run_hpclab({"run", b.id, "--" + p.name, "3"});
+                    CHECK(r.exit_code == 2);
+                    CHECK(has(r.err, "is not a size of lab " + b.id));
+                    return;
+                }
+}
+
+TEST_CASE("cli: image options: a missing, corrupt or misplaced image is refused clearly")
+{
+    const LabInfo* image_lab = nullptr;
+    const LabInfo* other = nullptr;
+    for (const auto& l : catalog().labs()) (l.image.empty() ? other : image_lab) = &l;
+    REQUIRE(image_lab);
+    REQUIRE(other);
+    TempDir dir;
+    ProcessResult r = run_hpclab({"run", image_lab->id, "--image", (dir.path() / "missing.pgm").string()});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "missing.pgm: no such file"));
+    const auto corrupt = dir.write("corrupt.pgm", std::string("\x89PNG\r\n\x1a\n binary", 16));
+    r = run_hpclab({"run", image_lab->id, "--image", corrupt.string()});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "not a PGM image"));
+    const auto truncated = dir.write("short.pgm", "P5 10 10 255\nabc");
+    r = run_hpclab({"run", image_lab->id, "--image", truncated.string()});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "truncated"));
+    r = run_hpclab({"run", other->id, "--image", corrupt.string()});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "takes no image"));
+}
+
+TEST_CASE("cli: without a GPU, run says so and exits 77 (skipped), after checking its arguments")
+{
+    for (const auto& lab : catalog().labs()) {
+        const ProcessResult r = run_hpclab({"run", lab.id});
+        CAPTURE(lab.id);
+        CHECK(r.exit_code == 77);
+        CHECK(has(r.err, "no GPU here"));
+    }
+    const ProcessResult all = run_hpclab({"run", "--all", "--solution"});
+    CHECK(all.exit_code == 77);
+    const ProcessResult st = run_hpclab({"selftest", catalog().labs().front().id, "--solution"});
+    CHECK(st.exit_code == 77);
+    CHECK(has(st.out, "skipped, no GPU"));
+}
+
+TEST_CASE("cli: a course folder without labs is a clear error")
+{
+    TempDir dir;
+    ProcessSpec spec;
+    spec.argv = {HPCLAB_EXE, "list"};
+    spec.set_env = {{"HPCLAB_ROOT", dir.path().string()}};
+    const ProcessResult r = run_process(spec);
+    CHECK(r.exit_code == 4);
+    CHECK(has(r.err, "cannot read the labs"));
+}

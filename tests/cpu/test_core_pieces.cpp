@@ -1,0 +1,91 @@
+// Small pieces of the grader core: nvcc's architecture flags, compiler
+// output trimming, the keyed hash of inputs, the exchange file's layout.
+#include "core/exchange_file.h"
+#include "core/keyed_hash.h"
+#include "core/parallel.h"
+#include "core/random.h"
+#include "core/toolchain.h"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstring>
+
+using namespace hpclab;
+
+TEST_CASE("toolchain: architecture lists become nvcc flags")
+{
+    CHECK(nvcc_arch_flags("90") == std::vector<std::string> {"-gencode=arch=compute_90,code=sm_90",
+                                                             "-gencode=arch=compute_90,code=compute_90"});
+    const auto many = nvcc_arch_flags("75;80;90");
+    REQUIRE(many.size() == 4);
+    CHECK(many[0] == "-gencode=arch=compute_75,code=sm_75");
+    CHECK(many[3] == "-gencode=arch=compute_90,code=compute_90");  // PTX of the newest, for later GPUs
+    CHECK(nvcc_arch_flags("90-real") == std::vector<std::string> {"-gencode=arch=compute_90,code=sm_90"});
+    CHECK(nvcc_arch_flags("90-virtual") == std::vector<std::string> {"-gencode=arch=compute_90,code=compute_90"});
+    CHECK(nvcc_arch_flags("all") == std::vector<std::string> {"-arch=all"});
+}
+
+TEST_CASE("toolchain: compiler output is shortened and cut")
+{
+    std::string text;
+    for (int i = 0; i < 50; ++i) text += "/course/labs/x/x.cu(" + std::to_string(i) + "): error: oops\n";
+    const std::string t = trim_diagnostics(text, "/course", 3);
+    CHECK(t == "labs/x/x.cu(0): error: oops\nlabs/x/x.cu(1): error: oops\nlabs/x/x.cu(2): error: oops\n"
+               "... (47 more lines)\n");
+}
+
+TEST_CASE("keyed hash: any change of a byte or of the key changes it")
+{
+    std::vector<std::byte> data(3'000'017);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = std::byte(mix64(i) & 0xff);
+    const std::uint64_t h = keyed_hash(data, 1);
+    CHECK(h == keyed_hash(data, 1));
+    CHECK(h != keyed_hash(data, 2));
+    for (std::size_t at : {std::size_t(0), std::size_t(1) << 20, data.size() - 1}) {
+        data[at] ^= std::byte {1};
+        CHECK(keyed_hash(data, 1) != h);
+        data[at] ^= std::byte {1};
+    }
+    // Swapping two 1 MiB chunks changes it too.
+    std::vector<std::byte> swapped(data);
+    std::swap_ranges(swapped.begin(), swapped.begin() + (1 << 20), swapped.begin() + (1 << 20));
+    CHECK(keyed_hash(swapped, 1) != h);
+}
+
+TEST_CASE("parallel_for covers every index exactly once")
+{
+    std::vector<std::atomic<int>> hits(5'000'003);
+    parallel_for(hits.size(), [&](std::uint64_t b, std::uint64_t e) {
+        for (std::uint64_t i = b; i < e; ++i) hits[i]++;
+    });
+    bool once = true;
+    for (auto& h : hits) once = once && h == 1;
+    CHECK(once);
+}
+
+TEST_CASE("exchange: the job header and call slots are laid out as the harness reads them")
+{
+    const std::vector<BufferDecl> decls = {{"a", ElemType::i32, Place::device, Role::input, 10},
+                                           {"b", ElemType::f32, Place::host, Role::output, 3}};
+    ExchangeFile ex("lab", "task", {{"n", 10}, {"m", 3}}, decls, 2, wire::kFlagFlushL2, 77);
+    const wire::Job& job = ex.header().job;
+    CHECK(job.magic == wire::kMagic);
+    CHECK(std::string(job.lab) == "lab");
+    CHECK(std::string(job.task) == "task");
+    CHECK(job.nparams == 2);
+    CHECK(job.nbuffers == 2);
+    CHECK(job.ncalls == 2);
+    CHECK(job.marker == 77);
+    CHECK(job.data_offset % 4096 == 0);
+    CHECK(job.buffers[0].offset == 0);
+    CHECK(job.buffers[1].offset % 256 == 0);
+    CHECK(job.slot_bytes % 256 == 0);
+    CHECK(ex.size() == job.data_offset + 2 * job.slot_bytes);
+    // A write through call 1's view lands in call 1's slot.
+    ex.call(1).get<float>("b")[2] = 1.5f;
+    float back;
+    const auto* base = reinterpret_cast<const std::byte*>(&ex.header());
+    std::memcpy(&back, base + job.data_offset + job.slot_bytes + job.buffers[1].offset + 8, 4);
+    CHECK(back == 1.5f);
+}

@@ -1,0 +1,78 @@
+// Running a child program: output captured and bounded, exit status and
+// signals told apart, the wall limit enforced, nothing left running.
+#include "core/process.h"
+
+#include <doctest/doctest.h>
+
+#include <csignal>
+
+using namespace hpclab;
+
+namespace {
+ProcessResult sh(const std::string& script, double limit = 10, std::size_t output_limit = 1 << 20)
+{
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c", script};
+    spec.wall_limit_s = limit;
+    spec.output_limit = output_limit;
+    return run_process(spec);
+}
+}  // namespace
+
+TEST_CASE("process: output and exit status")
+{
+    const ProcessResult r = sh("echo out; echo err >&2; exit 3");
+    CHECK(r.started);
+    CHECK(r.exited());
+    CHECK(r.exit_code == 3);
+    CHECK(r.out == "out\n");
+    CHECK(r.err == "err\n");
+}
+
+TEST_CASE("process: a signal is reported as such")
+{
+    const ProcessResult r = sh("kill -SEGV $$");
+    CHECK(r.signal == SIGSEGV);
+    CHECK_FALSE(r.exited());
+    CHECK(describe_signal(r.signal) == "segmentation fault (SIGSEGV)");
+}
+
+TEST_CASE("process: the wall limit kills the whole process group")
+{
+    const ProcessResult r = sh("sleep 30 & sleep 30", 0.5);
+    CHECK(r.timed_out);
+    CHECK(r.wall_s < 5);
+}
+
+TEST_CASE("process: a child that leaves a background process behind does not hold the parent")
+{
+    const ProcessResult r = sh("sleep 30 & echo started", 20);
+    CHECK(r.exited());
+    CHECK(r.out == "started\n");
+    CHECK(r.wall_s < 5);
+}
+
+TEST_CASE("process: output past the limit is cut and said so")
+{
+    const ProcessResult r = sh("yes | head -c 100000", 10, 1000);
+    CHECK(r.exited());
+    CHECK(r.out.size() == 1000);
+    CHECK(r.out_truncated);
+}
+
+TEST_CASE("process: a program that cannot start says why")
+{
+    ProcessSpec spec;
+    spec.argv = {"/nonexistent/program"};
+    const ProcessResult r = run_process(spec);
+    CHECK_FALSE(r.started);
+    CHECK(r.start_error.find("No such file") != std::string::npos);
+}
+
+TEST_CASE("process: environment variables reach the child, empty ones too")
+{
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c", "echo \"[${HPCLAB_X-unset}][${HPCLAB_Y-unset}]\""};
+    spec.set_env = {{"HPCLAB_X", "1"}, {"HPCLAB_Y", ""}};
+    CHECK(run_process(spec).out == "[1][]\n");
+}
