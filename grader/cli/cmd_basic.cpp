@@ -7,8 +7,19 @@
 
 namespace hpclab::cli {
 
-int cmd_list(Context& ctx)
+int cmd_list(Context& ctx, bool markdown)
 {
+    if (markdown) {
+        // The README's lab table, from the metadata (a test keeps them equal).
+        fmt::print("| # | lab | what you write | the course's program | tasks |\n|---|---|---|---|---|\n");
+        for (const auto& lab : ctx.catalog().labs()) {
+            std::string tasks;
+            for (const auto& t : lab.tasks) tasks += (tasks.empty() ? "" : ", ") + t.id;
+            fmt::print("| {} | [{}](docs/{}.md) | {} | {} | {} |\n", lab.order, lab.id, lab.id, lab.title,
+                       lab.course_program, tasks);
+        }
+        return kPass;
+    }
     fmt::print("The labs, in course order:\n\n");
     for (const auto& lab : ctx.catalog().labs()) {
         fmt::print("  {:>2}. {:<10} {}\n", lab.order, lab.id, lab.title);

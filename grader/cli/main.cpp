@@ -24,7 +24,9 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Help for every command");
 
-    app.add_subcommand("list", "The labs, in course order");
+    auto* list = app.add_subcommand("list", "The labs, in course order");
+    bool list_markdown = false;
+    list->add_flag("--markdown", list_markdown, "As the README's table");
     app.add_subcommand("info", "This machine: the GPU, the CUDA compiler, the course folder");
 
     auto* build = app.add_subcommand("build", "Compile a lab without running it (no GPU needed)");
@@ -77,7 +79,7 @@ int main(int argc, char** argv)
     }
 
     try {
-        if (app.got_subcommand("list")) return cmd_list(*ctx);
+        if (app.got_subcommand("list")) return cmd_list(*ctx, list_markdown);
         if (app.got_subcommand("info")) return cmd_info(*ctx);
         if (app.got_subcommand("build")) return cmd_build(*ctx, build_lab, build_solution ? Variant::solution : Variant::student);
         if (app.got_subcommand("selftest")) {
