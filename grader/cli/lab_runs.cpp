@@ -142,9 +142,8 @@ void print_run(std::FILE* out, const RunReport& r)
     const std::string errors = printed_text(r.process.err, 20);
     if (!errors.empty() && r.status != RunStatus::completed) fmt::print(out, "  On stderr:\n{}", errors);
 
-    if (r.status != RunStatus::completed) {
-        fmt::print(out, "  Check: {} - {}\n", short_status(r), r.status_message);
-    }
+    if (!r.computed.empty()) fmt::print(out, "  Computed: {}\n", r.computed);
+    if (r.status != RunStatus::completed) fmt::print(out, "  Check: {} - {}\n", short_status(r), r.status_message);
     for (std::size_t k = 0; k < r.calls.size(); ++k) {
         const CallReport& c = r.calls[k];
         if (!c.done) continue;

@@ -61,6 +61,7 @@ struct RunReport {
     ProcessResult process;
     std::vector<CallReport> calls;
     std::string device_name;
+    std::string computed;  // what the first call computed, in one line (TaskSpec::summarize)
     std::uint64_t seed = 0;
     Work work;
     std::shared_ptr<ExchangeFile> exchange;  // inputs and outputs, e.g. to save an image

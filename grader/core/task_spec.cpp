@@ -89,6 +89,30 @@ std::string TaskSpec::locate(const Params&, std::string_view, std::uint64_t inde
 
 CheckResult TaskSpec::check(const CheckInput& in) const { return compare_outputs(*this, in); }
 
+std::string TaskSpec::summarize(const Params&, const CallBuffers& call) const
+{
+    std::string out;
+    for (const auto& e : call.entries()) {
+        if (e.decl.role != Role::output) continue;
+        const std::uint64_t n = e.decl.count;
+        auto value = [&](std::uint64_t i) {
+            return is_poison(e.bytes.data(), i) ? std::string("?") : show_value(element_value(e.bytes.data(), e.decl.type, i), e.decl.type);
+        };
+        std::string text;
+        if (n == 1) {
+            text = e.decl.name + " = " + value(0);
+        } else {
+            text = e.decl.name + " = [";
+            for (std::uint64_t i = 0; i < std::min<std::uint64_t>(n, 4); ++i) text += (i ? ", " : "") + value(i);
+            if (n > 5) text += ", ...";
+            if (n > 4) text += ", " + value(n - 1);
+            text += fmt::format("] ({} {})", n, e.decl.type == ElemType::i32 ? "ints" : "floats");
+        }
+        out += (out.empty() ? "" : "; ") + text;
+    }
+    return out;
+}
+
 CheckResult compare_outputs(const TaskSpec& spec, const CheckInput& in)
 {
     CheckResult result;

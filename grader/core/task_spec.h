@@ -77,6 +77,9 @@ public:
     // Where index i of an output is, in the lab's words ("row 3, column 17").
     virtual std::string locate(const Params& params, std::string_view output, std::uint64_t index) const;
     virtual Work work(const Params&) const { return {}; }
+    // What the call computed, in one line, as the course's programs print it
+    // ("c = [12, -3, 5, ..., 7] (1000 ints)"; "sum = 12345").
+    virtual std::string summarize(const Params& params, const CallBuffers& call) const;
     // The verdict on one call. By default every output is compared with the
     // reference under the task's tolerance (compare_outputs).
     virtual CheckResult check(const CheckInput& in) const;
