@@ -140,7 +140,7 @@ void print_run(std::FILE* out, const RunReport& r)
     if (!printed.empty())
         fmt::print(out, "  Your code printed:{}\n{}", r.process.out_truncated ? " (cut at 1 MiB)" : "", printed);
     const std::string errors = printed_text(r.process.err, 20);
-    if (!errors.empty() && r.status != RunStatus::completed) fmt::print(out, "  On stderr:\n{}", errors);
+    if (!errors.empty()) fmt::print(out, "  On stderr:{}\n{}", r.process.err_truncated ? " (cut at 1 MiB)" : "", errors);
 
     if (!r.computed.empty()) fmt::print(out, "  Computed: {}\n", r.computed);
     if (r.status != RunStatus::completed) fmt::print(out, "  Check: {} - {}\n", short_status(r), r.status_message);

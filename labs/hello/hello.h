@@ -17,7 +17,7 @@
  * with B = blockIdx.x and T = threadIdx.x (device printf, format
  * "Hello from block %d, thread %d\n").
  *
- * - 1 <= nblocks <= 64 and 1 <= nthreads <= 1024.
+ * - 1 <= nblocks <= 16 and 1 <= nthreads <= 1024.
  * - There are no pointers: nothing to allocate or copy.
  * - hello() must WAIT for the kernel before it returns
  *   (cudaDeviceSynchronize() or cudaCheckError()): a launch returns at once,
