@@ -13,6 +13,8 @@ foreach(json IN LISTS _lab_jsons)
     endif()
   endforeach()
   list(APPEND HPCLAB_LABS ${id})
+  # The tests read lab.json at configure time (which sizes are big).
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${json}")
 endforeach()
 list(SORT HPCLAB_LABS)
 list(LENGTH HPCLAB_LABS _count)

@@ -35,14 +35,14 @@ fi
 say "configure + build: $(( $(date +%s) - t0 )) s"
 
 t0=$(date +%s)
-# GPU tests take the GPU one at a time (RESOURCE_LOCK gpu); the rest run beside them.
-ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j "$(nproc)" ${CTEST_ARGS:-} \
-  > "$OUT/logs/ctest.log" 2>&1
+# -V keeps every test's own output (each GPU run's line) in the log.
+ctest --test-dir "$BUILD" -V --no-tests=error -j "${CTEST_JOBS:-8}" ${CTEST_ARGS:-} > "$OUT/logs/ctest.log" 2>&1
 ctest_rc=$?
 say "ctest: exit $ctest_rc, $(( $(date +%s) - t0 )) s"
 grep -E "tests passed|tests failed|Total Test time" "$OUT/logs/ctest.log" | tee -a "$summary"
-grep -E "\*\*\*(Failed|Skipped|Timeout|Exception)|Not Run| Failed " "$OUT/logs/ctest.log" | head -40 | tee -a "$summary"
-grep -cE "Skipped" "$OUT/logs/ctest.log" | sed 's/^/skipped lines: /' | tee -a "$summary"
+grep -E "^ *[0-9]+/[0-9]+ Test +#[0-9]+: (gpu|compile)" "$OUT/logs/ctest.log" | sed 's/^ *[0-9]*\/[0-9]* //' \
+  | tee -a "$summary"
+grep -E "^[0-9]+: (BAD|selftest .*FAILED)" "$OUT/logs/ctest.log" | head -40 | tee -a "$summary"
 
 hpclab="$BUILD/grader/hpclab"
 say ""
@@ -51,10 +51,21 @@ say "== every lab's reference solution (hpclab run --all --solution)"
 run_rc=${PIPESTATUS[0]}
 
 say ""
-say "== the rotation lab on its image"
+say "== the rotation lab on its image (written to \$OUT)"
 (cd "$OUT" && "$OLDPWD/$hpclab" run rotation --solution 2>&1) | tee "$OUT/logs/rotation.log" | tee -a "$summary"
+
+say ""
+say "== every lab through hpclab run: the skeleton as committed (must fail), and --solution"
+runs_rc=0
+for lab in $("$hpclab" list | awk '/^ +[0-9]+\. /{print $2}'); do
+  "$hpclab" run "$lab" > "$OUT/logs/run-$lab.log" 2>&1; skel=$?
+  "$hpclab" run "$lab" --solution > "$OUT/logs/run-$lab-solution.log" 2>&1; sol=$?
+  verdict="ok"
+  { [ $skel -eq 1 ] && [ $sol -eq 0 ]; } || { verdict="NOT AS EXPECTED"; runs_rc=1; }
+  say "$(printf '%-10s skeleton exit %d, solution exit %d: %s' "$lab" $skel $sol "$verdict")"
+done
 
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
 say ""
-say "ctest exit $ctest_rc, run --all exit $run_rc"
-[ "$ctest_rc" -eq 0 ] && [ "$run_rc" -eq 0 ]
+say "ctest exit $ctest_rc, run --all exit $run_rc, every lab's run: $runs_rc"
+[ "$ctest_rc" -eq 0 ] && [ "$run_rc" -eq 0 ] && [ "$runs_rc" -eq 0 ]

@@ -7,7 +7,7 @@
 
 namespace hpclab::cli {
 
-int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, bool include_big)
+int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSizes big)
 {
     const LabInfo& lab = ctx.lab(lab_id);
     const Variant v = skeleton ? Variant::student : Variant::solution;
@@ -31,9 +31,10 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, bool in
     for (const auto& task : lab.tasks) {
         std::vector<std::pair<SizeCase, bool>> plan;  // size, timed
         for (const auto& s : task.sizes)
-            if (!s.big || (include_big && !skeleton)) plan.emplace_back(s, false);
+            if (s.big ? big != BigSizes::leave_out : big != BigSizes::only) plan.emplace_back(s, false);
         // The solution also goes through the timed path once (fresh inputs per call).
-        if (!skeleton) plan.emplace_back(SizeCase {task.demo, "the demo size, timed", false}, true);
+        if (!skeleton && big != BigSizes::only)
+            plan.emplace_back(SizeCase {task.demo, "the demo size, timed", false}, true);
         for (const auto& [size, timed] : plan) {
             RunOptions o;
             o.timed = timed;
@@ -45,8 +46,9 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, bool in
             const std::string why = r.status != RunStatus::completed ? r.status_message
                                     : fail                             ? fail->check.summary
                                                                        : "";
-            fmt::print("{:<4} {} {} {} ({}){}{}\n", as_expected ? "ok" : "BAD", lab.id, task.id,
-                       format_params(size.params), size.why, timed ? fmt::format(", {}", format_ms(r.median_gpu_ms())) : "",
+            fmt::print("{:<4} {} {} {} ({}) [{:.1f} s{}]{}\n", as_expected ? "ok" : "BAD", lab.id, task.id,
+                       format_params(size.params), size.why, r.process.wall_s,
+                       timed ? fmt::format(", {} per call", format_ms(r.median_gpu_ms())) : "",
                        why.empty() ? "" : ": " + short_status(r) + " " + why);
             std::fflush(stdout);
             if (r.status == RunStatus::no_gpu) return kSkipped;

@@ -28,6 +28,8 @@ int cmd_list(Context& ctx, bool markdown);
 int cmd_info(Context& ctx);
 int cmd_build(Context& ctx, const std::string& lab, Variant v);
 int cmd_run(Context& ctx, const RunArgs& args);
-int cmd_selftest(Context& ctx, const std::string& lab, bool skeleton, bool include_big);
+// Which sizes a selftest runs: the big ones (past 2^31 bytes) are slow.
+enum class BigSizes { include, leave_out, only };
+int cmd_selftest(Context& ctx, const std::string& lab, bool skeleton, BigSizes big);
 
 }  // namespace hpclab::cli

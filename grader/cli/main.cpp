@@ -60,12 +60,13 @@ int main(int argc, char** argv)
 
     auto* selftest = app.add_subcommand("selftest", "Maintainer check: the solution passes / the skeleton fails");
     std::string st_lab;
-    bool st_solution = false, st_skeleton = false, st_no_big = false;
+    bool st_solution = false, st_skeleton = false, st_no_big = false, st_only_big = false;
     selftest->add_option("lab", st_lab, "The lab's id")->required();
     auto* sol = selftest->add_flag("--solution", st_solution, "Every task at every size must pass");
     auto* skel = selftest->add_flag("--skeleton", st_skeleton, "Every task at every size must fail its check");
     sol->excludes(skel);
-    selftest->add_flag("--no-big", st_no_big, "Leave out the sizes past 2^31 bytes");
+    auto* no_big = selftest->add_flag("--no-big", st_no_big, "Leave out the sizes past 2^31 bytes");
+    selftest->add_flag("--only-big", st_only_big, "Only the sizes past 2^31 bytes")->excludes(no_big);
 
     try {
         app.parse(argc, argv);
@@ -84,7 +85,8 @@ int main(int argc, char** argv)
         if (app.got_subcommand("build")) return cmd_build(*ctx, build_lab, build_solution ? Variant::solution : Variant::student);
         if (app.got_subcommand("selftest")) {
             if (!st_solution && !st_skeleton) throw UsageError("selftest needs --solution or --skeleton");
-            return cmd_selftest(*ctx, st_lab, st_skeleton, !st_no_big);
+            return cmd_selftest(*ctx, st_lab, st_skeleton,
+                                st_only_big ? BigSizes::only : st_no_big ? BigSizes::leave_out : BigSizes::include);
         }
         if (app.got_subcommand("run")) {
             ra.variant = run_solution ? Variant::solution : Variant::student;
