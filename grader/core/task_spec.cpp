@@ -140,19 +140,22 @@ CheckResult compare_outputs(const TaskSpec& spec, const CheckInput& in)
             first_unwritten = std::min(first_unwritten, first);
         });
 
+        // Sample only when the sample is a small part of the buffer: past a
+        // quarter, comparing everything costs less than drawing indices.
         const double cost = std::max(1.0, spec.reference_cost(in.params));
-        const bool sampled = static_cast<double>(count) * cost > kReferenceBudget;
+        const auto budget = static_cast<std::uint64_t>(std::max(1024.0, kReferenceBudget / cost));
+        const bool sampled = budget < count / 4;
         std::vector<std::uint64_t> sample;
-        if (sampled)
-            sample = sample_indices(count, static_cast<std::uint64_t>(std::max(1024.0, kReferenceBudget / cost)),
-                                    in.sample_seed);
+        if (sampled) sample = sample_indices(count, budget, in.sample_seed);
         const std::uint64_t ncheck = sampled ? sample.size() : count;
 
         Mismatch first;
         std::uint64_t wrong = 0;
         double max_abs = 0, max_rel = 0;
         const Tolerance& tol = in.task.tolerance;
-        constexpr std::uint64_t kBatch = 1u << 16;
+        // Batches small enough that a costly reference (matmul: n operations
+        // an element) still spreads over every thread.
+        const auto kBatch = static_cast<std::uint64_t>(std::clamp((1u << 16) / cost, 64.0, double(1u << 16)));
         parallel_for(
             ncheck,
             [&](std::uint64_t b, std::uint64_t e) {
@@ -195,7 +198,7 @@ CheckResult compare_outputs(const TaskSpec& spec, const CheckInput& in)
                 max_rel = std::max(max_rel, local_rel);
                 if (local.index < first.index) first = local;
             },
-            /*grain=*/1u << 16);
+            /*grain=*/kBatch);
 
         result.checked += ncheck;
         result.wrong += wrong;
