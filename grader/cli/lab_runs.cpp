@@ -24,12 +24,17 @@ std::string relative_to_root(const Context& ctx, const fs::path& p)
 
 std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, Variant v, bool quiet)
 {
+    return build_program(ctx, lab, source_of(lab, v), variant_name(v), quiet);
+}
+
+std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, const fs::path& src,
+                                      const std::string& variant, bool quiet)
+{
     const Toolchain& tc = ctx.toolchain();
     if (!tc.available()) throw UsageError("cannot build lab programs: " + tc.unavailable);
-    const fs::path src = source_of(lab, v);
     if (!quiet) fmt::print("Building {} ... ", relative_to_root(ctx, src));
     std::fflush(stdout);
-    const BuildResult b = build_lab_program(tc, lab, src, variant_name(v));
+    const BuildResult b = build_lab_program(tc, lab, src, variant);
     if (!b.ok) {
         if (!quiet) fmt::print("failed\n");
         fmt::print(stderr, "\nCompile error in {}:\n{}", relative_to_root(ctx, src),
@@ -80,7 +85,8 @@ std::string throughput(const RunReport& r)
     if (r.work.flops > 0) return fmt::format("{:.2f} TFLOP/s", r.work.flops / s / 1e12);
     if (r.work.bytes > 0) {
         const double bps = r.work.bytes / s;
-        return bps >= 1e12 ? fmt::format("{:.2f} TB/s", bps / 1e12) : fmt::format("{:.1f} GB/s", bps / 1e9);
+        if (bps >= 1e12) return fmt::format("{:.2f} TB/s", bps / 1e12);
+        return bps >= 1e9 ? fmt::format("{:.1f} GB/s", bps / 1e9) : fmt::format("{:.1f} MB/s", bps / 1e6);
     }
     return "-";
 }

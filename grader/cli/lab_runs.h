@@ -19,6 +19,9 @@ std::string relative_to_root(const Context& ctx, const std::filesystem::path& p)
 // Builds (or finds up to date) the lab program. On a compile error prints
 // the compiler's messages and returns nothing.
 std::optional<std::filesystem::path> build_program(Context& ctx, const LabInfo& lab, Variant v, bool quiet);
+// The same for any source file of the lab, cached under `variant`.
+std::optional<std::filesystem::path> build_program(Context& ctx, const LabInfo& lab, const std::filesystem::path& src,
+                                                   const std::string& variant, bool quiet);
 
 struct RunOptions {
     bool timed = false;             // warm-up plus the task's timing reps, L2 flushed

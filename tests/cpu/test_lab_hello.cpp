@@ -1,6 +1,7 @@
 // hello's spec: the check of the printed lines, against hand-made outputs.
 #include "core/lab_catalog.h"
 #include "core/task_spec.h"
+#include "test_support.h"
 
 #include <doctest/doctest.h>
 
@@ -9,38 +10,23 @@
 namespace {
 
 using hpclab::CheckResult;
-
-const hpclab::LabInfo& hello_lab()
-{
-    static const hpclab::Catalog catalog = hpclab::Catalog::load(HPCLAB_TEST_ROOT);
-    const hpclab::LabInfo* lab = catalog.find("hello");
-    REQUIRE(lab != nullptr);
-    return *lab;
-}
-
-const hpclab::TaskSpec& hello_spec()
-{
-    const hpclab::TaskSpec* spec = hpclab::find_task_spec("hello", "hello");
-    REQUIRE(spec != nullptr);
-    return *spec;
-}
+using namespace hpclab::test;
 
 // The check of one call of hello(blocks, threads) that printed `printed`
 // before returning and `late` after.
 CheckResult check_hello(long long blocks, long long threads, const std::string& printed, const std::string& late = "")
 {
     const hpclab::Params params {{"blocks", blocks}, {"threads", threads}};
-    const hpclab::TaskInfo* task = hello_lab().find_task("hello");
-    REQUIRE(task != nullptr);
-    hpclab::OwnedCallBuffers buffers(hello_spec().buffers(params));
+    const hpclab::TaskSpec& spec = spec_of("hello", "hello");
+    hpclab::OwnedCallBuffers buffers(spec.buffers(params));
     const hpclab::CheckInput in {
-        .task = *task,
+        .task = task_of("hello", "hello"),
         .params = params,
         .buffers = buffers.view(),
         .printed = printed,
         .printed_late = late,
     };
-    return hello_spec().check(in);
+    return spec.check(in);
 }
 
 std::string line(int block, int thread)
@@ -57,16 +43,14 @@ std::string all_2x4()
     return out;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
 }  // namespace
 
 TEST_CASE("hello: no buffers at any size")
 {
-    CHECK(hello_spec().buffers({{"blocks", 8}, {"threads", 1024}}).empty());
+    CHECK(spec_of("hello", "hello").buffers({{"blocks", 8}, {"threads", 1024}}).empty());
 }
 
-TEST_CASE("hello: every line once, in any order, passes; host lines are ignored")
+TEST_CASE("hello: every line once, in any order, passes, and host lines are ignored")
 {
     const std::string host = "Hello from the host: launching 2 blocks of 4 threads\n";
     const CheckResult r = check_hello(2, 4, host + all_2x4() + "\n");

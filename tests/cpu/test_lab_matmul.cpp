@@ -4,50 +4,20 @@
 
 #include "lab_catalog.h"
 #include "task_spec.h"
+#include "test_support.h"
 
 #include <cmath>
 #include <cstring>
-#include <limits>
-#include <numeric>
 #include <vector>
-
-namespace {
 
 using hpclab::OwnedCallBuffers;
 using hpclab::Params;
-
-const hpclab::TaskSpec& spec_of(const char* task)
-{
-    const hpclab::TaskSpec* spec = hpclab::find_task_spec("matmul", task);
-    REQUIRE(spec != nullptr);
-    return *spec;
-}
-
-// The reference of every element of r, and its scale.
-void reference_all(const hpclab::TaskSpec& spec, const Params& params, const hpclab::CallBuffers& in,
-                   std::vector<double>& expected, std::vector<double>& scale)
-{
-    const std::uint64_t count = in.entry("r").decl.count;
-    std::vector<std::uint64_t> idx(count);
-    std::iota(idx.begin(), idx.end(), 0);
-    expected.assign(count, 0.0);
-    scale.assign(count, std::numeric_limits<double>::quiet_NaN());
-    spec.reference(params, in, "r", idx, expected, scale);
-}
-
-void fill(OwnedCallBuffers& b, const char* name, std::vector<float> values)
-{
-    auto v = b.view().get<float>(name);
-    REQUIRE(v.size() == values.size());
-    std::copy(values.begin(), values.end(), v.begin());
-}
-
-}  // namespace
+using namespace hpclab::test;
 
 TEST_CASE("matmul: buffers are p and q in, r out, n by n floats on the device")
 {
     for (const char* task : {"naive", "tiled"}) {
-        const auto decls = spec_of(task).buffers({{"n", 5}});
+        const auto decls = spec_of("matmul", task).buffers({{"n", 5}});
         REQUIRE(decls.size() == 3);
         CHECK(decls[0].name == "p");
         CHECK(decls[1].name == "q");
@@ -69,13 +39,13 @@ TEST_CASE("matmul: the reference of a 2 x 2 product, by hand")
     // scale = sum of |p_ik * q_kj|:         | 5 + 14     6 + 16    |  = |  19  22 |
     //                                       | 15 + 28    18 + 32   |    |  43  50 |
     for (const char* task : {"naive", "tiled"}) {
-        const auto& spec = spec_of(task);
+        const auto& spec = spec_of("matmul", task);
         const Params params {{"n", 2}};
         OwnedCallBuffers b(spec.buffers(params));
-        fill(b, "p", {1, -2, 3, 4});
-        fill(b, "q", {5, 6, 7, -8});
-        std::vector<double> expected, scale;
-        reference_all(spec, params, b.view(), expected, scale);
+        fill<float>(b.view(), "p", {1, -2, 3, 4});
+        fill<float>(b.view(), "q", {5, 6, 7, -8});
+        std::vector<double> scale;
+        const auto expected = reference_all(spec, params, b.view(), "r", &scale);
         CHECK(expected == std::vector<double> {-9, 22, 43, -14});
         CHECK(scale == std::vector<double> {19, 22, 43, 50});
     }
@@ -83,27 +53,27 @@ TEST_CASE("matmul: the reference of a 2 x 2 product, by hand")
 
 TEST_CASE("matmul: the reference of a 3 x 3 product and of a 1 x 1 one, by hand")
 {
-    const auto& spec = spec_of("naive");
+    const auto& spec = spec_of("matmul", "naive");
     {
         // p = | 1 0 2 |  q = | 1  2  3 |  row 0: (1*1 + 2*7, 1*2 + 2*8, 1*3 + 2*9)       = (15, 18, 21)
         //     | 0 1 0 |      | 4  5  6 |  row 1: row 1 of q                              = (4, 5, 6)
         //     |-1 0 1 |      | 7  8  9 |  row 2: (-1 + 7, -2 + 8, -3 + 9)                = (6, 6, 6)
         const Params params {{"n", 3}};
         OwnedCallBuffers b(spec.buffers(params));
-        fill(b, "p", {1, 0, 2, 0, 1, 0, -1, 0, 1});
-        fill(b, "q", {1, 2, 3, 4, 5, 6, 7, 8, 9});
-        std::vector<double> expected, scale;
-        reference_all(spec, params, b.view(), expected, scale);
+        fill<float>(b.view(), "p", {1, 0, 2, 0, 1, 0, -1, 0, 1});
+        fill<float>(b.view(), "q", {1, 2, 3, 4, 5, 6, 7, 8, 9});
+        std::vector<double> scale;
+        const auto expected = reference_all(spec, params, b.view(), "r", &scale);
         CHECK(expected == std::vector<double> {15, 18, 21, 4, 5, 6, 6, 6, 6});
         CHECK(scale == std::vector<double> {15, 18, 21, 4, 5, 6, 8, 10, 12});
     }
     {
         const Params params {{"n", 1}};
         OwnedCallBuffers b(spec.buffers(params));
-        fill(b, "p", {-0.5f});
-        fill(b, "q", {4});
-        std::vector<double> expected, scale;
-        reference_all(spec, params, b.view(), expected, scale);
+        fill<float>(b.view(), "p", {-0.5f});
+        fill<float>(b.view(), "q", {4});
+        std::vector<double> scale;
+        const auto expected = reference_all(spec, params, b.view(), "r", &scale);
         CHECK(expected == std::vector<double> {-2});
         CHECK(scale == std::vector<double> {2});
     }
@@ -111,11 +81,11 @@ TEST_CASE("matmul: the reference of a 3 x 3 product and of a 1 x 1 one, by hand"
 
 TEST_CASE("matmul: a subset of indices gives the same values as all of them")
 {
-    const auto& spec = spec_of("tiled");
+    const auto& spec = spec_of("matmul", "tiled");
     const Params params {{"n", 3}};
     OwnedCallBuffers b(spec.buffers(params));
-    fill(b, "p", {1, 0, 2, 0, 1, 0, -1, 0, 1});
-    fill(b, "q", {1, 2, 3, 4, 5, 6, 7, 8, 9});
+    fill<float>(b.view(), "p", {1, 0, 2, 0, 1, 0, -1, 0, 1});
+    fill<float>(b.view(), "q", {1, 2, 3, 4, 5, 6, 7, 8, 9});
     const std::vector<std::uint64_t> idx {8, 1};
     std::vector<double> expected(2), scale(2);
     spec.reference(params, b.view(), "r", idx, expected, scale);
@@ -127,7 +97,7 @@ TEST_CASE("matmul: the reference agrees with a plain triple loop, for any order 
 {
     // The reference takes the indices column by column; the results must
     // land at their own positions whatever the order they come in.
-    const auto& spec = spec_of("naive");
+    const auto& spec = spec_of("matmul", "naive");
     const int n = 37;
     const Params params {{"n", n}};
     OwnedCallBuffers b(spec.buffers(params));
@@ -153,7 +123,7 @@ TEST_CASE("matmul: the reference agrees with a plain triple loop, for any order 
 
 TEST_CASE("matmul: generated inputs lie between -1 and 1, are not all zeros, and p differs from q")
 {
-    const auto& spec = spec_of("naive");
+    const auto& spec = spec_of("matmul", "naive");
     const Params params {{"n", 64}};
     OwnedCallBuffers b(spec.buffers(params));
     spec.generate(params, 12345, b.view());
@@ -176,7 +146,7 @@ TEST_CASE("matmul: generated inputs lie between -1 and 1, are not all zeros, and
 
 TEST_CASE("matmul: locate, work and reference cost")
 {
-    const auto& spec = spec_of("naive");
+    const auto& spec = spec_of("matmul", "naive");
     const Params params {{"n", 4}};
     CHECK(spec.locate(params, "r", 0) == "row 0, column 0");
     CHECK(spec.locate(params, "r", 6) == "row 1, column 2");
@@ -188,39 +158,35 @@ TEST_CASE("matmul: locate, work and reference cost")
 
 TEST_CASE("matmul: the check measures errors against the sum of absolute products and names the place of an error")
 {
-    const hpclab::Catalog catalog = hpclab::Catalog::load(HPCLAB_TEST_ROOT);
-    const hpclab::LabInfo* lab = catalog.find("matmul");
-    REQUIRE(lab != nullptr);
-    const hpclab::TaskInfo* task = lab->find_task("tiled");
-    REQUIRE(task != nullptr);
-    REQUIRE(task->tolerance.kind == hpclab::Tolerance::Kind::relative);
-    const double rtol = task->tolerance.rtol;
+    const hpclab::TaskInfo& task = task_of("matmul", "tiled");
+    REQUIRE(task.tolerance.kind == hpclab::Tolerance::Kind::relative);
+    const double rtol = task.tolerance.rtol;
 
-    const auto& spec = spec_of("tiled");
+    const auto& spec = spec_of("matmul", "tiled");
     const Params params {{"n", 2}};
     OwnedCallBuffers b(spec.buffers(params));
-    fill(b, "p", {1, -2, 3, 4});
-    fill(b, "q", {5, 6, 7, -8});
+    fill<float>(b.view(), "p", {1, -2, 3, 4});
+    fill<float>(b.view(), "q", {5, 6, 7, -8});
     auto r = b.view().get<float>("r");
     auto check = [&] {
-        const hpclab::CheckInput in {.task = *task, .params = params, .buffers = b.view()};
+        const hpclab::CheckInput in {.task = task, .params = params, .buffers = b.view()};
         return spec.check(in);
     };
 
     SUBCASE("the right product passes")
     {
-        fill(b, "r", {-9, 22, 43, -14});
+        fill<float>(b.view(), "r", {-9, 22, 43, -14});
         CHECK(check().ok());
     }
     SUBCASE("an error within rtol * scale passes, although it is larger than rtol * |r|")
     {
         // r[0] = -9 with scale 19: 0.8 * rtol * 19 > rtol * 9.
-        fill(b, "r", {static_cast<float>(-9 + 0.8 * rtol * 19), 22, 43, -14});
+        fill<float>(b.view(), "r", {static_cast<float>(-9 + 0.8 * rtol * 19), 22, 43, -14});
         CHECK(check().ok());
     }
     SUBCASE("an error past rtol * scale fails, at row 1, column 1")
     {
-        fill(b, "r", {-9, 22, 43, static_cast<float>(-14 + 2 * rtol * 50)});
+        fill<float>(b.view(), "r", {-9, 22, 43, static_cast<float>(-14 + 2 * rtol * 50)});
         const auto res = check();
         CHECK(res.kind == hpclab::CheckResult::Kind::mismatch);
         CHECK(res.summary.find("row 1, column 1") != std::string::npos);
@@ -228,7 +194,7 @@ TEST_CASE("matmul: the check measures errors against the sum of absolute product
     }
     SUBCASE("an element left unwritten (poison) is reported as such, at row 1, column 0")
     {
-        fill(b, "r", {-9, 22, 43, -14});
+        fill<float>(b.view(), "r", {-9, 22, 43, -14});
         std::memcpy(&r[2], &hpclab::wire::kPoison32, 4);
         const auto res = check();
         CHECK(res.kind == hpclab::CheckResult::Kind::unwritten);

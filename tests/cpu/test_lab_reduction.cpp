@@ -3,6 +3,7 @@
 // never 0, and the atomic task's check.
 #include "lab_catalog.h"
 #include "task_spec.h"
+#include "test_support.h"
 #include "wire/exchange.h"
 
 #include <doctest/doctest.h>
@@ -14,39 +15,13 @@
 namespace {
 
 using namespace hpclab;
+using namespace hpclab::test;
 
 const char* const kTasks[] = {"naive", "tree", "atomic"};
 
-const TaskSpec& reduction_spec(const char* task)
-{
-    const TaskSpec* spec = find_task_spec("reduction", task);
-    REQUIRE(spec != nullptr);
-    return *spec;
-}
-
-const TaskInfo& reduction_task(const char* id)
-{
-    static const Catalog catalog = Catalog::load(HPCLAB_TEST_ROOT);
-    const LabInfo* lab = catalog.find("reduction");
-    REQUIRE(lab != nullptr);
-    const TaskInfo* task = lab->find_task(id);
-    REQUIRE(task != nullptr);
-    return *task;
-}
-
 double reference_sum(const TaskSpec& spec, const Params& p, const CallBuffers& call)
 {
-    const std::uint64_t idx[1] = {0};
-    double expected[1] = {0}, scale[1] = {0};
-    spec.reference(p, call, "sum", idx, expected, scale);
-    return expected[0];
-}
-
-void set_ints(CallBuffers& call, const char* name, const std::vector<int>& values)
-{
-    auto span = call.get<int>(name);
-    REQUIRE(span.size() == values.size());
-    std::copy(values.begin(), values.end(), span.begin());
+    return reference_all(spec, p, call, "sum")[0];
 }
 
 void set_raw(CallBuffers& call, const char* name, std::uint32_t bits)
@@ -61,7 +36,7 @@ TEST_CASE("reduction: buffers: the array on the device, the sum on the host or t
     const Params p {{"n", 1000}};
     for (const char* t : kTasks) {
         CAPTURE(t);
-        const auto decls = reduction_spec(t).buffers(p);
+        const auto decls = spec_of("reduction", t).buffers(p);
         REQUIRE(decls.size() == 2);
         CHECK(decls[0].name == "a");
         CHECK(decls[0].role == Role::input);
@@ -71,7 +46,7 @@ TEST_CASE("reduction: buffers: the array on the device, the sum on the host or t
         CHECK(decls[1].role == Role::output);
         CHECK(decls[1].count == 1);
         CHECK(decls[1].place == (std::string(t) == "atomic" ? Place::device : Place::host));
-        CHECK(reduction_spec(t).work(p).bytes == doctest::Approx(4000.0));
+        CHECK(spec_of("reduction", t).work(p).bytes == doctest::Approx(4000.0));
     }
 }
 
@@ -79,23 +54,23 @@ TEST_CASE("reduction: the reference is the sum (hand-computed)")
 {
     for (const char* t : kTasks) {
         CAPTURE(t);
-        const TaskSpec& spec = reduction_spec(t);
+        const TaskSpec& spec = spec_of("reduction", t);
         // n = 1
         const Params p1 {{"n", 1}};
         OwnedCallBuffers b1(spec.buffers(p1));
-        set_ints(b1.view(), "a", {-417});
+        fill<int>(b1.view(), "a", {-417});
         CHECK(reference_sum(spec, p1, b1.view()) == -417);
         // n = 5, signs mixed: 3 - 7 + 1000 - 1000 + 12
         const Params p5 {{"n", 5}};
         OwnedCallBuffers b5(spec.buffers(p5));
-        set_ints(b5.view(), "a", {3, -7, 1000, -1000, 12});
+        fill<int>(b5.view(), "a", {3, -7, 1000, -1000, 12});
         CHECK(reference_sum(spec, p5, b5.view()) == 8);
     }
 }
 
 TEST_CASE("reduction: a sum past the int range wraps around as on the GPU")
 {
-    const TaskSpec& spec = reduction_spec("tree");
+    const TaskSpec& spec = spec_of("reduction", "tree");
     SUBCASE("3,000,000 times 1000")
     {
         const Params p {{"n", 3000000}};
@@ -118,7 +93,7 @@ TEST_CASE("reduction: a sum past the int range wraps around as on the GPU")
 
 TEST_CASE("reduction: generated inputs are small and never sum to 0")
 {
-    const TaskSpec& spec = reduction_spec("naive");
+    const TaskSpec& spec = spec_of("reduction", "naive");
     // For n = 1 a uniform value is 0 once in 2001 draws: 20000 seeds would
     // hit it about 10 times if generate did not move a zero total.
     for (std::int64_t n : {1, 2, 3}) {
@@ -148,16 +123,16 @@ TEST_CASE("reduction: the check of the returned sum (naive, tree)")
 {
     for (const char* t : {"naive", "tree"}) {
         CAPTURE(t);
-        const TaskSpec& spec = reduction_spec(t);
+        const TaskSpec& spec = spec_of("reduction", t);
         const Params p {{"n", 5}};
         OwnedCallBuffers b(spec.buffers(p));
-        set_ints(b.view(), "a", {3, -7, 1000, -1000, 12});
-        const CheckInput in {.task = reduction_task(t), .params = p, .buffers = b.view()};
+        fill<int>(b.view(), "a", {3, -7, 1000, -1000, 12});
+        const CheckInput in {.task = task_of("reduction", t), .params = p, .buffers = b.view()};
 
-        set_ints(b.view(), "sum", {8});
+        fill<int>(b.view(), "sum", {8});
         CHECK(spec.check(in).ok());
 
-        set_ints(b.view(), "sum", {0});  // what the skeleton returns
+        fill<int>(b.view(), "sum", {0});  // what the skeleton returns
         const CheckResult r = spec.check(in);
         CHECK(r.kind == CheckResult::Kind::mismatch);
         CHECK(r.summary.find("the sum of all 5 elements") != std::string::npos);
@@ -167,11 +142,11 @@ TEST_CASE("reduction: the check of the returned sum (naive, tree)")
 
 TEST_CASE("reduction: the check of *d_sum (atomic) recognises a result never set to zero")
 {
-    const TaskSpec& spec = reduction_spec("atomic");
+    const TaskSpec& spec = spec_of("reduction", "atomic");
     const Params p {{"n", 5}};
     OwnedCallBuffers b(spec.buffers(p));
-    set_ints(b.view(), "a", {3, -7, 1000, -1000, 12});
-    const CheckInput in {.task = reduction_task("atomic"), .params = p, .buffers = b.view()};
+    fill<int>(b.view(), "a", {3, -7, 1000, -1000, 12});
+    const CheckInput in {.task = task_of("reduction", "atomic"), .params = p, .buffers = b.view()};
     auto mentions_memset = [](const CheckResult& r) {
         for (const auto& d : r.details)
             if (d.find("cudaMemset") != std::string::npos) return true;
@@ -180,7 +155,7 @@ TEST_CASE("reduction: the check of *d_sum (atomic) recognises a result never set
 
     SUBCASE("right")
     {
-        set_ints(b.view(), "sum", {8});
+        fill<int>(b.view(), "sum", {8});
         CHECK(spec.check(in).ok());
     }
     SUBCASE("never written (the skeleton): unwritten")
@@ -199,7 +174,7 @@ TEST_CASE("reduction: the check of *d_sum (atomic) recognises a result never set
     }
     SUBCASE("another wrong sum: no word about cudaMemset")
     {
-        set_ints(b.view(), "sum", {1012});
+        fill<int>(b.view(), "sum", {1012});
         const CheckResult r = spec.check(in);
         CHECK(r.kind == CheckResult::Kind::mismatch);
         CHECK(r.summary.find("expected 8, got 1012") != std::string::npos);
@@ -209,12 +184,12 @@ TEST_CASE("reduction: the check of *d_sum (atomic) recognises a result never set
 
 TEST_CASE("reduction: lab.json: thresholds, edge sizes, a big size past 2^31 bytes")
 {
-    CHECK(reduction_task("tree").threshold.has_value());
-    CHECK(reduction_task("tree").threshold->baseline == "naive");
-    CHECK(reduction_task("atomic").threshold->baseline == "reference");
+    CHECK(task_of("reduction", "tree").threshold.has_value());
+    CHECK(task_of("reduction", "tree").threshold->baseline == "naive");
+    CHECK(task_of("reduction", "atomic").threshold->baseline == "reference");
     for (const char* t : kTasks) {
         CAPTURE(t);
-        const TaskInfo& task = reduction_task(t);
+        const TaskInfo& task = task_of("reduction", t);
         bool one = false, partial = false, big = false;
         for (const auto& s : task.sizes) {
             const std::int64_t n = s.params.at("n");

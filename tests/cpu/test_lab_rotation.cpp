@@ -5,47 +5,24 @@
 #include "image_task.h"
 #include "lab_catalog.h"
 #include "task_spec.h"
+#include "test_support.h"
 
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <numeric>
 #include <vector>
 
 namespace {
 
 using hpclab::OwnedCallBuffers;
 using hpclab::Params;
-
-const hpclab::TaskSpec& spec_of(const char* task)
-{
-    const hpclab::TaskSpec* spec = hpclab::find_task_spec("rotation", task);
-    REQUIRE(spec != nullptr);
-    return *spec;
-}
+using namespace hpclab::test;
 
 const hpclab::ImageTask& image_task_of(const char* task)
 {
-    const auto* it = dynamic_cast<const hpclab::ImageTask*>(&spec_of(task));
+    const auto* it = dynamic_cast<const hpclab::ImageTask*>(&spec_of("rotation", task));
     REQUIRE(it != nullptr);
     return *it;
-}
-
-std::vector<double> reference_all(const hpclab::TaskSpec& spec, const Params& params, const hpclab::CallBuffers& in)
-{
-    const std::uint64_t count = in.entry("out").decl.count;
-    std::vector<std::uint64_t> idx(count);
-    std::iota(idx.begin(), idx.end(), 0);
-    std::vector<double> expected(count), scale(count, std::numeric_limits<double>::quiet_NaN());
-    spec.reference(params, in, "out", idx, expected, scale);
-    return expected;
-}
-
-void fill(OwnedCallBuffers& b, const char* name, std::vector<float> values)
-{
-    auto v = b.view().get<float>(name);
-    REQUIRE(v.size() == values.size());
-    std::copy(values.begin(), values.end(), v.begin());
 }
 
 }  // namespace
@@ -53,7 +30,7 @@ void fill(OwnedCallBuffers& b, const char* name, std::vector<float> values)
 TEST_CASE("rotation: buffers are in and out, width by height floats on the device")
 {
     for (const char* task : {"naive", "tiled"}) {
-        const auto decls = spec_of(task).buffers({{"width", 3}, {"height", 2}});
+        const auto decls = spec_of("rotation", task).buffers({{"width", 3}, {"height", 2}});
         REQUIRE(decls.size() == 2);
         CHECK(decls[0].name == "in");
         CHECK(decls[0].role == hpclab::Role::input);
@@ -70,15 +47,15 @@ TEST_CASE("rotation: buffers are in and out, width by height floats on the devic
 TEST_CASE("rotation: the reference rotates a 3 x 2 and a 2 x 3 image clockwise, by hand")
 {
     for (const char* task : {"naive", "tiled"}) {
-        const auto& spec = spec_of(task);
+        const auto& spec = spec_of("rotation", task);
         {
             // width 3, height 2:   1 2 3    rotated (width 2, height 3):   4 1
             //                      4 5 6                                   5 2
             //                                                              6 3
             const Params params {{"width", 3}, {"height", 2}};
             OwnedCallBuffers b(spec.buffers(params));
-            fill(b, "in", {1, 2, 3, 4, 5, 6});
-            CHECK(reference_all(spec, params, b.view()) == std::vector<double> {4, 1, 5, 2, 6, 3});
+            fill<float>(b.view(), "in", {1, 2, 3, 4, 5, 6});
+            CHECK(reference_all(spec, params, b.view(), "out") == std::vector<double> {4, 1, 5, 2, 6, 3});
         }
         {
             // width 2, height 3:   1 2      rotated (width 3, height 2):   5 3 1
@@ -86,28 +63,28 @@ TEST_CASE("rotation: the reference rotates a 3 x 2 and a 2 x 3 image clockwise, 
             //                      5 6
             const Params params {{"width", 2}, {"height", 3}};
             OwnedCallBuffers b(spec.buffers(params));
-            fill(b, "in", {1, 2, 3, 4, 5, 6});
-            CHECK(reference_all(spec, params, b.view()) == std::vector<double> {5, 3, 1, 6, 4, 2});
+            fill<float>(b.view(), "in", {1, 2, 3, 4, 5, 6});
+            CHECK(reference_all(spec, params, b.view(), "out") == std::vector<double> {5, 3, 1, 6, 4, 2});
         }
         {
             // One row: the row 1 2 3 4 (height 1) becomes the column 1 2 3 4
             // (width 1), top to bottom.
             const Params params {{"width", 4}, {"height", 1}};
             OwnedCallBuffers b(spec.buffers(params));
-            fill(b, "in", {1, 2, 3, 4});
-            CHECK(reference_all(spec, params, b.view()) == std::vector<double> {1, 2, 3, 4});
+            fill<float>(b.view(), "in", {1, 2, 3, 4});
+            CHECK(reference_all(spec, params, b.view(), "out") == std::vector<double> {1, 2, 3, 4});
             // The column 1 2 3 4 (width 1) becomes the row 4 3 2 1.
             const Params col {{"width", 1}, {"height", 4}};
             OwnedCallBuffers c(spec.buffers(col));
-            fill(c, "in", {1, 2, 3, 4});
-            CHECK(reference_all(spec, col, c.view()) == std::vector<double> {4, 3, 2, 1});
+            fill<float>(c.view(), "in", {1, 2, 3, 4});
+            CHECK(reference_all(spec, col, c.view(), "out") == std::vector<double> {4, 3, 2, 1});
         }
     }
 }
 
 TEST_CASE("rotation: locate names the output row and column and the input pixel")
 {
-    const auto& spec = spec_of("naive");
+    const auto& spec = spec_of("rotation", "naive");
     const Params params {{"width", 3}, {"height", 2}};
     // out[3] is row 1, column 1 of the rotated image: input pixel x = 1, y = 0 (the "2").
     CHECK(spec.locate(params, "out", 3) == "row 1, column 1 of the rotated image: input pixel x = 1, y = 0");
@@ -117,7 +94,7 @@ TEST_CASE("rotation: locate names the output row and column and the input pixel"
 
 TEST_CASE("rotation: generated pixels are gray levels from 0 to 255, not all equal")
 {
-    const auto& spec = spec_of("tiled");
+    const auto& spec = spec_of("rotation", "tiled");
     const Params params {{"width", 33}, {"height", 17}};
     OwnedCallBuffers b(spec.buffers(params));
     spec.generate(params, 99, b.view());
@@ -133,30 +110,26 @@ TEST_CASE("rotation: generated pixels are gray levels from 0 to 255, not all equ
 
 TEST_CASE("rotation: the check is exact and names the pixel of an error")
 {
-    const hpclab::Catalog catalog = hpclab::Catalog::load(HPCLAB_TEST_ROOT);
-    const hpclab::LabInfo* lab = catalog.find("rotation");
-    REQUIRE(lab != nullptr);
-    CHECK(lab->image == "chelsea.pgm");
-    const hpclab::TaskInfo* task = lab->find_task("tiled");
-    REQUIRE(task != nullptr);
-    const auto& spec = spec_of("tiled");
+    CHECK(lab_of("rotation").image == "chelsea.pgm");
+    const hpclab::TaskInfo& task = task_of("rotation", "tiled");
+    const auto& spec = spec_of("rotation", "tiled");
     const Params params {{"width", 3}, {"height", 2}};
     OwnedCallBuffers b(spec.buffers(params));
-    fill(b, "in", {1, 2, 3, 4, 5, 6});
-    auto check = [&] { return spec.check({.task = *task, .params = params, .buffers = b.view()}); };
+    fill<float>(b.view(), "in", {1, 2, 3, 4, 5, 6});
+    auto check = [&] { return spec.check({.task = task, .params = params, .buffers = b.view()}); };
 
-    fill(b, "out", {4, 1, 5, 2, 6, 3});
+    fill<float>(b.view(), "out", {4, 1, 5, 2, 6, 3});
     CHECK(check().ok());
 
     // The image transposed instead of rotated: 1 4 / 2 5 / 3 6.
-    fill(b, "out", {1, 4, 2, 5, 3, 6});
+    fill<float>(b.view(), "out", {1, 4, 2, 5, 3, 6});
     auto res = check();
     CHECK(res.kind == hpclab::CheckResult::Kind::mismatch);
     CHECK(res.summary.find("row 0, column 0 of the rotated image") != std::string::npos);
     CHECK(res.wrong == 6);
 
     // The last output row never written.
-    fill(b, "out", {4, 1, 5, 2, 6, 3});
+    fill<float>(b.view(), "out", {4, 1, 5, 2, 6, 3});
     auto out = b.view().get<float>("out");
     std::memcpy(&out[4], &hpclab::wire::kPoison32, 4);
     std::memcpy(&out[5], &hpclab::wire::kPoison32, 4);
@@ -176,7 +149,7 @@ TEST_CASE("rotation: an image gives the size and the input pixels")
     img.pixels = {10, 20, 30, 40, 50, 255};
     const Params params = it.params_for(img);
     CHECK(params == Params {{"width", 3}, {"height", 2}});
-    OwnedCallBuffers b(spec_of("naive").buffers(params));
+    OwnedCallBuffers b(spec_of("rotation", "naive").buffers(params));
     it.fill_from(img, b.view());
     const auto in = b.view().get<float>("in");
     CHECK(std::vector<float>(in.begin(), in.end()) == std::vector<float> {10, 20, 30, 40, 50, 255});
@@ -185,7 +158,7 @@ TEST_CASE("rotation: an image gives the size and the input pixels")
 TEST_CASE("rotation: the output of a rotated 3 x 2 image is a 2 x 3 image")
 {
     const auto& it = image_task_of("tiled");
-    const auto& spec = spec_of("tiled");
+    const auto& spec = spec_of("rotation", "tiled");
     hpclab::GrayImage img;
     img.width = 3;
     img.height = 2;
@@ -197,8 +170,8 @@ TEST_CASE("rotation: the output of a rotated 3 x 2 image is a 2 x 3 image")
 
     SUBCASE("the rotated pixels, as the reference gives them")
     {
-        const auto expected = reference_all(spec, params, b.view());
-        fill(b, "out", std::vector<float>(expected.begin(), expected.end()));
+        const auto expected = reference_all(spec, params, b.view(), "out");
+        fill<float>(b.view(), "out", std::vector<float>(expected.begin(), expected.end()));
         const hpclab::GrayImage out = it.output_image(params, b.view(), img.maxval);
         CHECK(out.width == 2);
         CHECK(out.height == 3);
@@ -210,7 +183,7 @@ TEST_CASE("rotation: the output of a rotated 3 x 2 image is a 2 x 3 image")
     }
     SUBCASE("rounded, clamped to [0, maxval], NaN (never written) as 0")
     {
-        fill(b, "out", {4.4f, 1.6f, -3.0f, 300.0f, std::numeric_limits<float>::quiet_NaN(), 99.5f});
+        fill<float>(b.view(), "out", {4.4f, 1.6f, -3.0f, 300.0f, std::numeric_limits<float>::quiet_NaN(), 99.5f});
         auto out = b.view().get<float>("out");
         std::memcpy(&out[4], &hpclab::wire::kPoison32, 4);  // the poison is a NaN
         const hpclab::GrayImage o = it.output_image(params, b.view(), 100);

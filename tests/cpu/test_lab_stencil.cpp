@@ -2,6 +2,7 @@
 // buffers, and what the generic check says about right and wrong outputs.
 #include "lab_catalog.h"
 #include "task_spec.h"
+#include "test_support.h"
 #include "wire/exchange.h"
 
 #include "../../labs/stencil/stencil.h"
@@ -9,55 +10,22 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
-#include <numeric>
 #include <string>
 #include <vector>
 
 namespace {
 
 using namespace hpclab;
+using namespace hpclab::test;
 
 static_assert(RADIUS == 3, "the hand-computed cases below are for RADIUS 3");
-
-const TaskSpec& stencil_spec()
-{
-    const TaskSpec* spec = find_task_spec("stencil", "shared");
-    REQUIRE(spec != nullptr);
-    return *spec;
-}
-
-const TaskInfo& stencil_task()
-{
-    static const Catalog catalog = Catalog::load(HPCLAB_TEST_ROOT);
-    const LabInfo* lab = catalog.find("stencil");
-    REQUIRE(lab != nullptr);
-    const TaskInfo* task = lab->find_task("shared");
-    REQUIRE(task != nullptr);
-    return *task;
-}
-
-std::vector<double> reference_all(const TaskSpec& spec, const Params& p, const CallBuffers& call, std::uint64_t n)
-{
-    std::vector<std::uint64_t> idx(n);
-    std::iota(idx.begin(), idx.end(), 0);
-    std::vector<double> expected(n), scale(n);
-    spec.reference(p, call, "out", idx, expected, scale);
-    return expected;
-}
-
-void set_ints(CallBuffers& call, const char* name, const std::vector<int>& values)
-{
-    auto span = call.get<int>(name);
-    REQUIRE(span.size() == values.size());
-    std::copy(values.begin(), values.end(), span.begin());
-}
 
 }  // namespace
 
 TEST_CASE("stencil: buffers hold the input with its halo and n outputs, on the device")
 {
     const Params p {{"n", 10}};
-    const auto decls = stencil_spec().buffers(p);
+    const auto decls = spec_of("stencil", "shared").buffers(p);
     REQUIRE(decls.size() == 2);
     CHECK(decls[0].name == "in");
     CHECK(decls[0].role == Role::input);
@@ -68,18 +36,18 @@ TEST_CASE("stencil: buffers hold the input with its halo and n outputs, on the d
     CHECK(decls[1].place == Place::device);
     CHECK(decls[1].count == 10);
     // in[] read once, out[] written once.
-    CHECK(stencil_spec().work(p).bytes == doctest::Approx(4.0 * 16 + 4.0 * 10));
+    CHECK(spec_of("stencil", "shared").work(p).bytes == doctest::Approx(4.0 * 16 + 4.0 * 10));
 }
 
 TEST_CASE("stencil: the reference adds up 7 neighbours (hand-computed)")
 {
-    const TaskSpec& spec = stencil_spec();
+    const TaskSpec& spec = spec_of("stencil", "shared");
     SUBCASE("n = 3, in = 1..9")
     {
         const Params p {{"n", 3}};
         OwnedCallBuffers b(spec.buffers(p));
-        set_ints(b.view(), "in", {1, 2, 3, 4, 5, 6, 7, 8, 9});
-        const auto out = reference_all(spec, p, b.view(), 3);
+        fill<int>(b.view(), "in", {1, 2, 3, 4, 5, 6, 7, 8, 9});
+        const auto out = reference_all(spec, p, b.view(), "out");
         CHECK(out[0] == 28);  // 1+2+3+4+5+6+7
         CHECK(out[1] == 35);  // 2+...+8
         CHECK(out[2] == 42);  // 3+...+9
@@ -88,15 +56,15 @@ TEST_CASE("stencil: the reference adds up 7 neighbours (hand-computed)")
     {
         const Params p {{"n", 1}};
         OwnedCallBuffers b(spec.buffers(p));
-        set_ints(b.view(), "in", {-1000, 5, 0, 7, -3, 1000, 2});
-        CHECK(reference_all(spec, p, b.view(), 1)[0] == 11);  // -1000+5+0+7-3+1000+2
+        fill<int>(b.view(), "in", {-1000, 5, 0, 7, -3, 1000, 2});
+        CHECK(reference_all(spec, p, b.view(), "out")[0] == 11);  // -1000+5+0+7-3+1000+2
     }
     SUBCASE("n = 4, signs mixed")
     {
         const Params p {{"n", 4}};
         OwnedCallBuffers b(spec.buffers(p));
-        set_ints(b.view(), "in", {-1000, 5, 0, 7, -3, 1000, 2, 9, -8, 1000});
-        const auto out = reference_all(spec, p, b.view(), 4);
+        fill<int>(b.view(), "in", {-1000, 5, 0, 7, -3, 1000, 2, 9, -8, 1000});
+        const auto out = reference_all(spec, p, b.view(), "out");
         CHECK(out[0] == 11);    // -1000 5 0 7 -3 1000 2
         CHECK(out[1] == 1020);  // 5 0 7 -3 1000 2 9
         CHECK(out[2] == 1007);  // 0 7 -3 1000 2 9 -8
@@ -106,7 +74,7 @@ TEST_CASE("stencil: the reference adds up 7 neighbours (hand-computed)")
 
 TEST_CASE("stencil: generated inputs are small, not all zero, and the same for a seed")
 {
-    const TaskSpec& spec = stencil_spec();
+    const TaskSpec& spec = spec_of("stencil", "shared");
     const Params p {{"n", 5000}};
     OwnedCallBuffers b1(spec.buffers(p)), b2(spec.buffers(p));
     spec.generate(p, 42, b1.view());
@@ -125,24 +93,24 @@ TEST_CASE("stencil: generated inputs are small, not all zero, and the same for a
 
 TEST_CASE("stencil: the check passes a right output and names the place of a wrong one")
 {
-    const TaskSpec& spec = stencil_spec();
-    const TaskInfo& task = stencil_task();
+    const TaskSpec& spec = spec_of("stencil", "shared");
+    const TaskInfo& task = task_of("stencil", "shared");
     const Params p {{"n", 4}};
     OwnedCallBuffers b(spec.buffers(p));
-    set_ints(b.view(), "in", {-1000, 5, 0, 7, -3, 1000, 2, 9, -8, 1000});
+    fill<int>(b.view(), "in", {-1000, 5, 0, 7, -3, 1000, 2, 9, -8, 1000});
     auto out = b.view().get<int>("out");
     const CheckInput in {.task = task, .params = p, .buffers = b.view()};
 
     SUBCASE("right")
     {
-        set_ints(b.view(), "out", {11, 1020, 1007, 2007});
+        fill<int>(b.view(), "out", {11, 1020, 1007, 2007});
         const CheckResult r = spec.check(in);
         CHECK(r.ok());
         CHECK(r.checked == 4);
     }
     SUBCASE("one wrong output: the halo on the right of a partial block missed")
     {
-        set_ints(b.view(), "out", {11, 1020, 1007, 1007});
+        fill<int>(b.view(), "out", {11, 1020, 1007, 1007});
         const CheckResult r = spec.check(in);
         CHECK(r.kind == CheckResult::Kind::mismatch);
         CHECK(r.wrong == 1);
@@ -152,7 +120,7 @@ TEST_CASE("stencil: the check passes a right output and names the place of a wro
     }
     SUBCASE("the last output never written")
     {
-        set_ints(b.view(), "out", {11, 1020, 1007, 0});
+        fill<int>(b.view(), "out", {11, 1020, 1007, 0});
         std::memcpy(&out[3], &wire::kPoison32, 4);
         const CheckResult r = spec.check(in);
         CHECK(r.kind == CheckResult::Kind::unwritten);
@@ -163,7 +131,7 @@ TEST_CASE("stencil: the check passes a right output and names the place of a wro
 
 TEST_CASE("stencil: lab.json has the edge sizes and a big size past 2^31 bytes")
 {
-    const TaskInfo& task = stencil_task();
+    const TaskInfo& task = task_of("stencil", "shared");
     CHECK(task.technique == "shared_memory");
     bool one = false, partial = false, big = false;
     for (const auto& s : task.sizes) {

@@ -2,6 +2,7 @@
 #include "core/lab_catalog.h"
 #include "core/random.h"
 #include "core/task_spec.h"
+#include "test_support.h"
 
 #include <doctest/doctest.h>
 
@@ -11,53 +12,32 @@
 namespace {
 
 using hpclab::CheckResult;
-
-const hpclab::TaskSpec& add_spec()
-{
-    const hpclab::TaskSpec* spec = hpclab::find_task_spec("vecadd0", "add");
-    REQUIRE(spec != nullptr);
-    return *spec;
-}
-
-const hpclab::TaskInfo& add_task()
-{
-    static const hpclab::Catalog catalog = hpclab::Catalog::load(HPCLAB_TEST_ROOT);
-    const hpclab::LabInfo* lab = catalog.find("vecadd0");
-    REQUIRE(lab != nullptr);
-    const hpclab::TaskInfo* task = lab->find_task("add");
-    REQUIRE(task != nullptr);
-    return *task;
-}
+using namespace hpclab::test;
 
 double reference_sum(int a, int b)
 {
-    hpclab::OwnedCallBuffers buf(add_spec().buffers({}));
+    hpclab::OwnedCallBuffers buf(spec_of("vecadd0", "add").buffers({}));
     buf.view().get<int>("a")[0] = a;
     buf.view().get<int>("b")[0] = b;
-    const std::uint64_t idx[1] = {0};
-    double expected[1] = {0}, scale[1] = {0};
-    add_spec().reference({}, buf.view(), "c", idx, expected, scale);
-    return expected[0];
+    return reference_all(spec_of("vecadd0", "add"), {}, buf.view(), "c")[0];
 }
 
 CheckResult check_sum(int a, int b, std::uint32_t c_bits)
 {
-    hpclab::OwnedCallBuffers buf(add_spec().buffers({}));
+    hpclab::OwnedCallBuffers buf(spec_of("vecadd0", "add").buffers({}));
     buf.view().get<int>("a")[0] = a;
     buf.view().get<int>("b")[0] = b;
     buf.view().get<int>("c")[0] = static_cast<int>(c_bits);
     const hpclab::Params params;
-    const hpclab::CheckInput in {.task = add_task(), .params = params, .buffers = buf.view()};
-    return add_spec().check(in);
+    const hpclab::CheckInput in {.task = task_of("vecadd0", "add"), .params = params, .buffers = buf.view()};
+    return spec_of("vecadd0", "add").check(in);
 }
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 
 TEST_CASE("vecadd0: three host buffers of one int, no size parameters")
 {
-    const auto decls = add_spec().buffers({});
+    const auto decls = spec_of("vecadd0", "add").buffers({});
     REQUIRE(decls.size() == 3);
     CHECK(decls[0].name == "a");
     CHECK(decls[1].name == "b");
@@ -67,9 +47,9 @@ TEST_CASE("vecadd0: three host buffers of one int, no size parameters")
         CHECK(d.place == hpclab::Place::host);
     }
     CHECK(decls[2].role == hpclab::Role::output);
-    CHECK(add_task().sizes.size() == 1);
-    CHECK(add_task().sizes[0].params.empty());
-    CHECK(add_task().demo.empty());
+    CHECK(task_of("vecadd0", "add").sizes.size() == 1);
+    CHECK(task_of("vecadd0", "add").sizes[0].params.empty());
+    CHECK(task_of("vecadd0", "add").demo.empty());
 }
 
 TEST_CASE("vecadd0: the reference adds, negative and extreme ints included")
@@ -83,10 +63,10 @@ TEST_CASE("vecadd0: the reference adds, negative and extreme ints included")
 
 TEST_CASE("vecadd0: inputs stay in [-2^30, 2^30 - 1], never both zero, never sum to the poison")
 {
-    hpclab::OwnedCallBuffers buf(add_spec().buffers({}));
+    hpclab::OwnedCallBuffers buf(spec_of("vecadd0", "add").buffers({}));
     bool negative = false, positive = false;
     for (std::uint64_t seed = 0; seed < 2000; ++seed) {
-        add_spec().generate({}, seed, buf.view());
+        spec_of("vecadd0", "add").generate({}, seed, buf.view());
         const int a = buf.view().get<int>("a")[0];
         const int b = buf.view().get<int>("b")[0];
         REQUIRE(a >= -(1 << 30));
@@ -102,9 +82,9 @@ TEST_CASE("vecadd0: inputs stay in [-2^30, 2^30 - 1], never both zero, never sum
     CHECK(negative);
     CHECK(positive);
     // Same seed, same inputs.
-    add_spec().generate({}, 42, buf.view());
+    spec_of("vecadd0", "add").generate({}, 42, buf.view());
     const int a1 = buf.view().get<int>("a")[0];
-    add_spec().generate({}, 42, buf.view());
+    spec_of("vecadd0", "add").generate({}, 42, buf.view());
     CHECK(buf.view().get<int>("a")[0] == a1);
 }
 

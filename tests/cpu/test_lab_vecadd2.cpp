@@ -2,6 +2,7 @@
 // fit one block (0 and the sum) and n that do not (-1, the output not judged).
 #include "core/lab_catalog.h"
 #include "core/task_spec.h"
+#include "test_support.h"
 
 #include <doctest/doctest.h>
 
@@ -11,30 +12,15 @@
 namespace {
 
 using hpclab::CheckResult;
-
-const hpclab::TaskSpec& spec(const char* task)
-{
-    const hpclab::TaskSpec* s = hpclab::find_task_spec("vecadd2", task);
-    REQUIRE(s != nullptr);
-    return *s;
-}
-
-const hpclab::LabInfo& lab()
-{
-    static const hpclab::Catalog catalog = hpclab::Catalog::load(HPCLAB_TEST_ROOT);
-    const hpclab::LabInfo* l = catalog.find("vecadd2");
-    REQUIRE(l != nullptr);
-    return *l;
-}
+using namespace hpclab::test;
 
 // One call of vecadd2 at size n with a = 0, 1, 2, ..., b = 10, 20, 30, ...,
 // c as given (the poison where `c` is shorter than n), returning `returned`.
 CheckResult check_call(const char* task, long long n, int returned, const std::vector<int>& c, int launch_error = 0)
 {
     const hpclab::Params p {{"n", n}};
-    const hpclab::TaskInfo* info = lab().find_task(task);
-    REQUIRE(info != nullptr);
-    hpclab::OwnedCallBuffers buf(spec(task).buffers(p));
+    const hpclab::TaskInfo& info = task_of("vecadd2", task);
+    hpclab::OwnedCallBuffers buf(spec_of("vecadd2", task).buffers(p));
     auto a = buf.view().get<int>("a");
     auto b = buf.view().get<int>("b");
     auto out = buf.view().get<int>("c");
@@ -44,26 +30,19 @@ CheckResult check_call(const char* task, long long n, int returned, const std::v
         out[i] = i < static_cast<long long>(c.size()) ? c[i] : static_cast<int>(hpclab::wire::kPoison32);
     }
     const hpclab::CheckInput in {
-        .task = *info, .params = p, .buffers = buf.view(), .returned = returned, .launch_error = launch_error};
-    return spec(task).check(in);
+        .task = info, .params = p, .buffers = buf.view(), .returned = returned, .launch_error = launch_error};
+    return spec_of("vecadd2", task).check(in);
 }
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 
 TEST_CASE("vecadd2: the reference adds element by element")
 {
     const hpclab::Params p {{"n", 3}};
-    hpclab::OwnedCallBuffers buf(spec("add").buffers(p));
-    const int a[3] = {7, -7, 2147483};
-    const int b[3] = {5, -5, -3};
-    std::copy(a, a + 3, buf.view().get<int>("a").begin());
-    std::copy(b, b + 3, buf.view().get<int>("b").begin());
-    const std::vector<std::uint64_t> idx = {0, 1, 2};
-    std::vector<double> expected(3), scale(3);
-    spec("add").reference(p, buf.view(), "c", idx, expected, scale);
-    CHECK(expected == std::vector<double> {12, -12, 2147480});
+    hpclab::OwnedCallBuffers buf(spec_of("vecadd2", "add").buffers(p));
+    fill<int>(buf.view(), "a", {7, -7, 2147483});
+    fill<int>(buf.view(), "b", {5, -5, -3});
+    CHECK(reference_all(spec_of("vecadd2", "add"), p, buf.view(), "c") == std::vector<double> {12, -12, 2147480});
 }
 
 TEST_CASE("vecadd2: n that fits one block: 0 and the right sum pass")
@@ -118,8 +97,8 @@ TEST_CASE("vecadd2: n past the block limit: any other return fails and says why"
 
 TEST_CASE("vecadd2: the sizes of each task are on their side of the 1024-thread limit")
 {
-    for (const auto& s : lab().find_task("add")->sizes) CHECK(s.params.at("n") <= 1024);
-    for (const auto& s : lab().find_task("too_many")->sizes) CHECK(s.params.at("n") > 1024);
-    CHECK(lab().find_task("add")->demo.at("n") <= 1024);
-    CHECK(lab().find_task("too_many")->demo.at("n") > 1024);
+    for (const auto& s : task_of("vecadd2", "add").sizes) CHECK(s.params.at("n") <= 1024);
+    for (const auto& s : task_of("vecadd2", "too_many").sizes) CHECK(s.params.at("n") > 1024);
+    CHECK(task_of("vecadd2", "add").demo.at("n") <= 1024);
+    CHECK(task_of("vecadd2", "too_many").demo.at("n") > 1024);
 }

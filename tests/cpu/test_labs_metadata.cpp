@@ -68,7 +68,7 @@ TEST_CASE("labs: every task has a spec compiled in, and every spec a task")
         CHECK_MESSAGE(from_metadata.count(key) == 1, key.first, "/", key.second, " is not in any lab.json");
 }
 
-TEST_CASE("labs: the header declares every entry point; skeleton and solution define it")
+TEST_CASE("labs: the header declares every entry point, and skeleton and solution define it")
 {
     for (const auto& lab : catalog().labs()) {
         const std::string header = read(lab.lab_dir / lab.header);
@@ -88,7 +88,7 @@ TEST_CASE("labs: the header declares every entry point; skeleton and solution de
     }
 }
 
-TEST_CASE("labs: skeletons have numbered TODO steps; solutions have none")
+TEST_CASE("labs: skeletons have numbered TODO steps, solutions have none")
 {
     const std::regex todo("TODO ([0-9]+)");
     for (const auto& lab : catalog().labs()) {
@@ -158,7 +158,7 @@ TEST_CASE("labs: sizes cover the lesson's edges")
     }
 }
 
-TEST_CASE("labs: the big size of every device task passes 2^31 bytes; no other size does")
+TEST_CASE("labs: the big size of every device task passes 2^31 bytes, and no other size does")
 {
     constexpr std::uint64_t k2G = 1ull << 31;
     for (const auto& lab : catalog().labs()) {

@@ -1,11 +1,21 @@
 // Helpers shared by the CPU tests.
 #pragma once
 
+#include "core/call_buffers.h"
 #include "core/lab_catalog.h"
+#include "core/params.h"
 #include "core/process.h"
+#include "core/task_spec.h"
 
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <limits>
+#include <numeric>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hpclab::test {
@@ -19,6 +29,58 @@ inline const Catalog& catalog()
     static const Catalog c = Catalog::load(course_root());
     return c;
 }
+
+// A lab of the course's catalog (REQUIREd to exist).
+inline const LabInfo& lab_of(std::string_view lab)
+{
+    const LabInfo* info = catalog().find(lab);
+    REQUIRE(info != nullptr);
+    return *info;
+}
+
+// A task of a lab, as its lab.json describes it (REQUIREd to exist).
+inline const TaskInfo& task_of(std::string_view lab, std::string_view task)
+{
+    const TaskInfo* info = lab_of(lab).find_task(task);
+    REQUIRE(info != nullptr);
+    return *info;
+}
+
+// A task's registered spec (REQUIREd to exist).
+inline const TaskSpec& spec_of(std::string_view lab, std::string_view task)
+{
+    const TaskSpec* spec = find_task_spec(lab, task);
+    REQUIRE(spec != nullptr);
+    return *spec;
+}
+
+// The reference of every element of `output`, in index order; its scale too
+// where `scale` is given (pre-filled with NaN, as compare_outputs does, so
+// that a reference that sets no scale leaves NaN there).
+inline std::vector<double> reference_all(const TaskSpec& spec, const Params& params, const CallBuffers& call,
+                                         std::string_view output, std::vector<double>* scale = nullptr)
+{
+    const std::uint64_t count = call.entry(output).decl.count;
+    std::vector<std::uint64_t> idx(count);
+    std::iota(idx.begin(), idx.end(), 0);
+    std::vector<double> expected(count, 0.0);
+    std::vector<double> own_scale;
+    std::vector<double>& sc = scale ? *scale : own_scale;
+    sc.assign(count, std::numeric_limits<double>::quiet_NaN());
+    spec.reference(params, call, output, idx, expected, sc);
+    return expected;
+}
+
+// Copies `values` into buffer `name`, which must hold exactly that many
+// elements of type T. With a braced list, name T: fill<float>(b, "p", {1, 2}).
+template <class T> void fill(CallBuffers& call, std::string_view name, const std::vector<T>& values)
+{
+    const auto span = call.get<T>(name);
+    REQUIRE(span.size() == values.size());
+    std::copy(values.begin(), values.end(), span.begin());
+}
+
+inline bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 // Runs the hpclab binary with these arguments, with no GPU visible (so that
 // the result is the same on every machine) unless `hide_gpu` is false.
