@@ -7,8 +7,50 @@
 
 namespace hpclab::cli {
 
-int cmd_list(Context& ctx, bool markdown)
+namespace {
+
+std::string describe_tolerance(const Tolerance& t)
 {
+    if (t.kind == Tolerance::Kind::exact) return "exact";
+    return fmt::format("|got - expected| <= {:g} x scale{}", t.rtol, t.atol > 0 ? fmt::format(" + {:g}", t.atol) : "");
+}
+
+// One lab's record, from its lab.json: what the docs point to for sizes and thresholds.
+int list_lab(Context& ctx, const LabInfo& lab)
+{
+    fmt::print("{}. {}: {}\n\n{}\n\n", lab.order, lab.id, lab.title, lab.teaches);
+    fmt::print("Course program: {}\nYou edit:       {}\nContract:       {} ({} pointers)\nWalkthrough:    {}\n",
+               lab.course_program, relative_to_root(ctx, lab.student_source()),
+               relative_to_root(ctx, lab.lab_dir / lab.header), lab.pointers, relative_to_root(ctx, lab.doc));
+    if (!lab.params.empty()) {
+        fmt::print("Size options:  ");
+        for (const auto& p : lab.params) fmt::print(" --{} ({}, {}..{})", p.name, p.help, p.min, p.max);
+        fmt::print("\n");
+    }
+    for (const auto& t : lab.tasks) {
+        fmt::print("\nTask {}: {}\n  calls {}(); tolerance {}\n", t.id, t.title, t.entry, describe_tolerance(t.tolerance));
+        if (!t.launch.empty()) fmt::print("  launch: {}\n", t.launch);
+        if (!t.technique.empty()) fmt::print("  technique: {}\n", t.technique);
+        fmt::print("  sizes (hpclab run {} --all-sizes):\n", lab.id);
+        for (const auto& s : t.sizes)
+            fmt::print("    {:<28} {}{}\n", format_params(s.params), s.why, s.big ? "  [big: with --big]" : "");
+        fmt::print("  timed at {} ({} calls after a warm-up)\n", format_params(t.demo), t.timing_reps);
+        if (t.threshold)
+            fmt::print("  speed: at least {:g}x the {} ({}){}\n", t.threshold->min_speedup,
+                       t.threshold->baseline == "reference" ? "reference solution" : "task " + t.threshold->baseline,
+                       t.threshold->calibrated ? "calibrated" : "not calibrated yet",
+                       t.threshold->note.empty() ? "" : "\n    " + t.threshold->note);
+    }
+    fmt::print("\n{} hints, from gentle to explicit, in {}.\n", lab.hints.size(),
+               relative_to_root(ctx, lab.lab_dir / "lab.json"));
+    return kPass;
+}
+
+}  // namespace
+
+int cmd_list(Context& ctx, bool markdown, const std::string& lab_id)
+{
+    if (!lab_id.empty()) return list_lab(ctx, ctx.lab(lab_id));
     if (markdown) {
         // The README's lab table, from the metadata (a test keeps them equal).
         fmt::print("| # | lab | what you write | the course's program | tasks |\n|---|---|---|---|---|\n");

@@ -24,7 +24,7 @@ struct RunArgs {
     std::string json;                // --json (with --all)
 };
 
-int cmd_list(Context& ctx, bool markdown);
+int cmd_list(Context& ctx, bool markdown, const std::string& lab);
 int cmd_info(Context& ctx);
 int cmd_build(Context& ctx, const std::string& lab, Variant v);
 int cmd_run(Context& ctx, const RunArgs& args);

@@ -26,6 +26,8 @@ int main(int argc, char** argv)
 
     auto* list = app.add_subcommand("list", "The labs, in course order");
     bool list_markdown = false;
+    std::string list_lab;
+    list->add_option("lab", list_lab, "One lab in detail: its tasks, sizes, tolerances and thresholds");
     list->add_flag("--markdown", list_markdown, "As the README's table");
     app.add_subcommand("info", "This machine: the GPU, the CUDA compiler, the course folder");
 
@@ -80,7 +82,7 @@ int main(int argc, char** argv)
     }
 
     try {
-        if (app.got_subcommand("list")) return cmd_list(*ctx, list_markdown);
+        if (app.got_subcommand("list")) return cmd_list(*ctx, list_markdown, list_lab);
         if (app.got_subcommand("info")) return cmd_info(*ctx);
         if (app.got_subcommand("build")) return cmd_build(*ctx, build_lab, build_solution ? Variant::solution : Variant::student);
         if (app.got_subcommand("selftest")) {
