@@ -150,3 +150,17 @@ TEST_CASE("cli: a course folder without labs is a clear error")
     CHECK(r.exit_code == 4);
     CHECK(has(r.err, "cannot read the labs"));
 }
+
+TEST_CASE("cli: list <lab> shows the lab's record from its metadata")
+{
+    for (const auto& lab : catalog().labs()) {
+        const ProcessResult r = run_hpclab({"list", lab.id});
+        CAPTURE(lab.id);
+        CHECK(r.exit_code == 0);
+        CHECK(has(r.out, lab.title));
+        for (const auto& t : lab.tasks) {
+            CHECK(has(r.out, "Task " + t.id + ": " + t.title));
+            for (const auto& s : t.sizes) CHECK(has(r.out, s.why));
+        }
+    }
+}
