@@ -24,7 +24,19 @@ struct RunArgs {
     std::string json;                // --json (with --all)
 };
 
+struct CheckArgs {
+    std::string lab;
+    Variant variant = Variant::student;
+    std::string file;       // judge this file instead of the lab's
+    std::string task;
+    std::optional<std::uint64_t> seed;
+    bool no_sanitizer = false, no_timing = false, big = false, quiet = false;
+    std::string expect;     // a verdict name: exit 0 iff the check gives it
+    std::string json;       // also write the grade record here
+};
+
 int cmd_list(Context& ctx, bool markdown, const std::string& lab);
+int cmd_check(Context& ctx, const CheckArgs& args);
 int cmd_info(Context& ctx);
 int cmd_build(Context& ctx, const std::string& lab, Variant v);
 int cmd_run(Context& ctx, const RunArgs& args);

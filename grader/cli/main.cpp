@@ -60,6 +60,22 @@ int main(int argc, char** argv)
             if (seen.insert(p.name).second)
                 size_opts[p.name] = run->add_option("--" + p.name, size_values[p.name], "Size: " + p.help);
 
+    auto* check = app.add_subcommand("check", "Judge a lab: one verdict per task, what is wrong, where, and why");
+    CheckArgs ca;
+    bool check_solution = false;
+    std::uint64_t check_seed = 0;
+    check->add_option("lab", ca.lab, "The lab's id (hpclab list)")->required();
+    check->add_flag("--solution", check_solution, "The reference solution instead of your code");
+    check->add_option("--file", ca.file, "Judge this file in place of labs/<lab>/<lab>.cu");
+    check->add_option("--task", ca.task, "Only this task");
+    auto* check_seed_opt = check->add_option("--seed", check_seed, "Seed of the inputs (to replay a check)");
+    check->add_flag("--no-sanitizer", ca.no_sanitizer, "Leave out the compute-sanitizer runs");
+    check->add_flag("--no-timing", ca.no_timing, "Leave out the speed measurement");
+    check->add_flag("--big", ca.big, "Also the sizes past 2^31 bytes");
+    check->add_flag("--quiet", ca.quiet, "Less progress output");
+    check->add_option("--expect", ca.expect, "A verdict name: exit 0 only if the check gives exactly that verdict");
+    check->add_option("--json", ca.json, "Also write the grade record to this file");
+
     auto* selftest = app.add_subcommand("selftest", "Maintainer check: the solution passes / the skeleton fails");
     std::string st_lab;
     bool st_solution = false, st_skeleton = false, st_no_big = false, st_only_big = false;
@@ -85,6 +101,12 @@ int main(int argc, char** argv)
         if (app.got_subcommand("list")) return cmd_list(*ctx, list_markdown, list_lab);
         if (app.got_subcommand("info")) return cmd_info(*ctx);
         if (app.got_subcommand("build")) return cmd_build(*ctx, build_lab, build_solution ? Variant::solution : Variant::student);
+        if (app.got_subcommand("check")) {
+            ca.variant = check_solution ? Variant::solution : Variant::student;
+            if (check_seed_opt->count()) ca.seed = check_seed;
+            if (check_solution && !ca.file.empty()) throw UsageError("give --solution or --file, not both");
+            return cmd_check(*ctx, ca);
+        }
         if (app.got_subcommand("selftest")) {
             if (!st_solution && !st_skeleton) throw UsageError("selftest needs --solution or --skeleton");
             return cmd_selftest(*ctx, st_lab, st_skeleton,

@@ -12,14 +12,13 @@ namespace hpclab {
 
 namespace {
 constexpr std::uint64_t kAlign = 256;  // each buffer starts aligned, like cudaMalloc's
-constexpr std::uint64_t kGuardBytes = 64 * 1024;
 
 std::uint64_t round_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
 }  // namespace
 
 ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, const Params& params,
                            const std::vector<BufferDecl>& buffers, std::uint32_t ncalls, std::uint32_t flags,
-                           std::uint64_t marker)
+                           std::uint64_t marker, std::uint64_t guard_bytes)
     : ncalls_(ncalls), decls_(buffers)
 {
     if (buffers.size() > wire::kMaxBuffers || params.size() > wire::kMaxParams || ncalls == 0 ||
@@ -70,7 +69,7 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
     job.flags = flags;
     job.slot_bytes = slot_bytes_;
     job.data_offset = wire::kDataOffset;
-    job.guard_bytes = kGuardBytes;
+    job.guard_bytes = guard_bytes;
     job.marker = marker;
 }
 

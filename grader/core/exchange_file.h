@@ -18,7 +18,8 @@ public:
     // Lays out `ncalls` slots of `buffers` and writes the job header.
     ExchangeFile(const std::string& lab, const std::string& task, const Params& params,
                  const std::vector<BufferDecl>& buffers, std::uint32_t ncalls, std::uint32_t flags,
-                 std::uint64_t marker);
+                 std::uint64_t marker, std::uint64_t guard_bytes = kDefaultGuardBytes);
+    static constexpr std::uint64_t kDefaultGuardBytes = 64 * 1024;
     ~ExchangeFile();
     ExchangeFile(const ExchangeFile&) = delete;
     ExchangeFile& operator=(const ExchangeFile&) = delete;

@@ -79,4 +79,28 @@ GpuInfo probe_gpu()
     return info;
 }
 
+int gpu_processes_now()
+{
+    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return -1;
+    using Device = void*;
+    struct ProcessInfo {
+        unsigned pid;
+        unsigned long long used_gpu_memory;
+        unsigned gpu_instance_id, compute_instance_id;
+    };
+    auto init = symbol<int (*)()>(lib, "nvmlInit_v2");
+    auto shutdown = symbol<int (*)()>(lib, "nvmlShutdown");
+    auto handle = symbol<int (*)(unsigned, Device*)>(lib, "nvmlDeviceGetHandleByIndex_v2");
+    auto processes = symbol<int (*)(Device, unsigned*, ProcessInfo*)>(lib, "nvmlDeviceGetComputeRunningProcesses_v3");
+    if (!init || !shutdown || !handle || !processes || init() != 0) return -1;
+    Device dev = nullptr;
+    int count = -1;
+    ProcessInfo infos[64];
+    unsigned n = 64;
+    if (handle(0, &dev) == 0 && processes(dev, &n, infos) == 0) count = static_cast<int>(n);
+    shutdown();
+    return count;
+}
+
 }  // namespace hpclab

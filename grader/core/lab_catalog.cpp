@@ -118,6 +118,32 @@ Tolerance read_tolerance(const Reader& r)
     return t;
 }
 
+// ["n", 1, 1]: each a size parameter of the lab, a positive number, or "*".
+std::vector<std::string> read_shape(const Reader& r, const std::string& key, const LabInfo& lab)
+{
+    if (!r.has(key)) return {};
+    const json& v = r.at(key);
+    if (!v.is_array() || v.size() != 3) r.fail(key, "must be an array of 3 entries (x, y, z)");
+    std::vector<std::string> shape;
+    for (const auto& e : v) {
+        if (e.is_number_integer() && e.get<std::int64_t>() > 0) shape.push_back(std::to_string(e.get<std::int64_t>()));
+        else if (e.is_string() && (e == "*" || lab.find_param(e.get<std::string>()))) shape.push_back(e.get<std::string>());
+        else r.fail(key, "entries must be positive numbers, size parameters of the lab, or \"*\"");
+    }
+    return shape;
+}
+
+LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
+{
+    LaunchExpectation e;
+    e.kernel = r.boolean_or("kernel", true);
+    e.grid = read_shape(r, "grid", lab);
+    e.block = read_shape(r, "block", lab);
+    e.two_d = r.boolean_or("two_d", false);
+    e.frees = r.boolean_or("frees", false);
+    return e;
+}
+
 TaskInfo read_task(const Reader& r, const LabInfo& lab)
 {
     TaskInfo t;
@@ -142,10 +168,18 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
     const Reader demo = r.child("demo");
     t.demo = read_params(demo, lab, {});
     check_param_values(demo, lab, t.demo);
+    t.timing = t.demo;
     if (r.has("timing")) {
-        t.timing_reps = static_cast<int>(r.child("timing").integer("reps"));
-        if (t.timing_reps < 1 || t.timing_reps > 32) r.fail("timing.reps", "must be between 1 and 32");
+        const Reader timing = r.child("timing");
+        t.timing_reps = static_cast<int>(timing.integer("reps"));
+        if (t.timing_reps < 1 || t.timing_reps > 30) r.fail("timing.reps", "must be between 1 and 30");
+        if (timing.has("size")) {
+            const Reader size = timing.child("size");
+            t.timing = read_params(size, lab, {});
+            check_param_values(size, lab, t.timing);
+        }
     }
+    if (r.has("expect")) t.expect = read_expectation(r.child("expect"), lab);
     if (r.has("threshold")) {
         const Reader th = r.child("threshold");
         Threshold x;
@@ -234,6 +268,13 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
             r.fail("tasks." + t.id + ".threshold.baseline",
                    "must be \"reference\" or the id of another task of this lab");
 
+    if (r.has("feedback")) {
+        const Reader f = r.child("feedback");
+        for (const auto& [key, value] : f.raw().items()) {
+            if (!value.is_string() || value.get<std::string>().empty()) f.fail(key, "must be a non-empty string");
+            lab.feedback[key] = value.get<std::string>();
+        }
+    }
     if (r.has("limits")) {
         const Reader l = r.child("limits");
         lab.wall_limit_s = l.number_or("wall_s", lab.wall_limit_s);

@@ -6,6 +6,7 @@
 #include "params.h"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -43,6 +44,17 @@ struct Threshold {
     std::string note;
 };
 
+// What the CUPTI records of each call must show, for the lesson to count as
+// done: a kernel ran (or, for a refusal, none did), with the grid and block
+// the lesson asks for, and the call's device memory freed.
+struct LaunchExpectation {
+    bool kernel = true;                 // at least one launch per call; false: none at all
+    std::vector<std::string> grid;      // 3 entries: a number, a size parameter, or "*"; empty: any
+    std::vector<std::string> block;
+    bool two_d = false;                 // a launch with more than one row of blocks or threads
+    bool frees = false;                 // device memory allocated in the call is freed in it
+};
+
 struct TaskInfo {
     std::string id;
     std::string entry;       // the function of the lab's header that it calls
@@ -52,7 +64,9 @@ struct TaskInfo {
     Tolerance tolerance;
     std::vector<SizeCase> sizes;
     Params demo;             // the size `hpclab run` uses when none is given
+    Params timing;           // the size `hpclab check` times (default: the demo size)
     int timing_reps = 5;     // timed calls after the warm-up call
+    LaunchExpectation expect;
     std::optional<Threshold> threshold;
 };
 
@@ -68,6 +82,8 @@ struct LabInfo {
     std::string image;         // an image in the lab's folder that `hpclab run` uses, if any
     std::vector<ParamInfo> params;
     std::vector<std::string> hints;  // gentle first, explicit last
+    // The likely bug behind a verdict, in this lab's words ("no_output" -> "does the grid cover n?").
+    std::map<std::string, std::string> feedback;
     std::vector<TaskInfo> tasks;
     double wall_limit_s = 20;      // per run of the lab program
     double big_wall_limit_s = 120; // per run at a big size

@@ -1,6 +1,7 @@
 #include "task_runner.h"
 
 #include "keyed_hash.h"
+#include "sanitizer.h"
 #include "random.h"
 
 #include <fmt/format.h>
@@ -88,9 +89,13 @@ RunReport run_task(const RunRequest& req)
     }
 
     const std::uint64_t marker = fresh_seed();
-    const std::uint32_t flags = (req.flush_l2 ? wire::kFlagFlushL2 : 0) | wire::kFlagMarker;
+    std::uint32_t flags = wire::kFlagMarker;
+    if (req.flush_l2) flags |= wire::kFlagFlushL2;
+    if (req.trace == RunRequest::Trace::every_call) flags |= wire::kFlagTrace;
+    if (req.trace == RunRequest::Trace::first_call) flags |= wire::kFlagTraceFirst;
+    if (req.measure_copy) flags |= wire::kFlagMeasureCopy;
     report.exchange = std::make_shared<ExchangeFile>(req.lab->id, req.task->id, req.params, decls, req.ncalls, flags,
-                                                     marker);
+                                                     marker, req.guard_zones ? ExchangeFile::kDefaultGuardBytes : 0);
     ExchangeFile& ex = *report.exchange;
 
     // Inputs, and a keyed hash of each to find writes into them later.
@@ -105,13 +110,20 @@ RunReport run_task(const RunRequest& req)
     }
 
     ProcessSpec ps;
-    ps.argv = {req.program.string(), "--exchange-fd", std::to_string(ex.fd())};
+    ps.argv = req.wrapper;
+    ps.argv.insert(ps.argv.end(), {req.program.string(), "--exchange-fd", std::to_string(ex.fd())});
     ps.pass_fds = {ex.fd()};
     ps.wall_limit_s = req.wall_limit_s;
     report.process = run_process(ps);
     const ProcessResult& pr = report.process;
     const wire::Result& result = ex.result();
     report.device_name = name_of(result.device_name, sizeof result.device_name);
+    report.trace_available = result.magic == wire::kMagic && result.trace_available == 1;
+    report.copy_gbps = result.copy_gbps;
+    // Under compute-sanitizer, a finished program exits with the sanitizer's
+    // status when it found errors: the run itself completed.
+    const bool sanitizer_exit = !req.wrapper.empty() && pr.exited() && pr.exit_code == kSanitizerErrorExit &&
+                                result.stage == wire::Stage::finished;
     const std::string harness_message = name_of(result.message, sizeof result.message);
     const std::string cuda_error = name_of(result.cuda_error_name, sizeof result.cuda_error_name);
 
@@ -139,6 +151,8 @@ RunReport run_task(const RunRequest& req)
     } else if (pr.exit_code == wire::kExitHarnessError) {
         report.status = RunStatus::harness_error;
         report.status_message = "the grader's harness failed: " + harness_message;
+    } else if (sanitizer_exit) {
+        report.status = RunStatus::completed;
     } else if (pr.exit_code != 0 || result.magic != wire::kMagic || result.stage != wire::Stage::finished) {
         report.status = RunStatus::ended_early;
         report.status_message =
@@ -161,6 +175,7 @@ RunReport run_task(const RunRequest& req)
             c.launch_error = o.cuda_error;
             c.host_ms = o.host_ms;
             c.gpu_ms = o.gpu_ms;
+            c.trace = o.trace;
             CallBuffers call = ex.call(k);
             std::size_t in_index = 0;
             for (std::size_t b = 0; b < call.entries().size(); ++b) {

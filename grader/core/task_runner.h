@@ -27,6 +27,12 @@ struct RunRequest {
     std::uint64_t gpu_memory_bytes = 0;  // 0: unknown; else refuse sizes that cannot fit
     // Replaces the spec's generator for every call (an image file).
     std::function<void(CallBuffers&)> fill_inputs;
+
+    enum class Trace { none, every_call, first_call };
+    Trace trace = Trace::none;      // CUPTI records of the student's calls
+    bool guard_zones = true;        // off under compute-sanitizer, which must see the true ends
+    bool measure_copy = false;      // time a device copy after the calls (the bandwidth ceiling)
+    std::vector<std::string> wrapper;  // a command the program runs under (compute-sanitizer ...)
 };
 
 struct CallReport {
@@ -38,6 +44,7 @@ struct CallReport {
     int launch_error = 0;
     double host_ms = 0;
     double gpu_ms = 0;
+    wire::CallTrace trace {};  // traced == 0 when not recorded
 
     bool passed() const { return done && check.ok() && inputs_modified.empty() && guards_damaged.empty(); }
 };
@@ -62,6 +69,8 @@ struct RunReport {
     std::vector<CallReport> calls;
     std::string device_name;
     std::string computed;  // what the first call computed, in one line (TaskSpec::summarize)
+    bool trace_available = false;  // CUPTI ran in the program
+    double copy_gbps = 0;          // measure_copy: device copy bandwidth, bytes read + written
     std::uint64_t seed = 0;
     Work work;
     std::shared_ptr<ExchangeFile> exchange;  // inputs and outputs, e.g. to save an image

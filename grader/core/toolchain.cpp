@@ -62,6 +62,8 @@ Toolchain Toolchain::configured()
     tc.harness_lib = HPCLAB_HARNESS_LIB;
     tc.bind_lib_dir = HPCLAB_BIND_LIB_DIR;
     tc.common_include = fs::path(HPCLAB_SOURCE_DIR) / "common";
+    tc.cupti_lib_dir = HPCLAB_CUPTI_LIB_DIR;
+    tc.nvcc_version = HPCLAB_NVCC_VERSION;
     tc.cache_dir = fs::path(HPCLAB_BINARY_DIR) / "lab-programs";
     tc.architectures = HPCLAB_CUDA_ARCHITECTURES;
     if (const char* archs = std::getenv("HPCLAB_CUDA_ARCHITECTURES"); archs && *archs) tc.architectures = archs;
@@ -197,6 +199,9 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     link.argv.insert(link.argv.end(), arch.begin(), arch.end());
     link.argv.insert(link.argv.end(), {object.string(), tc.harness_lib.string(), bind_lib.string(),
                                        "-cudart=static", "-o", program_tmp.string()});
+    if (!tc.cupti_lib_dir.empty())
+        link.argv.insert(link.argv.end(), {"-L" + tc.cupti_lib_dir.string(), "-lcupti",
+                                           "-Xlinker", "-rpath=" + tc.cupti_lib_dir.string()});
     link.wall_limit_s = 120;
     ProcessResult lr = run_process(link);
     fs::remove(object, ec);

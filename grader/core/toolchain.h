@@ -18,6 +18,8 @@ struct Toolchain {
     std::filesystem::path harness_lib;
     std::filesystem::path bind_lib_dir;
     std::filesystem::path common_include;
+    std::filesystem::path cupti_lib_dir;  // empty: the harness traces nothing
+    std::string nvcc_version;
     std::filesystem::path cache_dir;
     std::string architectures;  // CMake style: "90" or "75;80;86;89;90;100;120"
     std::string unavailable;    // why no lab can be built here, else empty

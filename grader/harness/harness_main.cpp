@@ -13,6 +13,7 @@
 // inputs and what it saw (time, return value, guard damage, CUDA errors).
 // It decides nothing: the verdict is the parent's.
 #include "binding.h"
+#include "trace.h"
 #include "wire/exchange.h"
 
 #include <cuda_runtime_api.h>
@@ -109,6 +110,29 @@ bool guards_intact(const OwnedBuffer& b, std::vector<unsigned char>& scratch)
             if (bytes[i] != wire::kGuardByte) return false;
     }
     return true;
+}
+
+// Device-to-device copy bandwidth (bytes read + written per second), the
+// ceiling of a memory-bound kernel: the parent calls a time below what this
+// bandwidth allows "suspicious". The best of a few copies of 256 MiB.
+double measure_copy(cudaEvent_t start, cudaEvent_t stop_event)
+{
+    constexpr std::size_t kBytes = 256u << 20;
+    void *src = nullptr, *dst = nullptr;
+    if (cudaMalloc(&src, kBytes) != cudaSuccess || cudaMalloc(&dst, kBytes) != cudaSuccess) return 0;
+    float best = 0;
+    for (int rep = 0; rep < 6; ++rep) {
+        cudaEventRecord(start);
+        cudaMemcpy(dst, src, kBytes, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(stop_event);
+        cudaEventSynchronize(stop_event);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, start, stop_event);
+        if (rep > 0 && (best == 0 || ms < best)) best = ms;  // the first copy warms up
+    }
+    cudaFree(src);
+    cudaFree(dst);
+    return best > 0 ? 2.0 * kBytes / (best / 1e3) : 0;
 }
 
 void validate_job(const wire::Job& job, std::uint64_t file_size)
@@ -217,6 +241,8 @@ int main(int argc, char** argv)
     harness_cuda(cudaEventCreate(&start), "creating an event");
     harness_cuda(cudaEventCreate(&stop_event), "creating an event");
     std::vector<unsigned char> scratch;
+    const bool trace_wanted = job.flags & (wire::kFlagTrace | wire::kFlagTraceFirst);
+    result.trace_available = trace_wanted && hpclab::trace::start() ? 1 : 0;
 
     result.stage = wire::Stage::started;
     for (std::uint32_t k = 0; k < job.ncalls; ++k) {
@@ -246,6 +272,9 @@ int main(int argc, char** argv)
         harness_cuda(cudaDeviceSynchronize(), "waiting for the GPU before the call");
 
         wire::CallOutcome& out = result.calls[k];
+        // Traced outside the timed window: turning CUPTI on costs time.
+        const bool traced = result.trace_available && ((job.flags & wire::kFlagTrace) || k == 0);
+        if (traced) hpclab::trace::begin_call(&out.trace);
         result.stage = wire::Stage::in_call;
         harness_cuda(cudaEventRecord(start), "recording an event");
         const double t0 = now_ms();
@@ -271,6 +300,7 @@ int main(int argc, char** argv)
         harness_cuda(cudaEventSynchronize(stop_event), "waiting for an event");
         float gpu_ms = 0;
         harness_cuda(cudaEventElapsedTime(&gpu_ms, start, stop_event), "reading an event");
+        if (traced) hpclab::trace::end_call();
         result.stage = wire::Stage::started;
 
         out.returned = returned;
@@ -289,6 +319,7 @@ int main(int argc, char** argv)
         out.done = 1;
         result.calls_done = k + 1;
     }
+    if (job.flags & wire::kFlagMeasureCopy) result.copy_gbps = measure_copy(start, stop_event);
     result.stage = wire::Stage::finished;
     std::fflush(stdout);
     return wire::kExitOk;

@@ -30,6 +30,8 @@ inline constexpr int kMaxParams = 8;
 inline constexpr int kMaxBuffers = 8;
 inline constexpr int kMaxCalls = 64;
 inline constexpr int kMessageLen = 1024;
+inline constexpr int kMaxKernelRecords = 6;  // per call: the first launches, in order
+inline constexpr int kKernelNameLen = 96;
 
 // Exit statuses of the lab program. HPC_CUDA_ERROR_EXIT (99, from hpc.h)
 // means the student's own cudaSafeCall/cudaCheckError stopped the program.
@@ -55,6 +57,9 @@ inline constexpr std::uint64_t elem_size(ElemType) { return 4; }
 // Job flags.
 inline constexpr std::uint32_t kFlagFlushL2 = 1u << 0;  // flush L2 before each call
 inline constexpr std::uint32_t kFlagMarker = 1u << 1;   // print a marker line after each call returns
+inline constexpr std::uint32_t kFlagTrace = 1u << 2;    // CUPTI records of every call
+inline constexpr std::uint32_t kFlagTraceFirst = 1u << 3;  // ... of the first call only (timed runs)
+inline constexpr std::uint32_t kFlagMeasureCopy = 1u << 4; // time a device-to-device copy after the calls
 
 struct Param {
     char name[kNameLen];
@@ -88,6 +93,30 @@ struct Job {
     std::uint64_t marker;       // nonce of the marker line (kFlagMarker)
 };
 
+// What CUPTI saw of one call: the student's launches, copies, allocations.
+struct KernelRecord {
+    char name[kKernelNameLen];  // as compiled (mangled); the parent demangles
+    std::int32_t grid[3];
+    std::int32_t block[3];
+    std::int32_t static_shared;   // bytes per block
+    std::int32_t dynamic_shared;
+    std::uint64_t duration_ns;
+};
+
+struct CallTrace {
+    std::uint32_t traced;           // 1: CUPTI recorded this call
+    std::uint32_t kernels;          // launches in the call (all of them, recorded or not)
+    KernelRecord kernel[kMaxKernelRecords];
+    std::uint64_t kernel_ns;        // sum of the kernels' durations
+    std::uint32_t any_shared;       // some launch used shared memory
+    std::uint32_t copies;
+    std::uint64_t h2d_bytes, d2h_bytes, d2d_bytes;
+    std::uint32_t memsets;
+    std::uint32_t allocations, frees;  // device memory, inside the call
+    std::uint64_t allocated_bytes, freed_bytes;
+    std::uint32_t dropped;          // records CUPTI lost
+};
+
 // How far the child got. Written by the child, so only a claim.
 enum class Stage : std::uint32_t {
     not_started = 0,
@@ -103,6 +132,7 @@ struct CallOutcome {
     double gpu_ms;                   // CUDA events around the call and the sync
     std::uint32_t guard_damaged;     // bit b set: buffer b's guard zone was written
     std::int32_t cuda_error;         // error seen when synchronising after the call
+    CallTrace trace;
 };
 
 struct Result {
@@ -115,6 +145,8 @@ struct Result {
     char device_name[256];
     std::int32_t cc_major;
     std::int32_t cc_minor;
+    std::int32_t trace_available;    // the harness was built with CUPTI and it started
+    double copy_gbps;                // kFlagMeasureCopy: bytes read + written per second
     CallOutcome calls[kMaxCalls];
 };
 

@@ -1,0 +1,169 @@
+// hpclab check: one verdict per task, with where and why, and a grade record.
+#include "commands.h"
+
+#include "core/grade_record.h"
+#include "core/lab_check.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+namespace hpclab::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string indent(const std::string& text, const std::string& pad)
+{
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line)) out += pad + line + '\n';
+    return out;
+}
+
+std::string upper(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+void print_task(const TaskCheck& t)
+{
+    fmt::print("\nTask {}: {}\n", t.task->id, t.task->title);
+    // One mark per size: what each fresh run gave.
+    std::string line = " ";
+    for (const auto& r : t.runs) {
+        const bool ok = r.report.passed();
+        std::string mark = fmt::format(" {} {}", format_params(r.size.params), ok ? "ok" : "FAIL");
+        if (line.size() + mark.size() > 100) {
+            fmt::print("{}\n", line);
+            line = " ";
+        }
+        line += mark;
+    }
+    if (!t.runs.empty()) fmt::print("{}\n", line);
+    if (t.traced) {
+        if (t.launches.empty()) fmt::print("  launched: no kernel\n");
+        for (std::size_t i = 0; i < t.launches.size(); ++i)
+            fmt::print("  launched: {}\n", describe_launch(t.launches[i]));
+        if (t.launch_count > t.launches.size())
+            fmt::print("  ... {} launches in all\n", t.launch_count);
+    }
+    for (const auto& s : t.sanitizer)
+        fmt::print("  {} ({}): {}\n", s.tool, format_params(s.size.params),
+                   s.findings.errors > 0 ? fmt::format("{} error(s){}", s.findings.errors,
+                                                       s.findings.location.empty() ? "" : " at " + s.findings.location)
+                   : s.report.status == RunStatus::completed ? std::string("clean")
+                                                             : "did not finish: " + s.report.status_message);
+    if (t.timing)
+        fmt::print("  speed at {}: {:.3f} ms vs {:.3f} ms: {:.2f}x the {} (spread {:.2f}..{:.2f}; needs {:.2f}x){}\n",
+                   format_params(t.timing->size), t.timing->student_ms.empty() ? 0.0 : t.timing->student_ms.front(),
+                   t.timing->baseline_ms.empty() ? 0.0 : t.timing->baseline_ms.front(), t.timing->ratio,
+                   t.timing->baseline, t.timing->ratio_low, t.timing->ratio_high, t.timing->threshold,
+                   t.timing->unreliable ? " [GPU busy: unreliable]" : "");
+    const TaskVerdict& v = t.verdict;
+    if (v.verdict == Verdict::pass) {
+        fmt::print("  => PASS\n");
+        return;
+    }
+    if (v.verdict == Verdict::not_run) {
+        fmt::print("  => NOT RUN: {}\n", v.reason.message);
+        return;
+    }
+    fmt::print("  => {}{}\n", upper(verdict_title(v.verdict)), v.reason.where.empty() ? "" : " at " + v.reason.where);
+    fmt::print("{}", indent(v.reason.message, "     "));
+    if (!v.reason.hint.empty()) fmt::print("     {}\n", v.reason.hint);
+    for (std::size_t i = 0; i < std::min<std::size_t>(v.also.size(), 3); ++i)
+        fmt::print("     also: {}{}: {}\n", verdict_title(v.also[i].kind),
+                   v.also[i].where.empty() ? "" : " at " + v.also[i].where,
+                   v.also[i].message.substr(0, v.also[i].message.find('\n')));
+}
+
+std::string timestamp()
+{
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::localtime(&t));
+    return buf;
+}
+
+}  // namespace
+
+int cmd_check(Context& ctx, const CheckArgs& args)
+{
+    const LabInfo& lab = ctx.lab(args.lab);
+    if (!args.task.empty() && !lab.find_task(args.task))
+        throw UsageError(fmt::format("lab {} has no task '{}'", lab.id, args.task));
+    std::optional<Verdict> expect;
+    if (!args.expect.empty()) {
+        expect = verdict_from_name(args.expect);
+        if (!expect) throw UsageError("--expect: unknown verdict '" + args.expect + "'");
+    }
+    CheckOptions o;
+    o.source = args.file.empty() ? source_of(lab, args.variant) : fs::path(args.file);
+    o.variant = args.file.empty() ? variant_name(args.variant) : "file-" + fs::path(args.file).stem().string();
+    std::error_code ec;
+    if (!fs::is_regular_file(o.source, ec)) throw UsageError(o.source.string() + ": no such file");
+    o.only_task = args.task;
+    o.seed = args.seed;
+    o.sanitizer = !args.no_sanitizer;
+    o.timing = !args.no_timing;
+    o.big = args.big;
+    o.progress = [&](const std::string& line) {
+        if (!args.quiet) fmt::print("  {}\n", line);
+        std::fflush(stdout);
+    };
+    if (!ctx.toolchain().available()) {
+        fmt::print(stderr, "hpclab: cannot build: {}\n", ctx.toolchain().unavailable);
+        return kSkipped;
+    }
+    const GpuInfo& gpu = ctx.gpu();
+    fmt::print("Checking {} ({}) on {}\n", lab.id, relative_to_root(ctx, o.source),
+               gpu.present ? gpu.name : "no GPU: compile only");
+    std::fflush(stdout);
+    const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
+
+    if (!c.build.ok) {
+        fmt::print("\nCompile error in {}:\n{}", relative_to_root(ctx, o.source),
+                   trim_diagnostics(c.build.diagnostics, ctx.catalog().root(), 30));
+        fmt::print("\n=> COMPILE ERROR. Fix the first error above (file:line). Stuck? hpclab hint {}\n", lab.id);
+    } else {
+        for (const auto& t : c.tasks) print_task(t);
+        if (!c.sanitizer_note.empty()) fmt::print("\nSanitizer: {}\n", c.sanitizer_note);
+        int passed = 0;
+        for (const auto& t : c.tasks) passed += t.verdict.verdict == Verdict::pass;
+        fmt::print("\n{}: {} of {} tasks pass. {} (seed {}; compile {:.1f} s, runs {:.1f} s, sanitizer {:.1f} s, "
+                   "timing {:.1f} s, total {:.1f} s)\n",
+                   lab.id, passed, c.tasks.size(), upper(verdict_title(c.overall)), c.seed, c.compile_s, c.run_s,
+                   c.sanitizer_s, c.timing_s, c.total_s);
+    }
+
+    // The grade record: always kept under .hpclab/records, and where --json says.
+    const nlohmann::json record = grade_record(c, ctx.toolchain());
+    const fs::path records = ctx.catalog().root() / ".hpclab" / "records";
+    fs::create_directories(records, ec);
+    const fs::path kept = records / fmt::format("{}-{}.json", lab.id, timestamp());
+    std::ofstream(kept) << record.dump(2) << '\n';
+    if (!args.json.empty()) std::ofstream(args.json) << record.dump(2) << '\n';
+    if (!args.quiet) fmt::print("Record: {}\n", relative_to_root(ctx, kept));
+
+    if (expect) {
+        const bool as_expected = c.overall == *expect;
+        fmt::print("expected {}: {}\n", verdict_name(*expect), as_expected ? "yes" : "NO, got " + std::string(verdict_name(c.overall)));
+        if (c.overall == Verdict::not_run) return kSkipped;
+        return as_expected ? kPass : kFail;
+    }
+    switch (c.overall) {
+    case Verdict::pass: return kPass;
+    case Verdict::not_run: return kSkipped;
+    case Verdict::grader_error: return kGraderError;
+    default: return kFail;
+    }
+}
+
+}  // namespace hpclab::cli

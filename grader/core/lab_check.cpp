@@ -1,0 +1,497 @@
+#include "lab_check.h"
+
+#include "feedback.h"
+#include "random.h"
+
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <future>
+#include <memory>
+
+namespace hpclab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::uint64_t total_bytes(const TaskSpec& spec, const Params& p)
+{
+    std::uint64_t b = 0;
+    for (const auto& d : spec.buffers(p)) b += d.bytes();
+    return b;
+}
+
+std::int64_t volume(const Params& p)
+{
+    std::int64_t v = 1;
+    for (const auto& [k, x] : p) v *= std::max<std::int64_t>(x, 1);
+    return v;
+}
+
+bool ragged(const Params& p)
+{
+    return std::any_of(p.begin(), p.end(), [](const auto& kv) { return kv.second > 1 && kv.second % 32 != 0; });
+}
+
+double quantile(std::vector<double> v, double q)
+{
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const double pos = q * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+// "n" -> params["n"], "32" -> 32, "*" -> nothing.
+std::optional<std::int64_t> shape_value(const std::string& e, const Params& p)
+{
+    if (e == "*") return std::nullopt;
+    if (const auto it = p.find(e); it != p.end()) return it->second;
+    return std::stoll(e);
+}
+
+bool shape_matches(const std::vector<std::string>& want, const std::int32_t got[3], const Params& p)
+{
+    if (want.empty()) return true;
+    for (int i = 0; i < 3; ++i)
+        if (const auto v = shape_value(want[static_cast<std::size_t>(i)], p); v && *v != got[i]) return false;
+    return true;
+}
+
+std::string shape_text(const std::vector<std::string>& want, const Params& p)
+{
+    std::string out = "(";
+    for (std::size_t i = 0; i < 3; ++i) {
+        const auto v = shape_value(want[i], p);
+        out += (i ? "," : "") + (v ? std::to_string(*v) : std::string("any"));
+    }
+    return out + ")";
+}
+
+Finding make(Verdict kind, std::string message, std::string where)
+{
+    return Finding {kind, std::move(message), "", std::move(where)};
+}
+
+}  // namespace
+
+std::string demangle(const std::string& name)
+{
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+    std::string s = status == 0 && d ? d.get() : name;
+    const auto paren = s.find('(');
+    return paren == std::string::npos ? s : s.substr(0, paren);
+}
+
+std::string describe_launch(const wire::KernelRecord& k)
+{
+    const int shared = k.static_shared + k.dynamic_shared;
+    return fmt::format("{}<<<({},{},{}), ({},{},{})>>> {:.3f} ms, {}",
+                       demangle(std::string(k.name, wire::name_length(k.name, sizeof k.name))), k.grid[0], k.grid[1],
+                       k.grid[2], k.block[0], k.block[1], k.block[2], k.duration_ns / 1e6,
+                       shared > 0 ? fmt::format("{} B of shared memory", shared) : std::string("no shared memory"));
+}
+
+std::vector<SizeCase> sanitizer_sizes(const TaskSpec& spec, const TaskInfo& task, std::size_t at_most)
+{
+    constexpr std::uint64_t kSmall = 1u << 20;  // bytes: the tools run far slower than the GPU
+    std::vector<SizeCase> small;
+    for (const auto& s : task.sizes)
+        if (!s.big && total_bytes(spec, s.params) <= kSmall) small.push_back(s);
+    std::stable_sort(small.begin(), small.end(), [&](const SizeCase& a, const SizeCase& b) {
+        const auto ba = total_bytes(spec, a.params), bb = total_bytes(spec, b.params);
+        return ba != bb ? ba > bb : volume(a.params) > volume(b.params);
+    });
+    std::vector<SizeCase> out;
+    // A ragged size first (a partial block is where out-of-bounds accesses live), then the largest.
+    if (const auto it = std::find_if(small.begin(), small.end(), [](const SizeCase& s) { return ragged(s.params); });
+        it != small.end())
+        out.push_back(*it);
+    for (const auto& s : small) {
+        if (out.size() >= at_most) break;
+        if (std::none_of(out.begin(), out.end(), [&](const SizeCase& o) { return o.params == s.params; }))
+            out.push_back(s);
+    }
+    if (out.size() > at_most) out.resize(at_most);
+    return out;
+}
+
+std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& params, const wire::CallTrace& t)
+{
+    std::vector<Finding> out;
+    const std::string where = format_params(params);
+    if (!t.traced) return out;
+    const LaunchExpectation& e = task.expect;
+    if (!e.kernel) {
+        if (t.kernels > 0)
+            out.push_back(make(Verdict::wrong_launch,
+                               fmt::format("{} kernel launch(es) where none may run: {}", t.kernels,
+                                           describe_launch(t.kernel[0])),
+                               where));
+        return out;
+    }
+    if (t.kernels == 0) {
+        out.push_back(make(Verdict::not_on_gpu,
+                           "no kernel ran during the call: the result was computed without the GPU", where));
+        return out;
+    }
+    const std::uint32_t recorded = std::min<std::uint32_t>(t.kernels, wire::kMaxKernelRecords);
+    auto any = [&](auto pred) {
+        for (std::uint32_t i = 0; i < recorded; ++i)
+            if (pred(t.kernel[i])) return true;
+        return false;
+    };
+    if (!e.grid.empty() || !e.block.empty()) {
+        if (!any([&](const wire::KernelRecord& k) {
+                return shape_matches(e.grid, k.grid, params) && shape_matches(e.block, k.block, params);
+            }))
+            out.push_back(make(Verdict::wrong_launch,
+                               fmt::format("the lesson asks for a grid of {} blocks of {} threads; your code launched {}",
+                                           e.grid.empty() ? "any" : shape_text(e.grid, params),
+                                           e.block.empty() ? "any" : shape_text(e.block, params),
+                                           describe_launch(t.kernel[0])),
+                               where));
+    }
+    if (e.two_d && !any([](const wire::KernelRecord& k) { return k.grid[1] > 1 || k.block[1] > 1; }))
+        out.push_back(make(Verdict::wrong_launch,
+                           fmt::format("the lesson asks for a 2-D launch (dim3 blocks and grid); your code launched {}",
+                                       describe_launch(t.kernel[0])),
+                           where));
+    if (task.technique == "shared_memory" && !t.any_shared)
+        out.push_back(make(Verdict::no_shared_memory,
+                           fmt::format("this task asks for shared memory, and no kernel of the call used any "
+                                       "(it launched {})",
+                                       describe_launch(t.kernel[0])),
+                           where));
+    if (e.frees && t.allocated_bytes > t.freed_bytes)
+        out.push_back(make(Verdict::memory_leak,
+                           fmt::format("the call allocated {} bytes of device memory ({} cudaMalloc) and freed {} "
+                                       "({} cudaFree)",
+                                       t.allocated_bytes, t.allocations, t.freed_bytes, t.frees),
+                           where));
+    return out;
+}
+
+std::vector<Finding> findings_of_run(const LabInfo& lab, const TaskInfo& task, const SizeCase& size,
+                                     const RunReport& r)
+{
+    (void)lab;
+    std::vector<Finding> out;
+    const std::string where = format_params(size.params);
+    switch (r.status) {
+    case RunStatus::completed: break;
+    case RunStatus::no_gpu: out.push_back(make(Verdict::not_run, r.status_message, where)); return out;
+    case RunStatus::timed_out: out.push_back(make(Verdict::time_limit, r.status_message, where)); break;
+    case RunStatus::crashed:
+    case RunStatus::ended_early: out.push_back(make(Verdict::crash, r.status_message, where)); break;
+    case RunStatus::student_cuda_error: {
+        // hpc.h printed which call failed, and where: show its first line.
+        const std::string& err = r.process.err;
+        const std::string first = err.substr(0, err.find('\n'));
+        const auto detail = err.find("CUDA error");
+        out.push_back(make(Verdict::cuda_error,
+                           first + (detail != std::string::npos ? ": " + err.substr(detail, err.find('\n', detail) - detail)
+                                                                : std::string()),
+                           where));
+        break;
+    }
+    case RunStatus::gpu_fault: out.push_back(make(Verdict::gpu_fault, r.status_message, where)); break;
+    case RunStatus::too_large:
+    case RunStatus::could_not_start:
+    case RunStatus::harness_error: out.push_back(make(Verdict::grader_error, r.status_message, where)); return out;
+    }
+    if (r.process.out_truncated)
+        out.push_back(make(Verdict::output_limit, "the program printed more than 1 MiB; the rest was cut", where));
+    for (std::size_t k = 0; k < r.calls.size(); ++k) {
+        const CallReport& c = r.calls[k];
+        if (!c.done) continue;
+        const std::string at = r.calls.size() > 1 ? fmt::format("{}, call {}", where, k + 1) : where;
+        if (!c.inputs_modified.empty())
+            out.push_back(make(Verdict::input_modified,
+                               fmt::format("your code wrote into input {}, which it must only read",
+                                           c.inputs_modified.front()),
+                               at));
+        if (!c.guards_damaged.empty())
+            out.push_back(make(Verdict::out_of_bounds,
+                               fmt::format("your code wrote past the end (or before the start) of {}",
+                                           c.guards_damaged.front()),
+                               at));
+        if (!c.check.ok() && c.inputs_modified.empty()) {
+            const Verdict v = c.check.kind == CheckResult::Kind::unwritten ? Verdict::no_output : Verdict::wrong_answer;
+            std::string msg = c.check.summary;
+            if (c.launch_error) msg += fmt::format(" (a kernel launch failed: CUDA error {})", c.launch_error);
+            out.push_back(make(v, msg, at));
+        }
+        if (k == 0)
+            for (auto& f : findings_of_trace(task, size.params, c.trace)) out.push_back(std::move(f));
+    }
+    return out;
+}
+
+Finding finding_of_timing(const Timing& t)
+{
+    const std::string where = format_params(t.size);
+    const std::string range = fmt::format("{:.2f}x the {} ({:.2f}..{:.2f}; needs {:.2f}x)", t.ratio, t.baseline,
+                                          t.ratio_low, t.ratio_high, t.threshold);
+    const double student = quantile(t.student_ms, 0.5);
+    if (t.floor_ms > 0 && student < 0.9 * t.floor_ms)
+        return make(Verdict::suspicious,
+                    fmt::format("{:.3f} ms is below what the GPU's copy bandwidth allows for these bytes ({:.3f} ms): "
+                                "a person will look at it",
+                                student, t.floor_ms),
+                    where);
+    if (t.ratio_low >= t.threshold) return make(Verdict::pass, range, where);
+    if (t.ratio_high < t.threshold && !t.unreliable) return make(Verdict::too_slow, range, where);
+    return make(Verdict::inconclusive,
+                range + (t.unreliable ? ": another process was using the GPU" : ": too close to call, rerun"), where);
+}
+
+namespace {
+
+// Runs `jobs` at most `parallel` at a time; results in order.
+template <class T> std::vector<T> run_bounded(std::vector<std::function<T()>> jobs, int parallel)
+{
+    std::vector<T> out(jobs.size());
+    std::size_t next = 0;
+    std::vector<std::pair<std::size_t, std::future<T>>> running;
+    while (next < jobs.size() || !running.empty()) {
+        while (next < jobs.size() && static_cast<int>(running.size()) < std::max(1, parallel)) {
+            running.emplace_back(next, std::async(std::launch::async, jobs[next]));
+            ++next;
+        }
+        auto& [index, fut] = running.front();
+        out[index] = fut.get();
+        running.erase(running.begin());
+    }
+    return out;
+}
+
+RunRequest base_request(const LabInfo& lab, const TaskInfo& task, const std::filesystem::path& program,
+                        const Params& params, std::uint64_t seed, const GpuInfo& gpu)
+{
+    RunRequest req;
+    req.lab = &lab;
+    req.task = &task;
+    req.spec = find_task_spec(lab.id, task.id);
+    req.params = params;
+    req.program = program;
+    req.seed = seed;
+    req.gpu_memory_bytes = gpu.memory_bytes;
+    req.wall_limit_s = lab.wall_limit_s;
+    return req;
+}
+
+}  // namespace
+
+LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const CheckOptions& o)
+{
+    const auto t_start = Clock::now();
+    auto say = [&](const std::string& line) {
+        if (o.progress) o.progress(line);
+    };
+    LabCheck out;
+    out.lab = &lab;
+    out.source = o.source;
+    out.gpu = gpu;
+    out.seed = o.seed ? *o.seed : fresh_seed();
+    std::vector<const TaskInfo*> tasks;
+    for (const auto& t : lab.tasks)
+        if (o.only_task.empty() || t.id == o.only_task) tasks.push_back(&t);
+
+    auto t0 = Clock::now();
+    out.build = build_lab_program(tc, lab, o.source, o.variant);
+    out.compile_s = seconds_since(t0);
+    if (!out.build.ok) {
+        for (const TaskInfo* t : tasks) {
+            TaskCheck tc_;
+            tc_.task = t;
+            tc_.evidence = {t->id, {make(Verdict::compile_error, out.build.diagnostics, "")}};
+            tc_.verdict = decide(tc_.evidence);
+            out.tasks.push_back(std::move(tc_));
+        }
+        out.overall = Verdict::compile_error;
+        out.total_s = seconds_since(t_start);
+        return out;
+    }
+    say(fmt::format("compiled in {:.1f} s{}", out.compile_s, out.build.cached ? " (up to date)" : ""));
+    if (!gpu.present) {
+        for (const TaskInfo* t : tasks) {
+            TaskCheck tc_;
+            tc_.task = t;
+            tc_.evidence = {t->id, {make(Verdict::not_run, "no GPU here: " + gpu.why_not, "")}};
+            tc_.verdict = decide(tc_.evidence);
+            out.tasks.push_back(std::move(tc_));
+        }
+        out.overall = Verdict::not_run;
+        out.total_s = seconds_since(t_start);
+        return out;
+    }
+
+    // Correctness runs and sanitizer runs, side by side: each a fresh process.
+    const auto sanitizer = o.sanitizer ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
+    if (!o.sanitizer) out.sanitizer_note = "left out (--no-sanitizer)";
+    else if (!sanitizer) out.sanitizer_note = "compute-sanitizer is not installed: graded without it";
+    struct Job {
+        std::size_t task;
+        SizeCase size;
+        std::string tool;  // empty: a correctness run
+    };
+    std::vector<Job> plan;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        for (const auto& s : tasks[i]->sizes)
+            if (!s.big || o.big) plan.push_back({i, s, ""});
+        if (!sanitizer) continue;
+        const TaskSpec* spec = find_task_spec(lab.id, tasks[i]->id);
+        for (const auto& s : sanitizer_sizes(*spec, *tasks[i], 2)) plan.push_back({i, s, "memcheck"});
+        if (tasks[i]->technique == "shared_memory")
+            for (const auto& s : sanitizer_sizes(*spec, *tasks[i], 1)) plan.push_back({i, s, "racecheck"});
+    }
+    // The sanitizer runs are the slowest: start them first.
+    std::stable_partition(plan.begin(), plan.end(), [](const Job& j) { return !j.tool.empty(); });
+    std::vector<std::function<RunReport()>> jobs;
+    for (const Job& j : plan)
+        jobs.push_back([&, j] {
+            // A seed per task and size, from the check's: --seed replays every run.
+            const std::string key = tasks[j.task]->id + format_params(j.size.params);
+            std::uint64_t seed = out.seed;
+            for (char c : key) seed = mix64(seed ^ static_cast<unsigned char>(c));
+            RunRequest req = base_request(lab, *tasks[j.task], out.build.program, j.size.params, seed, gpu);
+            if (j.size.big) req.wall_limit_s = lab.big_wall_limit_s;
+            if (j.tool.empty()) {
+                req.trace = RunRequest::Trace::every_call;
+            } else {
+                req.wrapper = sanitizer_command(*sanitizer, j.tool);
+                req.guard_zones = false;  // the tool must see the buffers' true ends
+                req.wall_limit_s = std::max(60.0, lab.wall_limit_s * 10);
+            }
+            return run_task(req);
+        });
+    t0 = Clock::now();
+    std::vector<RunReport> reports = run_bounded(std::move(jobs), o.parallel_runs + (sanitizer ? 2 : 0));
+    const double runs_wall = seconds_since(t0);
+
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        TaskCheck tcheck;
+        tcheck.task = tasks[i];
+        tcheck.evidence.task = tasks[i]->id;
+        for (std::size_t j = 0; j < plan.size(); ++j) {
+            if (plan[j].task != i) continue;
+            RunReport& r = reports[j];
+            if (plan[j].tool.empty()) {
+                for (auto& f : findings_of_run(lab, *tasks[i], plan[j].size, r))
+                    tcheck.evidence.findings.push_back(std::move(f));
+                if (!tcheck.traced && r.trace_available && !r.calls.empty() && r.calls[0].done &&
+                    r.calls[0].trace.traced) {
+                    tcheck.traced = true;
+                    const auto& t = r.calls[0].trace;
+                    tcheck.launch_count = t.kernels;
+                    for (std::uint32_t k = 0; k < std::min<std::uint32_t>(t.kernels, wire::kMaxKernelRecords); ++k)
+                        tcheck.launches.push_back(t.kernel[k]);
+                }
+                tcheck.runs.push_back({plan[j].size, std::move(r)});
+            } else {
+                SanitizerRun s {plan[j].tool, plan[j].size, std::move(r), {}};
+                s.findings = parse_sanitizer_output(s.report.process.out + s.report.process.err,
+                                                    lab.lab_dir.parent_path().parent_path(), lab.student_file);
+                if (s.findings.errors > 0 && !s.findings.reports.empty()) {
+                    const Verdict v = s.tool == "racecheck" ? Verdict::race : Verdict::memcheck;
+                    std::string msg = s.findings.reports.front();
+                    if (s.findings.errors > 1) msg += fmt::format("\n({} errors in all)", s.findings.errors);
+                    tcheck.evidence.findings.push_back(make(v, msg, format_params(s.size.params)));
+                }
+                tcheck.sanitizer.push_back(std::move(s));
+            }
+        }
+        out.tasks.push_back(std::move(tcheck));
+    }
+    // The split of the wall time between the kinds of runs, for the report.
+    double sanitizer_busy = 0, run_busy = 0;
+    for (std::size_t j = 0; j < plan.size(); ++j)
+        (plan[j].tool.empty() ? run_busy : sanitizer_busy) += reports[j].process.wall_s;
+    out.run_s = runs_wall * (run_busy / std::max(1e-9, run_busy + sanitizer_busy));
+    out.sanitizer_s = runs_wall - out.run_s;
+    say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "", runs_wall));
+
+    // Speed, only where everything else is right: the student's timed calls
+    // against the baseline's, alternating, on the same inputs.
+    t0 = Clock::now();
+    std::optional<BuildResult> reference;
+    for (TaskCheck& tcheck : out.tasks) {
+        const TaskInfo& task = *tcheck.task;
+        const bool correct = std::none_of(tcheck.evidence.findings.begin(), tcheck.evidence.findings.end(),
+                                          [](const Finding& f) { return is_failure(f.kind); });
+        if (!o.timing || !task.threshold || !correct) continue;
+        if (!reference) reference = build_lab_program(tc, lab, lab.solution_source(), "solution");
+        if (!reference->ok) {
+            tcheck.evidence.findings.push_back(
+                make(Verdict::grader_error, "the reference solution does not build:\n" + reference->diagnostics, ""));
+            continue;
+        }
+        const std::string base_task = task.threshold->baseline == "reference" ? task.id : task.threshold->baseline;
+        const TaskInfo* base_info = lab.find_task(base_task);
+        Timing timing;
+        timing.baseline = base_task == task.id ? "reference solution" : "reference's " + base_task;
+        timing.size = task.timing;
+        timing.threshold = task.threshold->min_speedup;
+        const int before = gpu_processes_now();
+        const std::uint64_t seed = mix64(out.seed ^ 0x71A1);
+        for (int round = 0; round < 2; ++round) {
+            for (const bool student : {false, true}) {
+                RunRequest req = base_request(lab, student ? task : *base_info,
+                                              student ? out.build.program : reference->program, task.timing, seed, gpu);
+                req.ncalls = 1 + static_cast<std::uint32_t>(task.timing_reps);
+                req.flush_l2 = true;
+                req.trace = RunRequest::Trace::first_call;
+                req.measure_copy = !student && round == 0;
+                const RunReport r = run_task(req);
+                if (student) {
+                    // The timed calls are checked too: a result cached from an earlier call fails here.
+                    for (auto& f : findings_of_run(lab, task, {task.timing, "the timing size", false}, r))
+                        if (is_failure(f.kind)) tcheck.evidence.findings.push_back(std::move(f));
+                }
+                if (!r.passed()) continue;
+                auto& into = student ? timing.student_ms : timing.baseline_ms;
+                for (std::size_t k = 1; k < r.calls.size(); ++k) into.push_back(r.calls[k].gpu_ms);
+                if (req.measure_copy) timing.copy_gbps = r.copy_gbps;
+            }
+        }
+        const int after = gpu_processes_now();
+        timing.unreliable = before > 0 || after > 0;
+        if (timing.student_ms.empty() || timing.baseline_ms.empty()) {
+            if (timing.baseline_ms.empty())
+                tcheck.evidence.findings.push_back(
+                    make(Verdict::grader_error, "the reference solution failed its timed run", format_params(task.timing)));
+            continue;
+        }
+        timing.ratio = quantile(timing.baseline_ms, 0.5) / quantile(timing.student_ms, 0.5);
+        timing.ratio_low = quantile(timing.baseline_ms, 0.25) / quantile(timing.student_ms, 0.75);
+        timing.ratio_high = quantile(timing.baseline_ms, 0.75) / quantile(timing.student_ms, 0.25);
+        const Work w = find_task_spec(lab.id, task.id)->work(task.timing);
+        if (timing.copy_gbps > 0 && w.bytes > 0) timing.floor_ms = w.bytes / timing.copy_gbps * 1e3;
+        tcheck.evidence.findings.push_back(finding_of_timing(timing));
+        tcheck.timing = std::move(timing);
+    }
+    out.timing_s = seconds_since(t0);
+
+    for (TaskCheck& tcheck : out.tasks) {
+        tcheck.verdict = decide(tcheck.evidence);
+        if (is_failure(tcheck.verdict.verdict))
+            tcheck.verdict.reason.hint = likely_bug(lab, tcheck.verdict.verdict, tcheck.verdict.reason);
+    }
+    std::vector<TaskVerdict> verdicts;
+    for (const auto& t : out.tasks) verdicts.push_back(t.verdict);
+    out.overall = worst(verdicts);
+    out.other_gpu_processes = gpu_processes_now();
+    out.total_s = seconds_since(t_start);
+    return out;
+}
+
+}  // namespace hpclab

@@ -1,0 +1,35 @@
+// compute-sanitizer: a separate diagnostic run of the lab program on small
+// inputs, for the bugs that often still give the right answer: accesses out
+// of bounds (memcheck) and shared-memory races (racecheck). Its report is
+// turned into findings that name the student's file and line.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hpclab {
+
+// Status compute-sanitizer exits with when it found errors (--error-exitcode).
+inline constexpr int kSanitizerErrorExit = 86;
+
+// The compute-sanitizer next to this nvcc, or on PATH; nothing if none.
+std::optional<std::filesystem::path> find_compute_sanitizer(const std::filesystem::path& nvcc);
+
+// The command prefix that runs a program under `tool` (memcheck, racecheck).
+std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitizer, std::string_view tool);
+
+struct SanitizerReport {
+    int errors = 0;                    // as the tool counts them
+    std::vector<std::string> reports;  // each error as the tool words it, paths shortened (the first few)
+    std::string location;              // "labs/x/x.cu:27": the first place in the student's code, if any
+};
+
+// Reads compute-sanitizer's output. `root` is removed from paths; a location
+// under `student_file` is preferred as the one to show.
+SanitizerReport parse_sanitizer_output(std::string_view output, const std::filesystem::path& root,
+                                       const std::string& student_file);
+
+}  // namespace hpclab

@@ -1,0 +1,125 @@
+#include "trace.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#if HPCLAB_HAVE_CUPTI
+#include <cupti.h>
+#endif
+
+namespace hpclab::trace {
+
+#if HPCLAB_HAVE_CUPTI
+
+namespace {
+
+wire::CallTrace* g_current = nullptr;
+
+#if CUPTI_API_VERSION >= 130000
+using KernelActivity = CUpti_ActivityKernel10;
+using MemcpyActivity = CUpti_ActivityMemcpy6;
+using MemoryActivity = CUpti_ActivityMemory4;
+#else
+using KernelActivity = CUpti_ActivityKernel9;
+using MemcpyActivity = CUpti_ActivityMemcpy5;
+using MemoryActivity = CUpti_ActivityMemory3;
+#endif
+
+constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                         CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_MEMORY2};
+
+void record(const CUpti_Activity* a, wire::CallTrace& t)
+{
+    switch (a->kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        const auto* k = reinterpret_cast<const KernelActivity*>(a);
+        if (t.kernels < static_cast<std::uint32_t>(wire::kMaxKernelRecords)) {
+            wire::KernelRecord& r = t.kernel[t.kernels];
+            wire::set_name(r.name, sizeof r.name, k->name ? k->name : "?");
+            r.grid[0] = k->gridX;
+            r.grid[1] = k->gridY;
+            r.grid[2] = k->gridZ;
+            r.block[0] = k->blockX;
+            r.block[1] = k->blockY;
+            r.block[2] = k->blockZ;
+            r.static_shared = k->staticSharedMemory;
+            r.dynamic_shared = k->dynamicSharedMemory;
+            r.duration_ns = k->end - k->start;
+        }
+        if (k->staticSharedMemory > 0 || k->dynamicSharedMemory > 0) t.any_shared = 1;
+        t.kernel_ns += k->end - k->start;
+        ++t.kernels;
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto* m = reinterpret_cast<const MemcpyActivity*>(a);
+        ++t.copies;
+        if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD) t.h2d_bytes += m->bytes;
+        else if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH) t.d2h_bytes += m->bytes;
+        else if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOD) t.d2d_bytes += m->bytes;
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: ++t.memsets; break;
+    case CUPTI_ACTIVITY_KIND_MEMORY2: {
+        const auto* m = reinterpret_cast<const MemoryActivity*>(a);
+        if (m->memoryKind != CUPTI_ACTIVITY_MEMORY_KIND_DEVICE) break;
+        if (m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION) {
+            ++t.allocations;
+            t.allocated_bytes += m->bytes;
+        } else if (m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE) {
+            ++t.frees;
+            t.freed_bytes += m->bytes;
+        }
+        break;
+    }
+    default: break;
+    }
+}
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records)
+{
+    *size = 1 << 20;
+    *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, *size));
+    *max_records = 0;
+}
+
+void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer, size_t, size_t valid)
+{
+    CUpti_Activity* a = nullptr;
+    while (cuptiActivityGetNextRecord(buffer, valid, &a) == CUPTI_SUCCESS)
+        if (g_current) record(a, *g_current);
+    size_t dropped = 0;
+    if (g_current && cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS)
+        g_current->dropped += static_cast<std::uint32_t>(dropped);
+    std::free(buffer);
+}
+
+}  // namespace
+
+bool start() { return cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) == CUPTI_SUCCESS; }
+
+void begin_call(wire::CallTrace* into)
+{
+    std::memset(into, 0, sizeof *into);
+    g_current = into;
+    for (auto k : kKinds) cuptiActivityEnable(k);
+}
+
+void end_call()
+{
+    for (auto k : kKinds) cuptiActivityDisable(k);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if (g_current) g_current->traced = 1;
+    g_current = nullptr;
+}
+
+#else  // built without CUPTI: nothing is traced, and the parent is told so
+
+bool start() { return false; }
+void begin_call(wire::CallTrace* into) { std::memset(into, 0, sizeof *into); }
+void end_call() {}
+
+#endif
+
+}  // namespace hpclab::trace

@@ -1,0 +1,18 @@
+// CUPTI activity records of the student's code: what kernels it launched
+// (name, grid, block, shared memory, GPU time), what it copied, allocated
+// and freed. Only the student's call is traced: the harness turns the
+// records on just before the call and off once the device is idle again.
+#pragma once
+
+#include "wire/exchange.h"
+
+namespace hpclab::trace {
+
+// Starts CUPTI; false when this harness was built without it or it failed.
+bool start();
+// Records what the device does from here ...
+void begin_call(wire::CallTrace* into);
+// ... to here (the device must be idle: records are flushed).
+void end_call();
+
+}  // namespace hpclab::trace
