@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -356,9 +357,13 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     }
     // The sanitizer runs are the slowest: start them first.
     std::stable_partition(plan.begin(), plan.end(), [](const Job& j) { return !j.tool.empty(); });
-    std::vector<std::function<RunReport()>> jobs;
+    // A task whose run hit the time limit is not run again: the other sizes
+    // would only wait out the same limit.
+    auto timed_out = std::make_unique<std::atomic<bool>[]>(tasks.size());
+    std::vector<std::function<std::optional<RunReport>()>> jobs;
     for (const Job& j : plan)
-        jobs.push_back([&, j] {
+        jobs.push_back([&, j]() -> std::optional<RunReport> {
+            if (timed_out[j.task]) return std::nullopt;
             // A seed per task and size, from the check's: --seed replays every run.
             const std::string key = tasks[j.task]->id + format_params(j.size.params);
             std::uint64_t seed = out.seed;
@@ -372,19 +377,28 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
                 req.guard_zones = false;  // the tool must see the buffers' true ends
                 req.wall_limit_s = std::max(60.0, lab.wall_limit_s * 10);
             }
-            return run_task(req);
+            RunReport r = run_task(req);
+            if (r.status == RunStatus::timed_out) timed_out[j.task] = true;
+            return r;
         });
     t0 = Clock::now();
-    std::vector<RunReport> reports = run_bounded(std::move(jobs), o.parallel_runs + (sanitizer ? 2 : 0));
+    std::vector<std::optional<RunReport>> reports = run_bounded(std::move(jobs), o.parallel_runs + (sanitizer ? 2 : 0));
     const double runs_wall = seconds_since(t0);
+
+    // The split of the wall time between the kinds of runs, for the report.
+    double sanitizer_busy = 0, run_busy = 0;
+    for (std::size_t j = 0; j < plan.size(); ++j)
+        if (reports[j]) (plan[j].tool.empty() ? run_busy : sanitizer_busy) += reports[j]->process.wall_s;
+    out.run_s = runs_wall * (run_busy / std::max(1e-9, run_busy + sanitizer_busy));
+    out.sanitizer_s = runs_wall - out.run_s;
 
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         TaskCheck tcheck;
         tcheck.task = tasks[i];
         tcheck.evidence.task = tasks[i]->id;
         for (std::size_t j = 0; j < plan.size(); ++j) {
-            if (plan[j].task != i) continue;
-            RunReport& r = reports[j];
+            if (plan[j].task != i || !reports[j]) continue;  // skipped after a time limit
+            RunReport& r = *reports[j];
             if (plan[j].tool.empty()) {
                 for (auto& f : findings_of_run(lab, *tasks[i], plan[j].size, r))
                     tcheck.evidence.findings.push_back(std::move(f));
@@ -412,12 +426,6 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         }
         out.tasks.push_back(std::move(tcheck));
     }
-    // The split of the wall time between the kinds of runs, for the report.
-    double sanitizer_busy = 0, run_busy = 0;
-    for (std::size_t j = 0; j < plan.size(); ++j)
-        (plan[j].tool.empty() ? run_busy : sanitizer_busy) += reports[j].process.wall_s;
-    out.run_s = runs_wall * (run_busy / std::max(1e-9, run_busy + sanitizer_busy));
-    out.sanitizer_s = runs_wall - out.run_s;
     say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "", runs_wall));
 
     // Speed, only where everything else is right: the student's timed calls
