@@ -1,5 +1,6 @@
 // hpclab list, info, build.
 #include "commands.h"
+#include "progress_view.h"
 
 #include "hpclab_build_config.h"
 
@@ -62,14 +63,19 @@ int cmd_list(Context& ctx, bool markdown, const std::string& lab_id)
         }
         return kPass;
     }
-    fmt::print("The labs, in course order:\n\n");
+    const Progress progress = Progress::load(ctx.catalog().root());
+    fmt::print("Progress: {}\n\n", progress_bar(ctx.catalog(), progress));
+    fmt::print("The labs, in course order ([x] solved, [!] last check failed, [ ] not tried):\n\n");
     for (const auto& lab : ctx.catalog().labs()) {
-        fmt::print("  {:>2}. {:<10} {}\n", lab.order, lab.id, lab.title);
-        fmt::print("      {:<10} edit {}, from the course's {}\n", "",
+        const LabProgress* p = progress.find(lab.id);
+        fmt::print("  {} {:>2}. {:<10} {}\n", progress_mark(p), lab.order, lab.id, lab.title);
+        fmt::print("          {:<10} edit {}, from the course's {}\n", "",
                    relative_to_root(ctx, lab.student_source()), lab.course_program);
-        for (const auto& t : lab.tasks) fmt::print("      {:<10} - {}: {}\n", "", t.id, t.title);
+        for (const auto& t : lab.tasks) fmt::print("          {:<10} - {}: {}\n", "", t.id, t.title);
+        fmt::print("          {:<10} {}\n", "", progress_line(lab, p));
     }
-    fmt::print("\nRun one with: hpclab run <lab>   (the walkthroughs are in docs/<lab>.md)\n");
+    fmt::print("\nRun one with: hpclab run <lab>   (the walkthroughs are in docs/<lab>.md)\n"
+               "Stuck? hpclab hint <lab>.   Check on every save: hpclab watch\n");
     return kPass;
 }
 

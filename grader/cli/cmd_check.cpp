@@ -3,6 +3,7 @@
 
 #include "core/grade_record.h"
 #include "core/lab_check.h"
+#include "core/progress.h"
 
 #include <fmt/format.h>
 
@@ -151,6 +152,14 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     std::ofstream(kept) << record.dump(2) << '\n';
     if (!args.json.empty()) std::ofstream(args.json) << record.dump(2) << '\n';
     if (!args.quiet) fmt::print("Record: {}\n", relative_to_root(ctx, kept));
+    // The student's progress (hpclab list, watch): their own lab file only.
+    if (args.file.empty() && args.variant == Variant::student && c.overall != Verdict::not_run) {
+        try {
+            record_check(ctx.catalog().root(), lab.id, verdict_name(c.overall), c.overall == Verdict::pass);
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "hpclab: could not save your progress: {}\n", e.what());
+        }
+    }
 
     if (expect) {
         const bool as_expected = c.overall == *expect;

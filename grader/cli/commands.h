@@ -44,4 +44,14 @@ int cmd_run(Context& ctx, const RunArgs& args);
 enum class BigSizes { include, leave_out, only };
 int cmd_selftest(Context& ctx, const std::string& lab, bool skeleton, BigSizes big);
 
+// The student's loop: hints one at a time, the skeleton back, a check on every save.
+enum class HintAction { next, all_shown, start_over };
+int cmd_hint(Context& ctx, const std::string& lab, HintAction action);
+int cmd_reset(Context& ctx, const std::string& lab);
+int cmd_watch(Context& ctx, const std::string& lab);  // empty lab: the first one not solved
+
+// `hpclab hint <lab>`'s step, which watch's h key takes too: prints the lab's
+// next hint (the last one again once all are shown) and records it.
+void show_next_hint(const Context& ctx, const LabInfo& lab);
+
 }  // namespace hpclab::cli

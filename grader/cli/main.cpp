@@ -24,7 +24,7 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Help for every command");
 
-    auto* list = app.add_subcommand("list", "The labs, in course order");
+    auto* list = app.add_subcommand("list", "The labs, in course order, and your progress");
     bool list_markdown = false;
     std::string list_lab;
     list->add_option("lab", list_lab, "One lab in detail: its tasks, sizes, tolerances and thresholds");
@@ -86,6 +86,23 @@ int main(int argc, char** argv)
     auto* no_big = selftest->add_flag("--no-big", st_no_big, "Leave out the sizes past 2^31 bytes");
     selftest->add_flag("--only-big", st_only_big, "Only the sizes past 2^31 bytes")->excludes(no_big);
 
+    auto* hint = app.add_subcommand("hint", "The lab's next hint, gentle first (remembered)");
+    std::string hint_lab;
+    bool hint_all = false, hint_reset = false;
+    hint->add_option("lab", hint_lab, "The lab's id (hpclab list)")->required();
+    auto* hint_all_opt = hint->add_flag("--all", hint_all, "Every hint shown so far");
+    hint->add_flag("--reset", hint_reset, "Start the lab's hints over")->excludes(hint_all_opt);
+
+    auto* reset = app.add_subcommand("reset", "Your lab file back to the skeleton (after a backup in .hpclab/backups)");
+    std::string reset_lab;
+    reset->add_option("lab", reset_lab, "The lab's id (hpclab list)")->required();
+
+    auto* watch = app.add_subcommand("watch", "Check the lab every time you save it; keys for hints and labs");
+    std::string watch_lab;
+    watch->add_option("lab", watch_lab, "The lab to start at (default: the first one not solved)");
+    watch->footer("Keys, on a terminal (no Enter): h hint, n next lab, p previous lab, r check now, q quit.\n"
+                  "From a pipe: the words hint, next, prev, check, quit, one per line.");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -100,6 +117,11 @@ int main(int argc, char** argv)
     try {
         if (app.got_subcommand("list")) return cmd_list(*ctx, list_markdown, list_lab);
         if (app.got_subcommand("info")) return cmd_info(*ctx);
+        if (app.got_subcommand("hint"))
+            return cmd_hint(*ctx, hint_lab,
+                            hint_all ? HintAction::all_shown : hint_reset ? HintAction::start_over : HintAction::next);
+        if (app.got_subcommand("reset")) return cmd_reset(*ctx, reset_lab);
+        if (app.got_subcommand("watch")) return cmd_watch(*ctx, watch_lab);
         if (app.got_subcommand("build")) return cmd_build(*ctx, build_lab, build_solution ? Variant::solution : Variant::student);
         if (app.got_subcommand("check")) {
             ca.variant = check_solution ? Variant::solution : Variant::student;
