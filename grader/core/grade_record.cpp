@@ -85,7 +85,8 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                                  {"errors", s.findings.errors},
                                  {"location", s.findings.location},
                                  {"reports", s.findings.reports},
-                                 {"exit_code", s.report.process.exit_code}});
+                                 {"exit_code", s.report.process.exit_code},
+                                 {"output", (s.report.process.out + s.report.process.err).substr(0, 4096)}});
         json findings = json::array();
         for (const auto& f : t.evidence.findings) findings.push_back(finding_json(f));
         json task = {{"task", t.task->id},
