@@ -38,7 +38,8 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
         throw std::system_error(err, std::generic_category(),
                                 "cannot size the exchange file to " + std::to_string(size_) + " bytes");
     }
-    map_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    // MAP_POPULATE: one pass of page faults now, not one per 4 KiB page later.
+    map_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, 0);
     if (map_ == MAP_FAILED) {
         const int err = errno;
         close(fd_);

@@ -194,6 +194,7 @@ RunReport run_task(const RunRequest& req)
                     .printed = k < printed.size() ? printed[k] : std::string_view {},
                     .printed_late = k + 1 < printed.size() ? printed[k + 1] : std::string_view {},
                     .sample_seed = mix64(req.seed ^ 0xC0FFEEull ^ k),
+                    .reference_budget = req.reference_budget,
                 };
                 c.check = req.spec->check(ci);
             } else {

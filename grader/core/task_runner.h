@@ -33,6 +33,9 @@ struct RunRequest {
     bool guard_zones = true;        // off under compute-sanitizer, which must see the true ends
     bool measure_copy = false;      // time a device copy after the calls (the bandwidth ceiling)
     std::vector<std::string> wrapper;  // a command the program runs under (compute-sanitizer ...)
+    // Reference operations per call before outputs are sampled: timed calls
+    // need less (a cached or skipped result is wrong nearly everywhere).
+    double reference_budget = 4e8;
 };
 
 struct CallReport {

@@ -24,9 +24,6 @@ std::map<std::pair<std::string, std::string>, std::unique_ptr<TaskSpec>, std::le
     return r;
 }
 
-// Comparing a sample instead of every element once the reference would cost
-// more than this many operations per call (matmul at large n).
-constexpr double kReferenceBudget = 4e8;
 constexpr std::uint64_t kEdgeSample = 256;  // first and last elements always compared
 
 double element_value(const std::byte* base, ElemType type, std::uint64_t i)
@@ -143,7 +140,7 @@ CheckResult compare_outputs(const TaskSpec& spec, const CheckInput& in)
         // Sample only when the sample is a small part of the buffer: past a
         // quarter, comparing everything costs less than drawing indices.
         const double cost = std::max(1.0, spec.reference_cost(in.params));
-        const auto budget = static_cast<std::uint64_t>(std::max(1024.0, kReferenceBudget / cost));
+        const auto budget = static_cast<std::uint64_t>(std::max(1024.0, in.reference_budget / cost));
         const bool sampled = budget < count / 4;
         std::vector<std::uint64_t> sample;
         if (sampled) sample = sample_indices(count, budget, in.sample_seed);

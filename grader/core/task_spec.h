@@ -35,6 +35,9 @@ struct CheckInput {
     std::string_view printed;      // what the program printed before the call returned
     std::string_view printed_late; // ...and after it returned (kernel output the host did not wait for)
     std::uint64_t sample_seed = 0; // for checks that sample large outputs
+    // Reference operations one call may cost before the comparison samples
+    // (every element is still checked for the poison).
+    double reference_budget = 4e8;
 };
 
 struct CheckResult {

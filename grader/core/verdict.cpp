@@ -94,8 +94,12 @@ TaskVerdict decide(const TaskEvidence& evidence)
     }
     out.verdict = chosen->kind;
     out.reason = *chosen;
-    for (const Finding* f : failures)
-        if (f != chosen) out.also.push_back(*f);
+    // The other kinds of failure, once each (the first of each kind).
+    for (const Finding* f : failures) {
+        if (f == chosen || f->kind == chosen->kind) continue;
+        if (std::any_of(out.also.begin(), out.also.end(), [&](const Finding& a) { return a.kind == f->kind; })) continue;
+        out.also.push_back(*f);
+    }
     return out;
 }
 

@@ -61,7 +61,7 @@ struct TaskVerdict {
     std::string task;
     Verdict verdict = Verdict::pass;
     Finding reason;                  // the finding that decided (empty for pass)
-    std::vector<Finding> also;       // the other failures, for the details
+    std::vector<Finding> also;       // the other kinds of failure, the first of each
 };
 
 // The verdict of one task. The most serious finding wins, in the order of

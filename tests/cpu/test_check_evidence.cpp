@@ -1,0 +1,195 @@
+// The evidence a check turns into findings: CUPTI records against the
+// lesson's launch rules, speed ratios against thresholds, compute-sanitizer
+// reports, and the sizes the sanitizer runs.
+#include "core/lab_check.h"
+#include "core/sanitizer.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+using namespace hpclab;
+using namespace hpclab::test;
+
+namespace {
+
+wire::KernelRecord kernel(const char* name, std::array<int, 3> grid, std::array<int, 3> block, int shared = 0)
+{
+    wire::KernelRecord k {};
+    std::strncpy(k.name, name, sizeof k.name - 1);
+    for (int i = 0; i < 3; ++i) {
+        k.grid[i] = grid[static_cast<std::size_t>(i)];
+        k.block[i] = block[static_cast<std::size_t>(i)];
+    }
+    k.static_shared = shared;
+    k.duration_ns = 1000;
+    return k;
+}
+
+wire::CallTrace trace(std::vector<wire::KernelRecord> ks)
+{
+    wire::CallTrace t {};
+    t.traced = 1;
+    t.kernels = static_cast<std::uint32_t>(ks.size());
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+        t.kernel[i] = ks[i];
+        if (ks[i].static_shared) t.any_shared = 1;
+    }
+    return t;
+}
+
+std::vector<Verdict> kinds(const std::vector<Finding>& fs)
+{
+    std::vector<Verdict> v;
+    for (const auto& f : fs) v.push_back(f.kind);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("trace: no kernel in a call is not on the GPU, and an untraced call says nothing")
+{
+    const TaskInfo& t = task_of("vecadd3", "add");
+    CHECK(kinds(findings_of_trace(t, {{"n", 100}}, trace({}))) == std::vector<Verdict> {Verdict::not_on_gpu});
+    wire::CallTrace untraced {};
+    CHECK(findings_of_trace(t, {{"n", 100}}, untraced).empty());
+    CHECK(findings_of_trace(t, {{"n", 100}}, trace({kernel("_Z3addPKiS0_Pii", {1, 1, 1}, {1024, 1, 1})})).empty());
+}
+
+TEST_CASE("trace: vecadd1 asks for n blocks of one thread")
+{
+    const TaskInfo& t = task_of("vecadd1", "add");
+    const Params p {{"n", 1000}};
+    CHECK(findings_of_trace(t, p, trace({kernel("add", {1000, 1, 1}, {1, 1, 1})})).empty());
+    const auto wrong = findings_of_trace(t, p, trace({kernel("add", {1, 1, 1}, {1024, 1, 1})}));
+    REQUIRE(kinds(wrong) == std::vector<Verdict> {Verdict::wrong_launch});
+    CHECK(contains(wrong[0].message, "(1000,1,1) blocks of (1,1,1) threads"));
+    CHECK(contains(wrong[0].message, "add<<<(1,1,1), (1024,1,1)>>>"));
+}
+
+TEST_CASE("trace: vecadd2 too_many must launch nothing")
+{
+    const TaskInfo& t = task_of("vecadd2", "too_many");
+    CHECK(findings_of_trace(t, {{"n", 2000}}, trace({})).empty());
+    CHECK(kinds(findings_of_trace(t, {{"n", 2000}}, trace({kernel("add", {1, 1, 1}, {2000, 1, 1})}))) ==
+          std::vector<Verdict> {Verdict::wrong_launch});
+}
+
+TEST_CASE("trace: a shared-memory task without shared memory, a 2-D lesson with a 1-D grid")
+{
+    CHECK(kinds(findings_of_trace(task_of("stencil", "shared"), {{"n", 100}},
+                                  trace({kernel("k", {1, 1, 1}, {1024, 1, 1})}))) ==
+          std::vector<Verdict> {Verdict::no_shared_memory});
+    CHECK(findings_of_trace(task_of("stencil", "shared"), {{"n", 100}},
+                            trace({kernel("k", {1, 1, 1}, {1024, 1, 1}, 4120)}))
+              .empty());
+    const Params img {{"width", 640}, {"height", 480}};
+    CHECK(kinds(findings_of_trace(task_of("rotation", "naive"), img, trace({kernel("k", {300, 1, 1}, {1024, 1, 1})}))) ==
+          std::vector<Verdict> {Verdict::wrong_launch});
+    CHECK(findings_of_trace(task_of("rotation", "naive"), img, trace({kernel("k", {20, 15, 1}, {32, 32, 1})})).empty());
+}
+
+TEST_CASE("trace: device memory allocated in the call must be freed")
+{
+    wire::CallTrace t = trace({kernel("add", {1, 1, 1}, {1, 1, 1})});
+    t.allocations = 3;
+    t.allocated_bytes = 12;
+    t.frees = 2;
+    t.freed_bytes = 8;
+    const auto leak = findings_of_trace(task_of("vecadd0", "add"), {}, t);
+    REQUIRE(kinds(leak) == std::vector<Verdict> {Verdict::memory_leak});
+    CHECK(contains(leak[0].message, "allocated 12 bytes"));
+    t.frees = 3;
+    t.freed_bytes = 12;
+    CHECK(findings_of_trace(task_of("vecadd0", "add"), {}, t).empty());
+}
+
+TEST_CASE("timing: pass, too slow, inconclusive, unreliable, suspicious")
+{
+    Timing t;
+    t.baseline = "reference solution";
+    t.threshold = 0.8;
+    t.ratio = 1.0;
+    t.ratio_low = 0.95;
+    t.ratio_high = 1.05;
+    t.student_ms = {1.0};
+    CHECK(finding_of_timing(t).kind == Verdict::pass);
+    t.ratio_low = 0.3, t.ratio = 0.35, t.ratio_high = 0.4;
+    CHECK(finding_of_timing(t).kind == Verdict::too_slow);
+    t.unreliable = true;
+    CHECK(finding_of_timing(t).kind == Verdict::inconclusive);
+    t.unreliable = false;
+    t.ratio_low = 0.7, t.ratio = 0.8, t.ratio_high = 0.9;  // straddles 0.8
+    CHECK(finding_of_timing(t).kind == Verdict::inconclusive);
+    t.ratio_low = 2, t.ratio_high = 3;
+    t.floor_ms = 2.0;  // the bytes need 2 ms at the copy bandwidth; 1 ms is not possible
+    CHECK(finding_of_timing(t).kind == Verdict::suspicious);
+}
+
+TEST_CASE("sanitizer: memcheck's report names the student's line")
+{
+    const std::string out =
+        "========= COMPUTE-SANITIZER\n"
+        "========= Invalid __global__ write of size 4 bytes\n"
+        "=========     at add(const int *, const int *, int *, int)+0x80 in /course/labs/vecadd3/vecadd3.cu:30\n"
+        "=========     by thread (100,0,0) in block (0,0,0)\n"
+        "=========     Address 0x7f00 is out of bounds\n"
+        "=========\n"
+        "@@hpclab-returned-1234@@\n"
+        "========= ERROR SUMMARY: 1 error\n";
+    const SanitizerReport r = parse_sanitizer_output(out, "/course", "vecadd3.cu");
+    CHECK(r.errors == 1);
+    CHECK(r.location == "labs/vecadd3/vecadd3.cu:30");
+    REQUIRE(r.reports.size() == 1);
+    CHECK(contains(r.reports[0], "Invalid __global__ write of size 4 bytes"));
+    CHECK(contains(r.reports[0], "by thread (100,0,0) in block (0,0,0)"));
+    CHECK_FALSE(contains(r.reports[0], "/course/"));
+}
+
+TEST_CASE("sanitizer: racecheck's hazards, and a clean run")
+{
+    const std::string race =
+        "========= COMPUTE-SANITIZER\n"
+        "========= Error: Race reported between Write access at k(const int *, int *, int)+0x1a0 in "
+        "/c/labs/stencil/stencil.cu:45\n"
+        "=========     and Read access at k(const int *, int *, int)+0x2b0 in /c/labs/stencil/stencil.cu:52 [8 hazards]\n"
+        "=========\n"
+        "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+    const SanitizerReport r = parse_sanitizer_output(race, "/c", "stencil.cu");
+    CHECK(r.errors == 1);
+    CHECK(r.location == "labs/stencil/stencil.cu:45");
+    CHECK(contains(r.reports.at(0), "Race reported between Write access"));
+    CHECK(contains(r.reports.at(0), "and Read access"));
+    const SanitizerReport clean =
+        parse_sanitizer_output("========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n", "/c", "x.cu");
+    CHECK(clean.errors == 0);
+    CHECK(clean.reports.empty());
+}
+
+TEST_CASE("sanitizer: small sizes, one of them ragged")
+{
+    for (const auto& lab : catalog().labs())
+        for (const auto& task : lab.tasks) {
+            const auto sizes = sanitizer_sizes(spec_of(lab.id, task.id), task, 2);
+            CAPTURE(lab.id);
+            CAPTURE(task.id);
+            REQUIRE_FALSE(sizes.empty());
+            CHECK(sizes.size() <= 2);
+            for (const auto& s : sizes) CHECK_FALSE(s.big);
+            if (!lab.params.empty() && task.id != "too_many") {
+                bool any_ragged = false;
+                for (const auto& s : sizes)
+                    for (const auto& [k, v] : s.params) any_ragged = any_ragged || (v > 1 && v % 32 != 0);
+                CHECK(any_ragged);
+            }
+        }
+}
+
+TEST_CASE("launch description demangles the kernel's name")
+{
+    CHECK(demangle("_Z3addPKiS0_Pii") == "add");
+    CHECK(demangle("not_mangled") == "not_mangled");
+    CHECK(describe_launch(kernel("_Z3addPKiS0_Pii", {2, 1, 1}, {1024, 1, 1})) ==
+          "add<<<(2,1,1), (1024,1,1)>>> 0.001 ms, no shared memory");
+}
