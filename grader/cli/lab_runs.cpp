@@ -104,6 +104,7 @@ std::string short_status(const RunReport& r)
     case RunStatus::student_cuda_error: return "CUDA ERROR";
     case RunStatus::ended_early: return "EXITED";
     case RunStatus::harness_error: return "GRADER ERROR";
+    case RunStatus::cancelled: return "CANCELLED";
     }
     const CallReport* bad = r.first_failure();
     if (!bad) return "OK";

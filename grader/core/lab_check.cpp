@@ -205,6 +205,7 @@ std::vector<Finding> findings_of_run(const LabInfo& lab, const TaskInfo& task, c
         break;
     }
     case RunStatus::gpu_fault: out.push_back(make(Verdict::gpu_fault, r.status_message, where)); break;
+    case RunStatus::cancelled: return out;
     case RunStatus::too_large:
     case RunStatus::could_not_start:
     case RunStatus::harness_error: out.push_back(make(Verdict::grader_error, r.status_message, where)); return out;
@@ -397,8 +398,10 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
                 req.guard_zones = false;  // the tool must see the buffers' true ends
                 req.wall_limit_s = std::max(60.0, lab.wall_limit_s * 10);
             }
+            req.cancel = &timed_out[j.task];
             RunReport r = run_task(req);
             if (r.status == RunStatus::timed_out) timed_out[j.task] = true;
+            if (r.status == RunStatus::cancelled) return std::nullopt;
             return r;
         });
     t0 = Clock::now();

@@ -144,8 +144,9 @@ ProcessResult run_process(const ProcessSpec& spec)
             }
         }
         const auto now = std::chrono::steady_clock::now();
-        if (!exited && now >= deadline) {
-            res.timed_out = true;
+        const bool cancel = spec.cancel && spec.cancel->load();
+        if (!exited && (now >= deadline || cancel)) {
+            (cancel ? res.cancelled : res.timed_out) = true;
             kill(-pid, SIGKILL);
             waitpid(pid, &wstatus, 0);
             exited = true;
@@ -173,7 +174,7 @@ ProcessResult run_process(const ProcessSpec& spec)
     out.close_all();
     err.close_all();
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!res.timed_out) {
+    if (!res.timed_out && !res.cancelled) {
         if (WIFEXITED(wstatus)) res.exit_code = WEXITSTATUS(wstatus);
         else if (WIFSIGNALED(wstatus)) res.signal = WTERMSIG(wstatus);
     }

@@ -2,6 +2,7 @@
 // bounded capture of what it prints, and nothing of it left running after.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@ struct ProcessSpec {
     std::vector<std::pair<std::string, std::string>> set_env;  // variables set in the child (empty values too)
     double wall_limit_s = 10;
     std::size_t output_limit = 1 << 20;  // per stream; the rest is read and dropped
+    const std::atomic<bool>* cancel = nullptr;  // when it turns true, the process group is killed
 };
 
 struct ProcessResult {
@@ -24,11 +26,12 @@ struct ProcessResult {
     int exit_code = -1;        // when it exited
     int signal = 0;            // when a signal ended it
     bool timed_out = false;    // killed at the wall limit
+    bool cancelled = false;    // killed because `cancel` turned true
     std::string out, err;
     bool out_truncated = false, err_truncated = false;
     double wall_s = 0;
 
-    bool exited() const { return started && signal == 0 && !timed_out; }
+    bool exited() const { return started && signal == 0 && !timed_out && !cancelled; }
 };
 
 ProcessResult run_process(const ProcessSpec& spec);

@@ -114,6 +114,7 @@ RunReport run_task(const RunRequest& req)
     ps.argv.insert(ps.argv.end(), {req.program.string(), "--exchange-fd", std::to_string(ex.fd())});
     ps.pass_fds = {ex.fd()};
     ps.wall_limit_s = req.wall_limit_s;
+    ps.cancel = req.cancel;
     report.process = run_process(ps);
     const ProcessResult& pr = report.process;
     const wire::Result& result = ex.result();
@@ -127,7 +128,10 @@ RunReport run_task(const RunRequest& req)
     const std::string harness_message = name_of(result.message, sizeof result.message);
     const std::string cuda_error = name_of(result.cuda_error_name, sizeof result.cuda_error_name);
 
-    if (!pr.started) {
+    if (pr.cancelled) {
+        report.status = RunStatus::cancelled;
+        report.status_message = "stopped: another run of this task hit the time limit";
+    } else if (!pr.started) {
         report.status = RunStatus::could_not_start;
         report.status_message = pr.start_error;
     } else if (pr.timed_out) {

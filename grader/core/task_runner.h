@@ -36,6 +36,7 @@ struct RunRequest {
     // Reference operations per call before outputs are sampled: timed calls
     // need less (a cached or skipped result is wrong nearly everywhere).
     double reference_budget = 4e8;
+    const std::atomic<bool>* cancel = nullptr;  // stops the program when it turns true
 };
 
 struct CallReport {
@@ -63,6 +64,7 @@ enum class RunStatus {
     student_cuda_error, // the student's cudaSafeCall/cudaCheckError stopped the program
     ended_early,        // exited before finishing (exit() in the lab code?)
     harness_error,      // the harness could not do its job: not the student's fault
+    cancelled,          // stopped by the caller (another run of the task hit the time limit)
 };
 
 struct RunReport {

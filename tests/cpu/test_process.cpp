@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <csignal>
+#include <thread>
 
 using namespace hpclab;
 
@@ -75,4 +77,23 @@ TEST_CASE("process: environment variables reach the child, empty ones too")
     spec.argv = {"/bin/sh", "-c", "echo \"[${HPCLAB_X-unset}][${HPCLAB_Y-unset}]\""};
     spec.set_env = {{"HPCLAB_X", "1"}, {"HPCLAB_Y", ""}};
     CHECK(run_process(spec).out == "[1][]\n");
+}
+
+TEST_CASE("process: a cancel flag stops the whole group at once")
+{
+    std::atomic<bool> cancel {false};
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c", "sleep 30 & sleep 30"};
+    spec.wall_limit_s = 20;
+    spec.cancel = &cancel;
+    std::thread flip([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        cancel = true;
+    });
+    const ProcessResult r = run_process(spec);
+    flip.join();
+    CHECK(r.cancelled);
+    CHECK_FALSE(r.timed_out);
+    CHECK_FALSE(r.exited());
+    CHECK(r.wall_s < 5);
 }
