@@ -438,9 +438,12 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
                 SanitizerRun s {plan[j].tool, plan[j].size, std::move(r), {}};
                 s.findings = parse_sanitizer_output(s.report.process.out + s.report.process.err,
                                                     lab.lab_dir.parent_path().parent_path(), lab.student_file);
-                if (s.findings.errors > 0 && !s.findings.reports.empty()) {
+                if (s.findings.errors > 0) {
                     const Verdict v = s.tool == "racecheck" ? Verdict::race : Verdict::memcheck;
-                    std::string msg = s.findings.reports.front();
+                    std::string msg = !s.findings.reports.empty()
+                                          ? s.findings.reports.front()
+                                          : fmt::format("{} reported an error{}", s.tool,
+                                                        s.findings.location.empty() ? "" : " at " + s.findings.location);
                     if (s.findings.errors > 1) msg += fmt::format("\n({} errors in all)", s.findings.errors);
                     tcheck.evidence.findings.push_back(make(v, msg, format_params(s.size.params)));
                 }

@@ -39,7 +39,10 @@ SanitizerReport parse_sanitizer_output(std::string_view output, const fs::path& 
     SanitizerReport r;
     std::string prefix = root.string();
     if (!prefix.empty() && prefix.back() != '/') prefix += '/';
-    const std::regex error_start(R"(^(Invalid |Error: |Program hit |Race reported|Malformed |Barrier error|Uninitialized |Out-of-range ))");
+    // The first line of each error, as memcheck, racecheck (both report
+    // modes) and the host-API checks word it; warnings are not errors.
+    const std::regex error_start(
+        R"(^(Invalid |Error: |ERROR: |Program hit |Race reported|Malformed |Barrier error|Uninitialized |Out-of-range |Potential ))");
     const std::regex summary(R"((ERROR|RACECHECK|LEAK) SUMMARY: .*?([0-9]+) error)");
     const std::regex place(R"(in (\S+):([0-9]+))");
 

@@ -19,7 +19,9 @@
 #include <cuda_runtime_api.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -159,6 +161,11 @@ void validate_job(const wire::Job& job, std::uint64_t file_size)
 
 int main(int argc, char** argv)
 {
+    // Die with the process that started us (hpclab, or compute-sanitizer):
+    // a kernel that never ends must not outlive its run and hold the GPU.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1) return wire::kExitHarnessError;  // the parent is already gone
+
     int fd = -1;
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], "--exchange-fd") == 0) fd = std::atoi(argv[i + 1]);
@@ -202,7 +209,12 @@ int main(int argc, char** argv)
     const hpclab::TaskFunction* fn = bindings.find(task);
     if (!fn) stop(wire::kExitHarnessError, "this lab program has no task '%s' (bind.cpp)", task.c_str());
 
-    // Allocate every buffer once, with its guard zones.
+    // Allocate every buffer once, with its guard zones. Without guard zones
+    // (under compute-sanitizer), a spacer allocation after each buffer, freed
+    // before the student's code runs, keeps the next buffer away from its
+    // end: an access past the end then lands in memory that belongs to no
+    // allocation, which memcheck reports (one into a neighbour it cannot).
+    std::vector<void*> spacers;
     std::vector<OwnedBuffer> owned(job.nbuffers);
     std::uint64_t largest_output = 0;
     for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
@@ -225,7 +237,10 @@ int main(int argc, char** argv)
         }
         b.user = b.base + b.guard;
         if (b.desc->role == wire::Role::output && b.bytes > largest_output) largest_output = b.bytes;
+        void* spacer = nullptr;
+        if (b.on_device && b.guard == 0 && cudaMalloc(&spacer, 1u << 20) == cudaSuccess) spacers.push_back(spacer);
     }
+    for (void* p : spacers) cudaFree(p);
     std::vector<std::uint32_t> poison(largest_output / 4, wire::kPoison32);
 
     // Writing more than the L2 cache evicts whatever the previous call or the

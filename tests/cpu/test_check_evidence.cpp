@@ -193,3 +193,23 @@ TEST_CASE("launch description demangles the kernel's name")
     CHECK(describe_launch(kernel("_Z3addPKiS0_Pii", {2, 1, 1}, {1024, 1, 1})) ==
           "add<<<(2,1,1), (1024,1,1)>>> 0.001 ms, no shared memory");
 }
+
+TEST_CASE("sanitizer: racecheck's hazard report mode")
+{
+    const std::string out =
+        "========= COMPUTE-SANITIZER\n"
+        "========= ERROR: Potential RAW hazard detected at __shared__ 0x10 in block (0,0,0) :\n"
+        "=========     Write Thread (3,0,0) at 0x1a0 in /c/labs/stencil/stencil.cu:45:stencil1d_kernel(const int *, "
+        "int *, int)\n"
+        "=========     Read Thread (40,0,0) at 0x2b0 in /c/labs/stencil/stencil.cu:52:stencil1d_kernel(const int *, "
+        "int *, int)\n"
+        "=========     Current Value : 0\n"
+        "=========\n"
+        "========= RACECHECK SUMMARY: 364 hazards displayed (364 errors, 0 warnings)\n";
+    const SanitizerReport r = parse_sanitizer_output(out, "/c", "stencil.cu");
+    CHECK(r.errors == 364);
+    CHECK(r.location == "labs/stencil/stencil.cu:45");
+    REQUIRE_FALSE(r.reports.empty());
+    CHECK(contains(r.reports[0], "Potential RAW hazard"));
+    CHECK(contains(r.reports[0], "Read Thread (40,0,0)"));
+}
