@@ -376,8 +376,15 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         if (tasks[i]->technique == "shared_memory")
             for (const auto& s : sanitizer_sizes(*spec, *tasks[i], 1)) plan.push_back({i, s, "racecheck"});
     }
-    // The sanitizer runs are the slowest: start them first.
-    std::stable_partition(plan.begin(), plan.end(), [](const Job& j) { return !j.tool.empty(); });
+    // Order: the small correctness runs first (a hang shows there within the
+    // lab's time limit, and cancels the task's other runs), then the
+    // sanitizer's (slow), then the large correctness runs.
+    const auto phase = [&](const Job& j) {
+        if (!j.tool.empty()) return 1;
+        const TaskSpec* spec = find_task_spec(lab.id, tasks[j.task]->id);
+        return total_bytes(*spec, j.size.params) <= (1u << 20) ? 0 : 2;
+    };
+    std::stable_sort(plan.begin(), plan.end(), [&](const Job& a, const Job& b) { return phase(a) < phase(b); });
     // A task whose run hit the time limit is not run again: the other sizes
     // would only wait out the same limit.
     auto timed_out = std::make_unique<std::atomic<bool>[]>(tasks.size());
@@ -396,7 +403,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
             } else {
                 req.wrapper = sanitizer_command(*sanitizer, j.tool);
                 req.guard_zones = false;  // the tool must see the buffers' true ends
-                req.wall_limit_s = std::max(60.0, lab.wall_limit_s * 10);
+                req.wall_limit_s = std::max(60.0, lab.wall_limit_s * 4);
             }
             req.cancel = &timed_out[j.task];
             RunReport r = run_task(req);

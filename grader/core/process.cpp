@@ -129,12 +129,13 @@ ProcessResult run_process(const ProcessSpec& spec)
     }
     res.started = true;
 
-    bool out_eof = false, err_eof = false, exited = false;
+    bool out_eof = false, err_eof = false, exited = false, killed = false;
+    std::chrono::steady_clock::time_point kill_time;
     int wstatus = 0;
     const auto deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                    std::chrono::duration<double>(spec.wall_limit_s));
     while (!(out_eof && err_eof && exited)) {
-        if (!exited) {
+        if (!exited && !killed) {
             const pid_t w = waitpid(pid, &wstatus, WNOHANG);
             if (w == pid) {
                 exited = true;
@@ -145,11 +146,21 @@ ProcessResult run_process(const ProcessSpec& spec)
         }
         const auto now = std::chrono::steady_clock::now();
         const bool cancel = spec.cancel && spec.cancel->load();
-        if (!exited && (now >= deadline || cancel)) {
+        if (!exited && !killed && (now >= deadline || cancel)) {
             (cancel ? res.cancelled : res.timed_out) = true;
             kill(-pid, SIGKILL);
-            waitpid(pid, &wstatus, 0);
-            exited = true;
+            killed = true;
+            kill_time = now;
+        }
+        if (!exited && killed) {
+            // A process inside a kernel can take a while to die (the driver
+            // tears its context down): wait for it, but not forever.
+            if (waitpid(pid, &wstatus, WNOHANG) == pid) {
+                exited = true;
+            } else if (now - kill_time > std::chrono::seconds(20)) {
+                res.unkillable = true;
+                exited = true;
+            }
         }
         if (out_eof && err_eof) {
             if (!exited) poll(nullptr, 0, 5);

@@ -27,6 +27,7 @@ struct ProcessResult {
     int signal = 0;            // when a signal ended it
     bool timed_out = false;    // killed at the wall limit
     bool cancelled = false;    // killed because `cancel` turned true
+    bool unkillable = false;   // still there 20 s after SIGKILL (stuck in the GPU driver)
     std::string out, err;
     bool out_truncated = false, err_truncated = false;
     double wall_s = 0;

@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// timing: yes (the cached sum shows in the timed calls, which get fresh inputs)
 // why: sum_tree remembers its last result keyed on (d_a, n) and returns it without launching: one call per process is right, but the warm-up and timed calls reuse the same buffer with fresh inputs, so every timed call returns the previous input's sum.
 /*
  * reduction.cu with one mistake: sum_tree caches its result across calls,
