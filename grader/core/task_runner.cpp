@@ -94,6 +94,7 @@ RunReport run_task(const RunRequest& req)
     if (req.trace == RunRequest::Trace::every_call) flags |= wire::kFlagTrace;
     if (req.trace == RunRequest::Trace::first_call) flags |= wire::kFlagTraceFirst;
     if (req.measure_copy) flags |= wire::kFlagMeasureCopy;
+    if (req.outputs_only) flags |= wire::kFlagOutputsOnly;
     report.exchange = std::make_shared<ExchangeFile>(req.lab->id, req.task->id, req.params, decls, req.ncalls, flags,
                                                      marker, req.guard_zones ? ExchangeFile::kDefaultGuardBytes : 0);
     ExchangeFile& ex = *report.exchange;

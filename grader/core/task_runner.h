@@ -32,6 +32,9 @@ struct RunRequest {
     Trace trace = Trace::none;      // CUPTI records of the student's calls
     bool guard_zones = true;        // off under compute-sanitizer, which must see the true ends
     bool measure_copy = false;      // time a device copy after the calls (the bandwidth ceiling)
+    // Timed runs: only the outputs come back. The inputs in the exchange are
+    // still hashed (the program could write there), not read back from the GPU.
+    bool outputs_only = false;
     std::vector<std::string> wrapper;  // a command the program runs under (compute-sanitizer ...)
     // Reference operations per call before outputs are sampled: timed calls
     // need less (a cached or skipped result is wrong nearly everywhere).

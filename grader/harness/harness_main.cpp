@@ -325,6 +325,11 @@ int main(int argc, char** argv)
         for (std::uint32_t i = 0; i < owned.size(); ++i) {
             OwnedBuffer& b = owned[i];
             unsigned char* dst = slot + b.desc->offset;
+            const bool write_back = b.desc->role == wire::Role::output || !(job.flags & wire::kFlagOutputsOnly);
+            if (!write_back) {
+                if (!guards_intact(b, scratch)) out.guard_damaged |= 1u << i;
+                continue;
+            }
             if (b.on_device)
                 harness_cuda(cudaMemcpy(dst, b.user, b.bytes, cudaMemcpyDeviceToHost), "copying a buffer from the GPU");
             else

@@ -60,6 +60,7 @@ inline constexpr std::uint32_t kFlagMarker = 1u << 1;   // print a marker line a
 inline constexpr std::uint32_t kFlagTrace = 1u << 2;    // CUPTI records of every call
 inline constexpr std::uint32_t kFlagTraceFirst = 1u << 3;  // ... of the first call only (timed runs)
 inline constexpr std::uint32_t kFlagMeasureCopy = 1u << 4; // time a device-to-device copy after the calls
+inline constexpr std::uint32_t kFlagOutputsOnly = 1u << 5; // write back outputs only (timed runs: less copying)
 
 struct Param {
     char name[kNameLen];
