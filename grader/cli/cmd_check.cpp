@@ -1,6 +1,7 @@
 // hpclab check: one verdict per task, with where and why, and a grade record.
 #include "commands.h"
 
+#include "core/clock_text.h"
 #include "core/grade_record.h"
 #include "core/lab_check.h"
 #include "core/progress.h"
@@ -8,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -85,13 +85,7 @@ void print_task(const TaskCheck& t)
                    v.also[i].message.substr(0, v.also[i].message.find('\n')));
 }
 
-std::string timestamp()
-{
-    const std::time_t t = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::localtime(&t));
-    return buf;
-}
+std::string timestamp() { return now_text("%Y%m%d-%H%M%S", Zone::local); }
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // hpclab reset: the lab's file back to the skeleton as committed in git,
 // after a backup of the student's version that nothing ever overwrites.
+#include "core/clock_text.h"
 #include "commands.h"
 #include "core/committed_file.h"
 #include "core/progress.h"
@@ -31,15 +32,7 @@ std::optional<std::string> read_file(const fs::path& p)
     return s.str();
 }
 
-std::string local_stamp()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm local {};
-    localtime_r(&now, &local);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &local);
-    return buf;
-}
+std::string local_stamp() { return now_text("%Y%m%d-%H%M%S", Zone::local); }
 
 bool write_all(int fd, const std::string& text)
 {

@@ -3,6 +3,7 @@
 // check <lab>` in a child process: watch only shows what it printed and how
 // it ended, so a check that fails, crashes or does not exist yet never stops
 // the watch.
+#include "core/clock_text.h"
 #include "check_child.h"
 #include "commands.h"
 #include "core/progress.h"
@@ -25,15 +26,7 @@ constexpr auto kLookEvery = 300ms;     // how often the file is looked at
 constexpr auto kLookSettling = 100ms;  // ... while a change settles
 constexpr auto kSettle = 200ms;        // unchanged this long: the save is complete
 
-std::string clock_time()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm local {};
-    localtime_r(&now, &local);
-    char buf[16];
-    std::strftime(buf, sizeof buf, "%H:%M:%S", &local);
-    return buf;
-}
+std::string clock_time() { return now_text("%H:%M:%S", Zone::local); }
 
 std::string keys_text(bool single_keys)
 {

@@ -1,11 +1,12 @@
 #include "grade_record.h"
 
+#include "clock_text.h"
+
 #include "keyed_hash.h"
 
 #include <fmt/format.h>
 
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -56,13 +57,7 @@ json run_json(const SizeCase& size, const RunReport& r)
             {"calls", calls}};
 }
 
-std::string now_iso()
-{
-    const std::time_t t = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
+std::string now_iso() { return now_text("%Y-%m-%dT%H:%M:%SZ", Zone::utc); }
 
 }  // namespace
 

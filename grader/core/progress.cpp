@@ -1,5 +1,7 @@
 #include "progress.h"
 
+#include "clock_text.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -194,14 +196,6 @@ void record_check(const fs::path& root, std::string_view lab, std::string_view v
     p.save();
 }
 
-std::string iso_time_now()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm utc {};
-    gmtime_r(&now, &utc);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return buf;
-}
+std::string iso_time_now() { return now_text("%Y-%m-%dT%H:%M:%SZ", Zone::utc); }
 
 }  // namespace hpclab
