@@ -1,6 +1,7 @@
 // hpclab reset: the lab's file back to the skeleton as committed in git,
 // after a backup of the student's version that nothing ever overwrites.
 #include "core/clock_text.h"
+#include "core/text_file.h"
 #include "commands.h"
 #include "core/committed_file.h"
 #include "core/progress.h"
@@ -23,14 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::optional<std::string> read_file(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+std::optional<std::string> read_file(const fs::path& p) { return read_text_file(p); }
 
 std::string local_stamp() { return now_text("%Y%m%d-%H%M%S", Zone::local); }
 

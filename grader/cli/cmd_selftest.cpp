@@ -2,6 +2,7 @@
 // solution passes at every size; every task of the skeleton runs to the end
 // and fails its check at every size (nothing is solved by accident).
 #include "commands.h"
+#include "core/text_file.h"
 
 #include "core/committed_file.h"
 
@@ -22,9 +23,7 @@ std::filesystem::path committed_skeleton(Context& ctx, const LabInfo& lab)
     const std::string rel = relative_to_root(ctx, working);
     const auto committed = committed_content(ctx.catalog().root(), rel);
     if (!committed) return working;  // not a git checkout: the file is the skeleton
-    std::ifstream in(working, std::ios::binary);
-    const std::string current((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (current == *committed) return working;
+    if (read_text_file(working) == committed) return working;
     const std::filesystem::path dir = ctx.toolchain().cache_dir / lab.id / "committed-skeleton";
     std::filesystem::create_directories(dir);
     const std::filesystem::path copy = dir / lab.student_file;

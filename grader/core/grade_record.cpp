@@ -1,4 +1,5 @@
 #include "grade_record.h"
+#include "text_file.h"
 
 #include "clock_text.h"
 
@@ -64,10 +65,7 @@ std::string now_iso() { return now_text("%Y-%m-%dT%H:%M:%SZ", Zone::utc); }
 json grade_record(const LabCheck& c, const Toolchain& tc)
 {
     const LabInfo& lab = *c.lab;
-    std::ifstream in(c.source, std::ios::binary);
-    std::ostringstream src;
-    src << in.rdbuf();
-    const std::string text = src.str();
+    const std::string text = read_text_file(c.source).value_or("");
 
     json tasks = json::array();
     for (const TaskCheck& t : c.tasks) {

@@ -1,4 +1,5 @@
 #include "pgm.h"
+#include "text_file.h"
 
 #include <fmt/format.h>
 
@@ -127,11 +128,9 @@ GrayImage read_pgm(const std::filesystem::path& path)
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw PgmError(path.string() + ": no such file");
     if (std::filesystem::is_directory(path, ec)) throw PgmError(path.string() + ": is a folder, not an image");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw PgmError(path.string() + ": cannot be read");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return parse_pgm(s.str(), path.string());
+    const auto bytes = read_text_file(path);
+    if (!bytes) throw PgmError(path.string() + ": cannot be read");
+    return parse_pgm(*bytes, path.string());
 }
 
 void write_pgm(const std::filesystem::path& path, const GrayImage& img)

@@ -1,4 +1,5 @@
 #include "progress.h"
+#include "text_file.h"
 
 #include "clock_text.h"
 
@@ -127,13 +128,10 @@ Progress Progress::load(const fs::path& root, const ProgressWarning& warn)
 {
     Progress p;
     p.file_ = file_of(root);
-    std::ifstream in(p.file_, std::ios::binary);
-    if (!in) return p;  // no progress yet
-    std::ostringstream text;
-    text << in.rdbuf();
-    in.close();
+    const auto text = read_text_file(p.file_);
+    if (!text) return p;  // no progress yet
     try {
-        p.labs_ = parse(text.str());
+        p.labs_ = parse(*text);
     } catch (const NotProgress& e) {
         // Starting anew silently would lose the student's record for good, and
         // saving over the file later would too: keep it where they can look.

@@ -1,4 +1,5 @@
 #include "toolchain.h"
+#include "text_file.h"
 
 #include "hpclab_build_config.h"
 #include "keyed_hash.h"
@@ -19,13 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+std::string read_file(const fs::path& p) { return read_text_file(p).value_or(""); }
 
 // Identity of a file that goes into a build, without reading large ones.
 std::string file_identity(const fs::path& p)
