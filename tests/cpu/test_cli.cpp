@@ -164,3 +164,40 @@ TEST_CASE("cli: list <lab> shows the lab's record from its metadata")
         }
     }
 }
+
+TEST_CASE("cli: check refuses bad input before building anything")
+{
+    const std::string lab = catalog().labs().front().id;
+    ProcessResult r = run_hpclab({"check"});
+    CHECK(r.exit_code == 2);
+    r = run_hpclab({"check", "no_such_lab"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "unknown lab"));
+    r = run_hpclab({"check", lab, "--file", "/nonexistent/student.cu"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "/nonexistent/student.cu: no such file"));
+    r = run_hpclab({"check", lab, "--expect", "right_answer"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "unknown verdict 'right_answer'"));
+    r = run_hpclab({"check", lab, "--task", "no_such_task"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "has no task 'no_such_task'"));
+    r = run_hpclab({"check", lab, "--solution", "--file", "x.cu"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "not both"));
+}
+
+// Needs nvcc (not a GPU): compiled in only where the build has it.
+#if defined(HPCLAB_HPC_H_PROBE)
+TEST_CASE("cli: check of a file that does not compile says where, without a GPU too")
+{
+    TempDir dir;
+    const auto bad = dir.write("broken.cu", "#include \"hpc.h\"\nvoid vecadd(const int *a, const int *b, int *c, int n)\n{\n"
+                                            "    this is not C\n}\n");
+    const ProcessResult r = run_hpclab({"check", "vecadd3", "--file", bad.string()});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.out, "Compile error in"));
+    CHECK(has(r.out, "broken.cu(4)"));
+    CHECK(has(r.out, "COMPILE ERROR"));
+}
+#endif
