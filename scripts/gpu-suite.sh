@@ -7,6 +7,12 @@
 #   scripts/gpu-suite.sh                 # architecture of the local GPU
 #   CMAKE_CUDA_ARCHITECTURES=90 scripts/gpu-suite.sh
 #   CTEST_ARGS="-L gpu" scripts/gpu-suite.sh   # extra ctest arguments
+#   PARTS="tests loop" scripts/gpu-suite.sh     # some parts only (default: all)
+#
+# Parts: tests (ctest), runs (hpclab run of every lab), loop (the student
+# loop measured: scripts/gpu-loop.sh). One device call has ten minutes: the
+# whole suite with the broken set takes about that, so split it with PARTS
+# and CTEST_ARGS (-L broken / -LE broken).
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -33,7 +39,12 @@ if ! cmake --build "$BUILD" -j "$(nproc)" > "$OUT/logs/build.log" 2>&1; then
   say "build FAILED:"; grep -E "error|FAILED" "$OUT/logs/build.log" | head -30 | tee -a "$summary"; exit 1
 fi
 say "configure + build: $(( $(date +%s) - t0 )) s"
+PARTS=${PARTS:-tests runs loop}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
+ctest_rc=0 run_rc=0 runs_rc=0 loop_rc=0
+hpclab="$BUILD/grader/hpclab"
 
+if part tests; then
 t0=$(date +%s)
 # -V keeps every test's own output (each GPU run's line) in the log.
 ctest --test-dir "$BUILD" -V --no-tests=error -j "${CTEST_JOBS:-8}" ${CTEST_ARGS:-} > "$OUT/logs/ctest.log" 2>&1
@@ -43,8 +54,10 @@ grep -E "tests passed|tests failed|Total Test time" "$OUT/logs/ctest.log" | tee 
 grep -E "^ *[0-9]+/[0-9]+ Test +#[0-9]+: (gpu|compile)" "$OUT/logs/ctest.log" | sed 's/^ *[0-9]*\/[0-9]* //' \
   | tee -a "$summary"
 grep -E "^[0-9]+: (BAD|selftest .*FAILED)" "$OUT/logs/ctest.log" | head -40 | tee -a "$summary"
+grep -E "^ *[0-9]+ - .*\((Failed|Timeout|Not Run)\)" "$OUT/logs/ctest.log" | head -40 | tee -a "$summary"
+fi
 
-hpclab="$BUILD/grader/hpclab"
+if part runs; then
 say ""
 say "== every lab's reference solution (hpclab run --all --solution)"
 "$hpclab" run --all --solution --json "$OUT/solutions.json" 2>&1 | tee "$OUT/logs/run-all.log" | tee -a "$summary"
@@ -66,8 +79,15 @@ for lab in $labs; do
   { [ $skel -eq 1 ] && [ $sol -eq 0 ]; } || { verdict="NOT AS EXPECTED"; runs_rc=1; }
   say "$(printf '%-10s skeleton exit %d, solution exit %d: %s' "$lab" $skel $sol "$verdict")"
 done
+fi
+
+if part loop; then
+  say ""
+  OUT="$OUT" BUILD="$BUILD" scripts/gpu-loop.sh > "$OUT/logs/loop.log" 2>&1; loop_rc=$?
+  cat "$OUT/loop/summary.txt" >> "$summary"
+fi
 
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
 say ""
-say "ctest exit $ctest_rc, run --all exit $run_rc, every lab's run: $runs_rc"
-[ "$ctest_rc" -eq 0 ] && [ "$run_rc" -eq 0 ] && [ "$runs_rc" -eq 0 ]
+say "parts: $PARTS; ctest exit $ctest_rc, run --all exit $run_rc, every lab's run: $runs_rc, loop: $loop_rc"
+[ "$ctest_rc" -eq 0 ] && [ "$run_rc" -eq 0 ] && [ "$runs_rc" -eq 0 ] && [ "$loop_rc" -eq 0 ]

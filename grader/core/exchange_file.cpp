@@ -18,17 +18,23 @@ std::uint64_t round_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / 
 
 ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, const Params& params,
                            const std::vector<BufferDecl>& buffers, std::uint32_t ncalls, std::uint32_t flags,
-                           std::uint64_t marker, std::uint64_t guard_bytes)
+                           std::uint64_t marker, std::uint64_t guard_bytes, std::uint32_t nsets)
     : ncalls_(ncalls), decls_(buffers)
 {
+    if (nsets == 0 || nsets > ncalls) nsets = ncalls;
     if (buffers.size() > wire::kMaxBuffers || params.size() > wire::kMaxParams || ncalls == 0 ||
         ncalls > wire::kMaxCalls)
         throw std::logic_error("exchange: job too large for the wire format");
+    std::uint64_t slot_bytes = 0, out_slot_bytes = 0;
+    std::vector<std::uint64_t> offsets, out_offsets;
     for (const auto& b : buffers) {
-        offsets_.push_back(slot_bytes_);
-        slot_bytes_ = round_up(slot_bytes_ + b.bytes(), kAlign);
+        offsets.push_back(slot_bytes);
+        slot_bytes = round_up(slot_bytes + b.bytes(), kAlign);
+        out_offsets.push_back(out_slot_bytes);
+        if (b.role == Role::output) out_slot_bytes = round_up(out_slot_bytes + b.bytes(), kAlign);
     }
-    size_ = wire::kDataOffset + slot_bytes_ * ncalls;
+
+    size_ = wire::kDataOffset + nsets * slot_bytes + (ncalls - nsets) * out_slot_bytes;
 
     fd_ = memfd_create("hpclab-exchange", 0);  // inheritable on purpose
     if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "memfd_create");
@@ -64,14 +70,18 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
         b.place = buffers[i].place;
         b.role = buffers[i].role;
         b.count = buffers[i].count;
-        b.offset = offsets_[i];
+        b.offset = offsets[i];
+        b.out_offset = out_offsets[i];
     }
     job.ncalls = ncalls;
+    job.nsets = nsets;
     job.flags = flags;
-    job.slot_bytes = slot_bytes_;
+    job.slot_bytes = slot_bytes;
+    job.out_slot_bytes = out_slot_bytes;
     job.data_offset = wire::kDataOffset;
     job.guard_bytes = guard_bytes;
     job.marker = marker;
+    job_ = job;  // a private copy: the child can write into the file
 }
 
 ExchangeFile::~ExchangeFile()
@@ -83,9 +93,10 @@ ExchangeFile::~ExchangeFile()
 CallBuffers ExchangeFile::call(std::uint32_t k) const
 {
     CallBuffers view;
-    auto* slot = static_cast<std::byte*>(map_) + wire::kDataOffset + k * slot_bytes_;
+    auto* file = static_cast<std::byte*>(map_);
     for (std::size_t i = 0; i < decls_.size(); ++i)
-        view.add(decls_[i], {slot + offsets_[i], static_cast<std::size_t>(decls_[i].bytes())});
+        view.add(decls_[i], {file + wire::buffer_offset(job_, k, job_.buffers[i]),
+                             static_cast<std::size_t>(decls_[i].bytes())});
     return view;
 }
 

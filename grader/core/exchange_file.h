@@ -15,10 +15,11 @@ namespace hpclab {
 
 class ExchangeFile {
 public:
-    // Lays out `ncalls` slots of `buffers` and writes the job header.
+    // Lays out `ncalls` calls of `buffers` with `nsets` input sets (0: one
+    // per call; call k reads set k % nsets) and writes the job header.
     ExchangeFile(const std::string& lab, const std::string& task, const Params& params,
                  const std::vector<BufferDecl>& buffers, std::uint32_t ncalls, std::uint32_t flags,
-                 std::uint64_t marker, std::uint64_t guard_bytes = kDefaultGuardBytes);
+                 std::uint64_t marker, std::uint64_t guard_bytes = kDefaultGuardBytes, std::uint32_t nsets = 0);
     static constexpr std::uint64_t kDefaultGuardBytes = 64 * 1024;
     ~ExchangeFile();
     ExchangeFile(const ExchangeFile&) = delete;
@@ -28,7 +29,9 @@ public:
     wire::Header& header() { return *reinterpret_cast<wire::Header*>(map_); }
     const wire::Result& result() const { return reinterpret_cast<const wire::Header*>(map_)->result; }
     std::uint32_t ncalls() const { return ncalls_; }
-    // Views on call k's buffers inside the file.
+    std::uint32_t nsets() const { return job_.nsets; }
+    // Views on call k's buffers inside the file: the inputs of set k % nsets
+    // (shared by the calls of that set) and call k's own outputs.
     CallBuffers call(std::uint32_t k) const;
     std::uint64_t size() const { return size_; }
 
@@ -37,9 +40,8 @@ private:
     void* map_ = nullptr;
     std::uint64_t size_ = 0;
     std::uint32_t ncalls_ = 0;
-    std::uint64_t slot_bytes_ = 0;
     std::vector<BufferDecl> decls_;
-    std::vector<std::uint64_t> offsets_;
+    wire::Job job_ {};
 };
 
 }  // namespace hpclab

@@ -277,6 +277,9 @@ template <class T> std::vector<T> run_bounded(std::vector<std::function<T()>> jo
 }
 
 constexpr int kMaxTimingRounds = 3;
+// Input sets the timed calls cycle through (see input_sets.h): consecutive
+// calls always differ, and each call costs a device copy, not a host one.
+constexpr std::uint32_t kTimingInputSets = 3;
 
 // The speedup's median and its spread, from the quartiles of both samples.
 void update_ratio(Timing& t)
@@ -492,6 +495,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
                 RunRequest req = base_request(lab, student ? task : *base_info,
                                               student ? out.build.program : reference->program, task.timing, seed, gpu);
                 req.ncalls = 1 + static_cast<std::uint32_t>(task.timing_reps);
+                req.input_sets = kTimingInputSets;
                 req.flush_l2 = true;
                 req.trace = RunRequest::Trace::none;  // the correctness runs traced every call already
                 req.outputs_only = true;

@@ -1,5 +1,6 @@
 #include "task_runner.h"
 
+#include "input_sets.h"
 #include "keyed_hash.h"
 #include "sanitizer.h"
 #include "random.h"
@@ -96,15 +97,19 @@ RunReport run_task(const RunRequest& req)
     if (req.measure_copy) flags |= wire::kFlagMeasureCopy;
     if (req.outputs_only) flags |= wire::kFlagOutputsOnly;
     report.exchange = std::make_shared<ExchangeFile>(req.lab->id, req.task->id, req.params, decls, req.ncalls, flags,
-                                                     marker, req.guard_zones ? ExchangeFile::kDefaultGuardBytes : 0);
+                                                     marker, req.guard_zones ? ExchangeFile::kDefaultGuardBytes : 0,
+                                                     req.input_sets);
     ExchangeFile& ex = *report.exchange;
+    const std::uint32_t nsets = ex.nsets();
 
     // Inputs, and a keyed hash of each to find writes into them later.
     const std::uint64_t hash_key = fresh_seed();
-    std::vector<std::vector<std::uint64_t>> input_hashes(req.ncalls);
-    for (std::uint32_t k = 0; k < req.ncalls; ++k) {
+    std::vector<std::vector<std::uint64_t>> input_hashes(nsets);
+    const bool cycling = nsets < req.ncalls;
+    for (std::uint32_t k = 0; k < nsets; ++k) {
         CallBuffers call = ex.call(k);
-        if (req.fill_inputs) req.fill_inputs(call);
+        if (cycling && k > 0) derive_input_set(ex.call(0), call, mix64(req.seed ^ 0x5E75ull ^ k));
+        else if (req.fill_inputs) req.fill_inputs(call);
         else req.spec->generate(req.params, mix64(req.seed + k), call);
         for (const auto& e : call.entries())
             if (e.decl.role == Role::input) input_hashes[k].push_back(keyed_hash(e.bytes, hash_key));
@@ -171,6 +176,15 @@ RunReport run_task(const RunRequest& req)
     // Judge every call the program finished, even if a later one failed.
     const auto printed = split_at_markers(pr.out, marker);
     const std::uint32_t done = std::min<std::uint32_t>(result.calls_done, req.ncalls);
+    // The inputs each set holds now that the program ended: every call of a
+    // set shares them, so each is hashed once.
+    std::vector<std::vector<std::string>> modified_in_set(nsets);
+    for (std::uint32_t s = 0; s < nsets && s < done; ++s) {
+        std::size_t in_index = 0;
+        for (const auto& e : ex.call(s).entries())
+            if (e.decl.role == Role::input && keyed_hash(e.bytes, hash_key) != input_hashes[s][in_index++])
+                modified_in_set[s].push_back(e.decl.name);
+    }
     for (std::uint32_t k = 0; k < req.ncalls; ++k) {
         CallReport c;
         const wire::CallOutcome& o = result.calls[k];
@@ -182,13 +196,9 @@ RunReport run_task(const RunRequest& req)
             c.gpu_ms = o.gpu_ms;
             c.trace = o.trace;
             CallBuffers call = ex.call(k);
-            std::size_t in_index = 0;
-            for (std::size_t b = 0; b < call.entries().size(); ++b) {
-                const auto& e = call.entries()[b];
-                if (o.guard_damaged & (1u << b)) c.guards_damaged.push_back(e.decl.name);
-                if (e.decl.role == Role::input && keyed_hash(e.bytes, hash_key) != input_hashes[k][in_index++])
-                    c.inputs_modified.push_back(e.decl.name);
-            }
+            for (std::size_t b = 0; b < call.entries().size(); ++b)
+                if (o.guard_damaged & (1u << b)) c.guards_damaged.push_back(call.entries()[b].decl.name);
+            c.inputs_modified = modified_in_set[k % nsets];
             if (c.inputs_modified.empty()) {
                 const CheckInput ci {
                     .task = *req.task,

@@ -20,7 +20,12 @@ struct RunRequest {
     const TaskSpec* spec = nullptr;
     Params params;
     std::filesystem::path program;
-    std::uint32_t ncalls = 1;        // each with fresh inputs, each verified
+    std::uint32_t ncalls = 1;        // each verified
+    // Distinct input sets, cycled through by the calls (call k gets set
+    // k % input_sets), kept on the device by the program. 0: a fresh set for
+    // every call. Timed runs use a few: consecutive calls still get different
+    // inputs, at a device copy's cost instead of the host's.
+    std::uint32_t input_sets = 0;
     bool flush_l2 = false;           // start every call with a cold L2 cache
     std::uint64_t seed = 0;
     double wall_limit_s = 20;

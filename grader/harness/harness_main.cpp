@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdarg>
@@ -84,6 +85,10 @@ struct OwnedBuffer {
     std::uint64_t bytes = 0;
     std::uint64_t guard = 0;
     bool on_device = false;
+    // Timed runs (fewer input sets than calls): each set of this input kept
+    // on the device, so a call's inputs are a device copy away. Empty when
+    // not used or when the device has no room (then they come from the file).
+    std::vector<void*> sets;
 };
 
 void fill_guards(OwnedBuffer& b)
@@ -142,10 +147,12 @@ void validate_job(const wire::Job& job, std::uint64_t file_size)
     if (job.magic != wire::kMagic || job.version != wire::kVersion)
         stop(wire::kExitHarnessError, "the exchange file is not a job of this hpclab version");
     if (job.nparams > wire::kMaxParams || job.nbuffers > wire::kMaxBuffers || job.ncalls > wire::kMaxCalls ||
-        job.ncalls == 0)
+        job.ncalls == 0 || job.nsets == 0 || job.nsets > job.ncalls)
         stop(wire::kExitHarnessError, "the job's counts are out of range");
-    if (job.data_offset < sizeof(Header) || job.data_offset > file_size ||
-        (job.slot_bytes != 0 && (file_size - job.data_offset) / job.slot_bytes < job.ncalls))
+    // Each product below is at most kMaxCalls times a buffer size already
+    // bounded by the file, so none of them overflows once these hold.
+    if (job.data_offset < sizeof(Header) || job.data_offset > file_size || job.slot_bytes > file_size ||
+        job.out_slot_bytes > file_size || wire::slots_bytes(job) > file_size - job.data_offset)
         stop(wire::kExitHarnessError, "the job's call slots do not fit the exchange file");
     for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
         const auto& b = job.buffers[i];
@@ -154,6 +161,9 @@ void validate_job(const wire::Job& job, std::uint64_t file_size)
             stop(wire::kExitHarnessError, "buffer %u is too large", i);
         if (b.offset > job.slot_bytes || bytes > job.slot_bytes - b.offset)
             stop(wire::kExitHarnessError, "buffer %u does not fit its call slot", i);
+        if (b.role == wire::Role::output && job.nsets < job.ncalls &&
+            (b.out_offset > job.out_slot_bytes || bytes > job.out_slot_bytes - b.out_offset))
+            stop(wire::kExitHarnessError, "buffer %u does not fit its output slot", i);
     }
 }
 
@@ -216,7 +226,7 @@ int main(int argc, char** argv)
     // allocation, which memcheck reports (one into a neighbour it cannot).
     std::vector<void*> spacers;
     std::vector<OwnedBuffer> owned(job.nbuffers);
-    std::uint64_t largest_output = 0;
+    std::uint64_t largest_output = 0, largest_device_output = 0;
     for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
         OwnedBuffer& b = owned[i];
         b.desc = &job.buffers[i];
@@ -236,12 +246,37 @@ int main(int argc, char** argv)
             if (!b.base) stop(wire::kExitHarnessError, "cannot allocate %.3f GB of host memory", total / 1e9);
         }
         b.user = b.base + b.guard;
-        if (b.desc->role == wire::Role::output && b.bytes > largest_output) largest_output = b.bytes;
+        if (b.desc->role == wire::Role::output) {
+            largest_output = std::max(largest_output, b.bytes);
+            if (b.on_device) largest_device_output = std::max(largest_device_output, b.bytes);
+        }
         void* spacer = nullptr;
         if (b.on_device && b.guard == 0 && cudaMalloc(&spacer, 1u << 20) == cudaSuccess) spacers.push_back(spacer);
     }
     for (void* p : spacers) cudaFree(p);
+    const bool cycling = job.nsets < job.ncalls;
+    for (OwnedBuffer& b : owned) {
+        if (!cycling || !b.on_device || b.desc->role != wire::Role::input) continue;
+        for (std::uint32_t s = 0; s < job.nsets; ++s) {
+            void* p = nullptr;
+            if (cudaMalloc(&p, b.bytes ? b.bytes : 1) != cudaSuccess) {
+                cudaGetLastError();  // not sticky: fall back to copies from the file
+                for (void* q : b.sets) cudaFree(q);
+                b.sets.clear();
+                break;
+            }
+            b.sets.push_back(p);
+        }
+    }
+    // Poison comes from memory on the same side as the output: a device
+    // copy of the pattern costs microseconds where a host one costs a trip.
     std::vector<std::uint32_t> poison(largest_output / 4, wire::kPoison32);
+    void* device_poison = nullptr;
+    if (largest_device_output > 0) {
+        harness_cuda(cudaMalloc(&device_poison, largest_device_output), "allocating the poison pattern");
+        harness_cuda(cudaMemcpy(device_poison, poison.data(), largest_device_output, cudaMemcpyHostToDevice),
+                     "copying the poison pattern");
+    }
 
     // Writing more than the L2 cache evicts whatever the previous call or the
     // input copies left there, so every call starts from device memory.
@@ -261,17 +296,25 @@ int main(int argc, char** argv)
 
     result.stage = wire::Stage::started;
     for (std::uint32_t k = 0; k < job.ncalls; ++k) {
-        unsigned char* slot = file + job.data_offset + k * job.slot_bytes;
+        const std::uint32_t set = k % job.nsets;
         std::vector<Call::Slot> slots;
         for (auto& b : owned) {
             fill_guards(b);
-            unsigned char* src = slot + b.desc->offset;
+            unsigned char* in_file = file + wire::buffer_offset(job, k, *b.desc);
             const bool input = b.desc->role == wire::Role::input;
-            const void* from = input ? static_cast<const void*>(src) : static_cast<const void*>(poison.data());
-            if (b.on_device)
-                harness_cuda(cudaMemcpy(b.user, from, b.bytes, cudaMemcpyHostToDevice), "copying a buffer to the GPU");
-            else
-                std::memcpy(b.user, from, b.bytes);
+            if (input && !b.sets.empty()) {
+                if (k < job.nsets)
+                    harness_cuda(cudaMemcpy(b.sets[set], in_file, b.bytes, cudaMemcpyHostToDevice),
+                                 "copying an input set to the GPU");
+                harness_cuda(cudaMemcpy(b.user, b.sets[set], b.bytes, cudaMemcpyDeviceToDevice),
+                             "copying an input set on the GPU");
+            } else if (b.on_device) {
+                const void* from = input ? static_cast<const void*>(in_file) : device_poison;
+                harness_cuda(cudaMemcpy(b.user, from, b.bytes, input ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice),
+                             "copying a buffer to the GPU");
+            } else {
+                std::memcpy(b.user, input ? static_cast<const void*>(in_file) : poison.data(), b.bytes);
+            }
             slots.push_back({b.desc->name, b.user, static_cast<std::uint32_t>(b.desc->type), input});
         }
         std::vector<std::pair<std::string, std::int64_t>> params;
@@ -324,16 +367,17 @@ int main(int argc, char** argv)
         out.guard_damaged = 0;
         for (std::uint32_t i = 0; i < owned.size(); ++i) {
             OwnedBuffer& b = owned[i];
-            unsigned char* dst = slot + b.desc->offset;
-            const bool write_back = b.desc->role == wire::Role::output || !(job.flags & wire::kFlagOutputsOnly);
-            if (!write_back) {
-                if (!guards_intact(b, scratch)) out.guard_damaged |= 1u << i;
-                continue;
+            unsigned char* dst = file + wire::buffer_offset(job, k, *b.desc);
+            // Inputs come back (so the parent sees any write into them) once
+            // per set: later calls of a set share its place in the file.
+            const bool write_back = b.desc->role == wire::Role::output ||
+                                    (!(job.flags & wire::kFlagOutputsOnly) && k < job.nsets);
+            if (write_back) {
+                if (b.on_device)
+                    harness_cuda(cudaMemcpy(dst, b.user, b.bytes, cudaMemcpyDeviceToHost), "copying a buffer from the GPU");
+                else
+                    std::memcpy(dst, b.user, b.bytes);
             }
-            if (b.on_device)
-                harness_cuda(cudaMemcpy(dst, b.user, b.bytes, cudaMemcpyDeviceToHost), "copying a buffer from the GPU");
-            else
-                std::memcpy(dst, b.user, b.bytes);
             if (!guards_intact(b, scratch)) out.guard_damaged |= 1u << i;
         }
         out.done = 1;

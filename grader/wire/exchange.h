@@ -5,8 +5,19 @@
 // an open descriptor) holds, in order:
 //
 //   Header { Job, Result }   fixed size, plain data
-//   call slot 0              the buffers of the first call
+//   call slot 0              every buffer of the first call
 //   call slot 1              ...
+//   call slot nsets - 1
+//   output slot nsets        the outputs only of call nsets
+//   ...
+//   output slot ncalls - 1
+//
+// A job has `nsets` input sets (nsets <= ncalls): call k reads the inputs of
+// slot k % nsets. Runs that check correctness give every call its own set;
+// timed runs cycle through a few sets that the harness keeps on the device,
+// so that a timed call costs a device copy instead of a trip from the host,
+// while consecutive calls still see different inputs at the same pointers
+// (a result cached by pointer is wrong at the next call).
 //
 // The parent writes the Job and every input buffer; the child reads them,
 // runs each call on its own copy of the inputs, then writes the outputs and
@@ -24,7 +35,7 @@
 namespace hpclab::wire {
 
 inline constexpr std::uint32_t kMagic = 0x4C435048u;  // "HPCL"
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2;
 inline constexpr int kNameLen = 32;
 inline constexpr int kMaxParams = 8;
 inline constexpr int kMaxBuffers = 8;
@@ -74,7 +85,8 @@ struct Buffer {
     Role role;
     std::uint32_t reserved;
     std::uint64_t count;   // elements
-    std::uint64_t offset;  // bytes from the start of a call slot
+    std::uint64_t offset;      // bytes from the start of a call slot
+    std::uint64_t out_offset;  // outputs: bytes from the start of an output slot
 };
 
 struct Job {
@@ -86,9 +98,12 @@ struct Job {
     std::uint32_t nbuffers;
     Param params[kMaxParams];
     Buffer buffers[kMaxBuffers];
-    std::uint32_t ncalls;       // one input set each; all are verified
+    std::uint32_t ncalls;       // all are verified
+    std::uint32_t nsets;        // input sets: call k reads set k % nsets
     std::uint32_t flags;
-    std::uint64_t slot_bytes;   // bytes of one call slot
+    std::uint32_t reserved;
+    std::uint64_t slot_bytes;   // bytes of one call slot (all buffers)
+    std::uint64_t out_slot_bytes;  // bytes of one output slot (outputs only)
     std::uint64_t data_offset;  // file offset of call slot 0
     std::uint64_t guard_bytes;  // guard zone on each side of each buffer
     std::uint64_t marker;       // nonce of the marker line (kFlagMarker)
@@ -158,6 +173,20 @@ struct Header {
 
 // Header size rounded up so that call slots start 4 KiB aligned.
 inline constexpr std::uint64_t kDataOffset = (sizeof(Header) + 4095) / 4096 * 4096;
+
+// The file offset of call k's buffer b (the layout at the top of this file).
+inline std::uint64_t buffer_offset(const Job& job, std::uint32_t k, const Buffer& b)
+{
+    if (b.role == Role::input) return job.data_offset + (k % job.nsets) * job.slot_bytes + b.offset;
+    if (k < job.nsets) return job.data_offset + k * job.slot_bytes + b.offset;
+    return job.data_offset + job.nsets * job.slot_bytes + (k - job.nsets) * job.out_slot_bytes + b.out_offset;
+}
+
+// The bytes the job's slots take, from data_offset on.
+inline std::uint64_t slots_bytes(const Job& job)
+{
+    return job.nsets * job.slot_bytes + (job.ncalls - job.nsets) * job.out_slot_bytes;
+}
 
 // Copy a string into a fixed field, always terminated.
 inline void set_name(char* dst, std::size_t cap, const char* src)

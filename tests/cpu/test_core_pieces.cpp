@@ -1,6 +1,7 @@
 // Small pieces of the grader core: nvcc's architecture flags, compiler
 // output trimming, the keyed hash of inputs, the exchange file's layout.
 #include "core/exchange_file.h"
+#include "core/input_sets.h"
 #include "core/keyed_hash.h"
 #include "core/parallel.h"
 #include "core/random.h"
@@ -8,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -88,4 +90,64 @@ TEST_CASE("exchange: the job header and call slots are laid out as the harness r
     const auto* base = reinterpret_cast<const std::byte*>(&ex.header());
     std::memcpy(&back, base + job.data_offset + job.slot_bytes + job.buffers[1].offset + 8, 4);
     CHECK(back == 1.5f);
+}
+
+TEST_CASE("exchange: with fewer input sets than calls, calls share their set's inputs and own their outputs")
+{
+    const std::vector<BufferDecl> decls = {{"a", ElemType::i32, Place::device, Role::input, 1000},
+                                           {"c", ElemType::i32, Place::device, Role::output, 10}};
+    ExchangeFile ex("lab", "task", {{"n", 10}}, decls, 7, 0, 1, 0, 3);
+    const wire::Job& job = ex.header().job;
+    CHECK(job.nsets == 3);
+    CHECK(ex.nsets() == 3);
+    CHECK(job.out_slot_bytes == 256);  // the output alone, aligned
+    CHECK(ex.size() == job.data_offset + 3 * job.slot_bytes + 4 * job.out_slot_bytes);
+    // Calls 1 and 4 read set 1; calls 2 and 4 do not share outputs.
+    ex.call(1).get<int>("a")[5] = 42;
+    CHECK(ex.call(4).get<int>("a")[5] == 42);
+    CHECK(ex.call(2).get<int>("a")[5] != 42);
+    for (std::uint32_t k = 0; k < 7; ++k) ex.call(k).get<int>("c")[0] = static_cast<int>(k);
+    for (std::uint32_t k = 0; k < 7; ++k) CHECK(ex.call(k).get<int>("c")[0] == static_cast<int>(k));
+    // The harness finds the same places from the header alone.
+    const auto* base = reinterpret_cast<const std::byte*>(&ex.header());
+    int back;
+    std::memcpy(&back, base + wire::buffer_offset(job, 5, job.buffers[1]), 4);
+    CHECK(back == 5);
+    std::memcpy(&back, base + wire::buffer_offset(job, 4, job.buffers[0]) + 20, 4);
+    CHECK(back == 42);
+    // 0, or more sets than calls: one set per call.
+    ExchangeFile one_each("lab", "task", {}, decls, 4, 0, 1, 0, 0);
+    CHECK(one_each.nsets() == 4);
+    ExchangeFile too_many("lab", "task", {}, decls, 4, 0, 1, 0, 9);
+    CHECK(too_many.nsets() == 4);
+}
+
+TEST_CASE("input sets: a derived set changes about one element in 32, each to another element's value")
+{
+    const std::vector<BufferDecl> decls = {{"a", ElemType::i32, Place::device, Role::input, 1 << 16},
+                                           {"c", ElemType::i32, Place::device, Role::output, 4}};
+    OwnedCallBuffers base(decls), derived(decls), again(decls);
+    auto a = base.view().get<int>("a");
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int>(i);  // every value tells its place
+    derived.view().get<int>("c")[0] = 7;
+    derive_input_set(base.view(), derived.view(), 99);
+    derive_input_set(base.view(), again.view(), 99);
+    const auto d = derived.view().get<int>("a");
+    std::size_t changed = 0;
+    bool from_elsewhere = true;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        if (d[i] == a[i]) continue;
+        ++changed;
+        from_elsewhere = from_elsewhere && d[i] >= 0 && d[i] < static_cast<int>(d.size());
+    }
+    CHECK(changed > d.size() / kChangedOneIn / 2);
+    CHECK(changed < d.size() / kChangedOneIn * 2);
+    CHECK(from_elsewhere);
+    CHECK(derived.view().get<int>("c")[0] == 7);  // outputs untouched
+    const auto d2 = again.view().get<int>("a");
+    CHECK(std::equal(d.begin(), d.end(), d2.begin()));  // the same seed, the same set
+    OwnedCallBuffers other(decls);
+    derive_input_set(base.view(), other.view(), 100);
+    const auto d3 = other.view().get<int>("a");
+    CHECK(!std::equal(d.begin(), d.end(), d3.begin()));
 }
