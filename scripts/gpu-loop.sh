@@ -27,6 +27,12 @@ restore() { cp "$dir/skeleton.keep" "$student"; rm -f "$dir/skeleton.keep"; }
 trap restore EXIT
 fails=0
 
+say "== where a check's time goes (HPCLAB_PROFILE=1 hpclab check vecadd3 --solution)"
+HPCLAB_PROFILE=1 "$hpclab" check vecadd3 --solution --quiet > "$dir/profile.txt" 2>&1
+grep -A1 "hpclab profile" "$dir/profile.txt" | grep -v "^--" | tail -12 | tee -a "$summary"
+tail -1 "$dir/profile.txt" | tee -a "$summary"
+
+say ""
 say "== five consecutive checks of the reference solution"
 for lab in ${REPEAT_LABS:-vecadd3 matmul}; do
   for i in 1 2 3 4 5; do
@@ -59,4 +65,7 @@ grep -E "passes|stencil|wrong|fail" "$dir/watch.txt" | head -8 | tee -a "$summar
 grep -q "vecadd3 passes! Type next for the next lab, stencil" "$dir/watch.txt" || { say "watch: no pass line"; fails=$((fails + 1)); }
 say "$("$hpclab" list | grep -E "vecadd3|stencil")"
 say "loop: $fails failure(s)"
+# The records and outputs in one file (a device call brings back few files).
+tar -C "$OUT" -czf "$OUT/loop.tar.gz" loop && rm -f "$dir"/*.json "$dir"/*.txt.keep
+find "$dir" -name '*.txt' ! -name summary.txt -delete
 [ $fails -eq 0 ]

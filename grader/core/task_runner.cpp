@@ -8,6 +8,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 
 namespace hpclab {
@@ -75,6 +78,10 @@ double RunReport::median_host_ms() const { return median_timed(calls, [](const C
 
 RunReport run_task(const RunRequest& req)
 {
+    const auto t_begin = std::chrono::steady_clock::now();
+    auto ms_since = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+    };
     RunReport report;
     report.seed = req.seed;
     report.work = req.spec->work(req.params);
@@ -114,6 +121,9 @@ RunReport run_task(const RunRequest& req)
         for (const auto& e : call.entries())
             if (e.decl.role == Role::input) input_hashes[k].push_back(keyed_hash(e.bytes, hash_key));
     }
+
+    const double inputs_ms = ms_since(t_begin);
+    const auto t_program = std::chrono::steady_clock::now();
 
     ProcessSpec ps;
     ps.argv = req.wrapper;
@@ -173,6 +183,9 @@ RunReport run_task(const RunRequest& req)
         report.status = RunStatus::completed;
     }
 
+    const double program_ms = ms_since(t_program);
+    const auto t_judge = std::chrono::steady_clock::now();
+
     // Judge every call the program finished, even if a later one failed.
     const auto printed = split_at_markers(pr.out, marker);
     const std::uint32_t done = std::min<std::uint32_t>(result.calls_done, req.ncalls);
@@ -181,7 +194,8 @@ RunReport run_task(const RunRequest& req)
     std::vector<std::vector<std::string>> modified_in_set(nsets);
     for (std::uint32_t s = 0; s < nsets && s < done; ++s) {
         std::size_t in_index = 0;
-        for (const auto& e : ex.call(s).entries())
+        const CallBuffers set = ex.call(s);
+        for (const auto& e : set.entries())
             if (e.decl.role == Role::input && keyed_hash(e.bytes, hash_key) != input_hashes[s][in_index++])
                 modified_in_set[s].push_back(e.decl.name);
     }
@@ -219,6 +233,14 @@ RunReport run_task(const RunRequest& req)
         }
         if (k == 0 && c.done) report.computed = req.spec->summarize(req.params, ex.call(0));
         report.calls.push_back(std::move(c));
+    }
+    // HPCLAB_PROFILE: where a run's time goes (the parent's part, then the program's).
+    if (std::getenv("HPCLAB_PROFILE")) {
+        const std::size_t at = pr.err.find("hpclab profile:");
+        const std::string program_line = at == std::string::npos ? "" : pr.err.substr(at, pr.err.find('\n', at) - at);
+        std::fprintf(stderr, "hpclab profile: %s/%s %s, %u calls, %u sets: inputs %.0f ms, program %.0f ms, judging %.0f ms\n  %s\n",
+                     req.lab->id.c_str(), req.task->id.c_str(), format_params(req.params).c_str(), req.ncalls, nsets,
+                     inputs_ms, program_ms, ms_since(t_judge), program_line.c_str());
     }
     return report;
 }
