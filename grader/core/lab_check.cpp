@@ -314,6 +314,53 @@ RunRequest base_request(const LabInfo& lab, const TaskInfo& task, const std::fil
     return req;
 }
 
+// One timed run of `runs` (the graded task, or its baseline) at the size and
+// repetitions of the graded task.
+RunRequest timed_request(const LabInfo& lab, const TaskInfo& graded, const TaskInfo& runs,
+                         const std::filesystem::path& program, std::uint64_t seed, const GpuInfo& gpu,
+                         bool measure_copy)
+{
+    RunRequest req = base_request(lab, runs, program, graded.timing, seed, gpu);
+    req.ncalls = 1 + static_cast<std::uint32_t>(graded.timing_reps);
+    req.input_sets = kTimingInputSets;
+    req.flush_l2 = true;
+    req.trace = RunRequest::Trace::none;  // the correctness runs traced every call already
+    req.outputs_only = true;
+    req.measure_copy = measure_copy;
+    req.reference_budget = 2e7;
+    return req;
+}
+
+// A task's first timing round, started before the correctness runs: both
+// programs make their inputs and upload them meanwhile, then wait at their
+// gates (gate.h) until the timing phase lets them run, one at a time.
+struct PreparedRound {
+    std::shared_ptr<Gate> baseline_gate = std::make_shared<Gate>(), student_gate = std::make_shared<Gate>();
+    std::future<RunReport> baseline, student;
+
+    PreparedRound() = default;
+    PreparedRound(const PreparedRound&) = delete;
+    PreparedRound& operator=(const PreparedRound&) = delete;
+    // Not needed after all (a wrong answer, an exception): the programs end
+    // at their closed gates, and the futures' threads with them.
+    ~PreparedRound()
+    {
+        baseline_gate->close();
+        student_gate->close();
+        if (baseline.valid()) baseline.wait();
+        if (student.valid()) student.wait();
+    }
+
+    // Lets one program make its timed calls and returns its report.
+    RunReport run(bool of_student, double ready_within_s)
+    {
+        Gate& gate = of_student ? *student_gate : *baseline_gate;
+        if (gate.wait_ready(ready_within_s)) gate.go();
+        else gate.close();
+        return (of_student ? student : baseline).get();
+    }
+};
+
 }  // namespace
 
 LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const CheckOptions& o)
@@ -358,6 +405,53 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         out.overall = Verdict::not_run;
         out.total_s = seconds_since(t_start);
         return out;
+    }
+
+    // Another process on the GPU makes timings unreliable: looked at before
+    // this check starts any program of its own, and again once it is done.
+    const int gpu_processes_before = o.timing ? gpu_processes_now() : 0;
+
+    // The timed runs' preparation (seconds: inputs, a CUDA context, uploads)
+    // overlaps the correctness runs; only their calls wait for them.
+    const std::uint64_t timing_seed = mix64(out.seed ^ 0x71A1);
+    std::shared_future<BuildResult> reference;
+    std::vector<std::unique_ptr<PreparedRound>> prepared(tasks.size());
+    if (o.timing && std::any_of(tasks.begin(), tasks.end(), [](const TaskInfo* t) { return bool(t->threshold); })) {
+        reference = std::async(std::launch::async, [&tc, &lab] {
+                        return build_lab_program(tc, lab, lab.solution_source(), "solution");
+                    }).share();
+        for (std::size_t i = 0; i < tasks.size(); ++i) {
+            const TaskInfo& task = *tasks[i];
+            const TaskInfo* base_info = task.threshold ? lab.find_task(task.threshold->baseline == "reference"
+                                                                            ? task.id
+                                                                            : task.threshold->baseline)
+                                                       : nullptr;
+            if (!base_info) continue;
+            auto p = std::make_unique<PreparedRound>();
+            // Once run_task is back, the program has ended or never started:
+            // either way the gate's program ends close here, so that waiting
+            // for "ready" sees the end at once (program_started is idempotent).
+            RunRequest base_req = timed_request(lab, task, *base_info, {}, timing_seed, gpu, true);
+            base_req.gate = p->baseline_gate;
+            p->baseline = std::async(std::launch::async, [reference, base_req]() mutable {
+                const BuildResult& ref = reference.get();
+                RunReport r;  // the reference not building is reported in the timing phase
+                if (ref.ok) {
+                    base_req.program = ref.program;
+                    r = run_task(base_req);
+                }
+                base_req.gate->program_started();
+                return r;
+            });
+            RunRequest student_req = timed_request(lab, task, task, out.build.program, timing_seed, gpu, false);
+            student_req.gate = p->student_gate;
+            p->student = std::async(std::launch::async, [student_req] {
+                RunReport r = run_task(student_req);
+                student_req.gate->program_started();
+                return r;
+            });
+            prepared[i] = std::move(p);
+        }
     }
 
     // Correctness runs and sanitizer runs, side by side: each a fresh process.
@@ -465,18 +559,19 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "", runs_wall));
 
     // Speed, only where everything else is right: the student's timed calls
-    // against the baseline's, alternating, on the same inputs.
+    // against the baseline's, one program at a time, on the same inputs.
     t0 = Clock::now();
-    std::optional<BuildResult> reference;
-    for (TaskCheck& tcheck : out.tasks) {
+    for (std::size_t i = 0; i < out.tasks.size(); ++i) {
+        TaskCheck& tcheck = out.tasks[i];
         const TaskInfo& task = *tcheck.task;
         const bool correct = std::none_of(tcheck.evidence.findings.begin(), tcheck.evidence.findings.end(),
                                           [](const Finding& f) { return is_failure(f.kind); });
-        if (!o.timing || !task.threshold || !correct) continue;
-        if (!reference) reference = build_lab_program(tc, lab, lab.solution_source(), "solution");
-        if (!reference->ok) {
+        std::unique_ptr<PreparedRound> first_round = std::move(prepared[i]);
+        if (!o.timing || !task.threshold || !correct || !first_round) continue;
+        const BuildResult& ref = reference.get();
+        if (!ref.ok) {
             tcheck.evidence.findings.push_back(
-                make(Verdict::grader_error, "the reference solution does not build:\n" + reference->diagnostics, ""));
+                make(Verdict::grader_error, "the reference solution does not build:\n" + ref.diagnostics, ""));
             continue;
         }
         const std::string base_task = task.threshold->baseline == "reference" ? task.id : task.threshold->baseline;
@@ -485,23 +580,19 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         timing.baseline = base_task == task.id ? "reference solution" : "reference's " + base_task;
         timing.size = task.timing;
         timing.threshold = task.threshold->min_speedup;
-        const int before = gpu_processes_now();
-        const std::uint64_t seed = mix64(out.seed ^ 0x71A1);
         // Rounds of (baseline, student), until the ratio's spread is clear of
-        // the threshold: far from it, one round decides; close to it, up to three.
+        // the threshold: far from it, one round decides; close to it, up to
+        // three. The first round was prepared during the correctness runs.
         for (int round = 0; round < kMaxTimingRounds; ++round) {
             if (round > 0 && conclusive(timing)) break;
             for (const bool student : {false, true}) {
-                RunRequest req = base_request(lab, student ? task : *base_info,
-                                              student ? out.build.program : reference->program, task.timing, seed, gpu);
-                req.ncalls = 1 + static_cast<std::uint32_t>(task.timing_reps);
-                req.input_sets = kTimingInputSets;
-                req.flush_l2 = true;
-                req.trace = RunRequest::Trace::none;  // the correctness runs traced every call already
-                req.outputs_only = true;
-                req.measure_copy = !student && round == 0;
-                req.reference_budget = 2e7;
-                const RunReport r = run_task(req);
+                RunReport r;
+                if (round == 0) {
+                    r = first_round->run(student, std::max(30.0, 2 * lab.wall_limit_s));
+                } else {
+                    r = run_task(timed_request(lab, task, student ? task : *base_info,
+                                               student ? out.build.program : ref.program, timing_seed, gpu, false));
+                }
                 if (student) {
                     // The timed calls are checked too: a result cached from an earlier call fails here.
                     for (auto& f : findings_of_run(lab, task, {task.timing, "the timing size", false}, r))
@@ -510,11 +601,11 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
                 if (!r.passed()) continue;
                 auto& into = student ? timing.student_ms : timing.baseline_ms;
                 for (std::size_t k = 1; k < r.calls.size(); ++k) into.push_back(r.calls[k].gpu_ms);
-                if (req.measure_copy) timing.copy_gbps = r.copy_gbps;
+                if (!student && round == 0) timing.copy_gbps = r.copy_gbps;
             }
         }
         const int after = gpu_processes_now();
-        timing.unreliable = before > 0 || after > 0;
+        timing.unreliable = gpu_processes_before > 0 || after > 0;
         update_ratio(timing);
         if (timing.student_ms.empty() || timing.baseline_ms.empty()) {
             if (timing.baseline_ms.empty())
@@ -527,6 +618,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         tcheck.evidence.findings.push_back(finding_of_timing(timing));
         tcheck.timing = std::move(timing);
     }
+    prepared.clear();  // any left (a task not timed) end at their closed gates
     out.timing_s = seconds_since(t0);
 
     for (TaskCheck& tcheck : out.tasks) {

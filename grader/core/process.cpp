@@ -100,6 +100,7 @@ ProcessResult run_process(const ProcessSpec& spec)
             if (flags >= 0) fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
         }
         for (const auto& [name, value] : spec.set_env) setenv(name.c_str(), value.c_str(), 1);
+        signal(SIGPIPE, SIG_DFL);  // hpclab ignores it (gate.cpp); the program gets the default
         if (!cwd.empty() && chdir(cwd.c_str()) != 0) {
             const int e = errno;
             (void)!write(status.w, &e, sizeof e);
@@ -128,12 +129,14 @@ ProcessResult run_process(const ProcessSpec& spec)
         return res;
     }
     res.started = true;
+    if (spec.after_start) spec.after_start();
 
     bool out_eof = false, err_eof = false, exited = false, killed = false;
     std::chrono::steady_clock::time_point kill_time;
     int wstatus = 0;
-    const auto deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                   std::chrono::duration<double>(spec.wall_limit_s));
+    const auto limit = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(spec.wall_limit_s));
+    auto deadline = t0 + limit;
     while (!(out_eof && err_eof && exited)) {
         if (!exited && !killed) {
             const pid_t w = waitpid(pid, &wstatus, WNOHANG);
@@ -145,6 +148,7 @@ ProcessResult run_process(const ProcessSpec& spec)
             }
         }
         const auto now = std::chrono::steady_clock::now();
+        if (spec.held && spec.held->load()) deadline = now + limit;
         const bool cancel = spec.cancel && spec.cancel->load();
         if (!exited && !killed && (now >= deadline || cancel)) {
             (cancel ? res.cancelled : res.timed_out) = true;

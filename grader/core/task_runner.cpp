@@ -129,6 +129,12 @@ RunReport run_task(const RunRequest& req)
     ps.argv = req.wrapper;
     ps.argv.insert(ps.argv.end(), {req.program.string(), "--exchange-fd", std::to_string(ex.fd())});
     ps.pass_fds = {ex.fd()};
+    if (req.gate) {
+        ps.argv.insert(ps.argv.end(), {"--gate", req.gate->argument()});
+        ps.pass_fds.insert(ps.pass_fds.end(), {req.gate->child_go_fd(), req.gate->child_ready_fd()});
+        ps.after_start = [gate = req.gate] { gate->program_started(); };
+        ps.held = req.gate->held();
+    }
     ps.wall_limit_s = req.wall_limit_s;
     ps.cancel = req.cancel;
     report.process = run_process(ps);
@@ -147,6 +153,9 @@ RunReport run_task(const RunRequest& req)
     if (pr.cancelled) {
         report.status = RunStatus::cancelled;
         report.status_message = "stopped: another run of this task hit the time limit";
+    } else if (req.gate && !req.gate->opened() && !pr.timed_out && pr.signal == 0) {
+        report.status = RunStatus::cancelled;
+        report.status_message = "not run: its gate was closed (no timing needed)";
     } else if (!pr.started) {
         report.status = RunStatus::could_not_start;
         report.status_message = pr.start_error;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "exchange_file.h"
+#include "gate.h"
 #include "lab_catalog.h"
 #include "process.h"
 #include "task_spec.h"
@@ -45,6 +46,9 @@ struct RunRequest {
     // need less (a cached or skipped result is wrong nearly everywhere).
     double reference_budget = 4e8;
     const std::atomic<bool>* cancel = nullptr;  // stops the program when it turns true
+    // Set: the program prepares, then waits at this gate until the caller
+    // says go (gate.h); run_task then returns once the calls are done.
+    std::shared_ptr<Gate> gate;
 };
 
 struct CallReport {

@@ -1,0 +1,50 @@
+// A start gate between hpclab and a lab program: the program gets ready
+// (starts, opens the GPU, allocates, uploads its input sets), says so, and
+// waits for "go" before its first call.
+//
+// Why: a timed run's preparation takes far longer than its timed calls. With
+// a gate, hpclab prepares the reference's and the student's timed runs while
+// the correctness runs go on, then lets them run their calls one after the
+// other, alone on the GPU. Closing the gate without "go" (the check failed,
+// so no timing is needed) makes the program exit at once.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <sys/types.h>
+
+namespace hpclab {
+
+class Gate {
+public:
+    Gate();  // throws std::system_error when no pipe can be made
+    ~Gate();
+    Gate(const Gate&) = delete;
+    Gate& operator=(const Gate&) = delete;
+
+    // The program's side: the two descriptors it inherits, and its arguments.
+    int child_ready_fd() const { return ready_w_; }
+    int child_go_fd() const { return go_r_; }
+    std::string argument() const;  // "R,W": go to read, ready to write
+    // Once the program started: the parent's copies of its ends go, so that
+    // the program's exit reads as end of file here.
+    void program_started();
+
+    // Blocks until the program is ready (true), has ended or is not ready
+    // within `timeout_s` (false; the caller then closes the gate).
+    bool wait_ready(double timeout_s);
+    void go();     // lets a ready program make its calls
+    void close();  // no calls: the program exits (also when never ready)
+    bool opened() const { return opened_; }  // go() was called
+    // True until go() or close(): the program's wall limit does not run
+    // while it waits for hpclab (process.h's `held`).
+    const std::atomic<bool>* held() const { return &held_; }
+
+private:
+    int ready_r_ = -1, ready_w_ = -1, go_r_ = -1, go_w_ = -1;
+    int ready_ = -1;  // -1 unknown, 0 ended, 1 ready
+    bool opened_ = false;
+    std::atomic<bool> held_ {true};
+};
+
+}  // namespace hpclab

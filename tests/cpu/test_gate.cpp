@@ -1,0 +1,120 @@
+// The start gate between hpclab and a timed run's program (gate.h), with a
+// shell standing in for the program: it says "ready" on one descriptor and
+// waits for "go" on the other, as the harness does.
+#include "core/gate.h"
+#include "core/process.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <future>
+#include <thread>
+
+using namespace hpclab;
+
+namespace {
+
+// Says ready, then prints "went" only when a byte arrives on the go descriptor.
+std::future<ProcessResult> start_behind(Gate& gate, double wall_limit_s, const std::string& before_ready = "")
+{
+    const std::string go = std::to_string(gate.child_go_fd()), ready = std::to_string(gate.child_ready_fd());
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c",
+                 before_ready + "printf r >&" + ready + "; exec " + ready + ">&-; " +
+                     "if [ -n \"$(head -c1 <&" + go + ")\" ]; then echo went; else echo closed; fi"};
+    spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
+    spec.wall_limit_s = wall_limit_s;
+    spec.after_start = [&gate] { gate.program_started(); };
+    spec.held = gate.held();
+    return std::async(std::launch::async, [spec] { return run_process(spec); });
+}
+
+}  // namespace
+
+TEST_CASE("gate: the program makes its calls after go, not before")
+{
+    Gate gate;
+    auto run = start_behind(gate, 10);
+    REQUIRE(gate.wait_ready(10));
+    CHECK(run.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);  // still waiting
+    gate.go();
+    const ProcessResult r = run.get();
+    CHECK(gate.opened());
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == "went\n");
+}
+
+TEST_CASE("gate: a closed gate ends the program without its calls")
+{
+    Gate gate;
+    auto run = start_behind(gate, 10);
+    REQUIRE(gate.wait_ready(10));
+    gate.close();
+    const ProcessResult r = run.get();
+    CHECK_FALSE(gate.opened());
+    CHECK(r.out == "closed\n");
+}
+
+TEST_CASE("gate: the wall limit does not run while the program waits at the gate")
+{
+    Gate gate;
+    auto run = start_behind(gate, 0.5);
+    REQUIRE(gate.wait_ready(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // longer than the limit, held
+    gate.go();
+    const ProcessResult r = run.get();
+    CHECK_FALSE(r.timed_out);
+    CHECK(r.out == "went\n");
+}
+
+TEST_CASE("gate: once open, the wall limit runs again")
+{
+    Gate gate;
+    ProcessSpec spec;
+    const std::string go = std::to_string(gate.child_go_fd());
+    spec.argv = {"/bin/sh", "-c", "head -c1 <&" + go + " >/dev/null; sleep 30"};
+    spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
+    spec.wall_limit_s = 0.5;
+    spec.after_start = [&gate] { gate.program_started(); };
+    spec.held = gate.held();
+    auto run = std::async(std::launch::async, [spec] { return run_process(spec); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    gate.go();
+    const ProcessResult r = run.get();
+    CHECK(r.timed_out);
+    CHECK(r.wall_s < 5);
+}
+
+TEST_CASE("gate: a program that ends before it is ready, or never starts, is not waited for")
+{
+    SUBCASE("ends")
+    {
+        Gate gate;
+        ProcessSpec spec;
+        spec.argv = {"/bin/sh", "-c", "exit 3"};
+        spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
+        spec.after_start = [&gate] { gate.program_started(); };
+        spec.held = gate.held();
+        CHECK(run_process(spec).exit_code == 3);
+        const auto t0 = std::chrono::steady_clock::now();
+        CHECK_FALSE(gate.wait_ready(10));
+        CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+        gate.go();  // no one reads: must not raise SIGPIPE here
+    }
+    SUBCASE("never starts")
+    {
+        Gate gate;
+        gate.program_started();  // what hpclab does once its run is over, started or not
+        CHECK_FALSE(gate.wait_ready(10));
+    }
+    SUBCASE("is slow to get ready: the wait ends at its timeout")
+    {
+        Gate gate;
+        auto run = start_behind(gate, 10, "sleep 2; ");
+        const auto t0 = std::chrono::steady_clock::now();
+        CHECK_FALSE(gate.wait_ready(0.2));
+        CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
+        gate.close();
+        CHECK(run.get().out == "closed\n");
+    }
+}
