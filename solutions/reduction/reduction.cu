@@ -217,16 +217,22 @@ __global__ void sum_atomic_kernel( const int *a, int n, int *result )
 
 void sum_atomic( const int *d_a, int n, int *d_sum )
 {
-    int device, n_sm, threads_per_sm;
+    static int n_resident = 0;  /* blocks the GPU runs at once, found on the first call */
     int n_blocks = (n + BLKDIM - 1) / BLKDIM;  /* one element per thread at most */
 
-    /* As many blocks as the GPU runs at once: multiprocessors x blocks of
-       BLKDIM threads that fit on one. Fewer when n is small. */
-    cudaSafeCall( cudaGetDevice(&device) );
-    cudaSafeCall( cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device) );
-    cudaSafeCall( cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device) );
-    if (n_blocks > n_sm * (threads_per_sm / BLKDIM)) {
-        n_blocks = n_sm * (threads_per_sm / BLKDIM);
+    /* As many blocks as the GPU runs at once: the blocks of BLKDIM threads
+       that fit on one multiprocessor (their registers and shared memory
+       decide: 2 on an H100), times the multiprocessors. Fewer when n is
+       small. */
+    if (n_resident == 0) {
+        int device, n_sm, per_sm;
+        cudaSafeCall( cudaGetDevice(&device) );
+        cudaSafeCall( cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device) );
+        cudaSafeCall( cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sum_atomic_kernel, BLKDIM, 0) );
+        n_resident = n_sm * (per_sm > 0 ? per_sm : 1);
+    }
+    if (n_blocks > n_resident) {
+        n_blocks = n_resident;
     }
 
     /* *d_sum holds garbage: start from zero. The memset and the kernel go
