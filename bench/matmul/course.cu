@@ -1,0 +1,113 @@
+// hpclab-bench: kind=course tasks=tiled title="Course tiled matmul: 32x32 shared tiles and one output per thread"
+// The course's version: the reference solution as it was before it was tuned
+// (solutions/matmul/matmul.cu, verbatim below this header). GPU tests also use it
+// to prove that a course-style student solution still passes.
+/****************************************************************************
+ *
+ * matmul.cu - Matrix-matrix multiply, naive and with shared memory tiles
+ *             (solution)
+ *
+ * Based on the course's cuda-matmul.cu (Moreno Marzolla, "CUDA
+ * Programming", after Mark Harris's "CUDA C/C++ Basics"; the tiled kernel
+ * after Salvatore Orlando's).
+ *
+ * Run it:  hpclab run matmul --solution
+ *
+ ****************************************************************************/
+#include "hpc.h"
+#include "matmul.h"
+
+/* 32 x 32 = 1024 threads, the most a block may have, as in the course.
+   A tile of that size is read from global memory once and used 32 times;
+   the two tiles take 8 KB of shared memory, so two blocks (2048 threads)
+   still fit on one multiprocessor of a recent GPU. */
+#define BLKDIM 32
+
+/*
+ * One thread per element of r. Thread (threadIdx.x, threadIdx.y) of block
+ * (blockIdx.x, blockIdx.y) computes row i, column j.
+ *
+ * Why it is slow: each thread reads 2n floats for 2n flops, and every
+ * element of p and q is read n times over the grid. The accesses are at
+ * least well coalesced: the 32 threads of a warp share i and have
+ * consecutive j, so at each k they read one element of p (one transaction,
+ * broadcast to the warp) and 32 consecutive floats of q (one 128-byte
+ * line). What keeps it from being slower still is the caches (L1 and L2)
+ * catching most of those repeated reads; the kernel is limited by how fast
+ * they deliver data, not by the arithmetic units.
+ */
+__global__ void matmul( const float *p, const float *q, float *r, int n )
+{
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;  /* row of r */
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;  /* column of r */
+    if (i < n && j < n) {
+        float v = 0.0f;
+        for (int k = 0; k < n; k++) {
+            v += p[i*n + k] * q[k*n + j];
+        }
+        r[i*n + j] = v;  /* n*n <= 2^30: the index fits an int */
+    }
+}
+
+void matmul_naive( const float *d_p, const float *d_q, float *d_r, int n )
+{
+    const dim3 block(BLKDIM, BLKDIM);
+    const dim3 grid((n + BLKDIM - 1) / BLKDIM, (n + BLKDIM - 1) / BLKDIM);
+    matmul<<<grid, block>>>(d_p, d_q, d_r, n);
+    cudaCheckError();
+}
+
+/*
+ * The same product through BLKDIM x BLKDIM tiles in shared memory.
+ *
+ * Why it is faster: each element of a tile is read from global memory by
+ * one thread and then used by BLKDIM threads from shared memory, so global
+ * (and cache) traffic drops by a factor BLKDIM. The loads stay coalesced
+ * (thread tx reads column m + tx of p and column j of q: consecutive
+ * addresses), and the inner loop reads shared memory without bank
+ * conflicts: local_p[ty][k] is one word for the whole warp (a broadcast)
+ * and local_q[k][tx] is 32 consecutive words, one per bank.
+ *
+ * Why it is not BLKDIM times faster: the inner loop still does one shared
+ * memory load per multiply-add, so shared memory bandwidth becomes the
+ * limit, and the two barriers per step make threads wait for the slowest
+ * warp of their block. Library kernels (cuBLAS) go further by keeping
+ * several results per thread in registers.
+ *
+ * Any n: the tiles that stick out of the matrices are padded with zeros,
+ * which add nothing to the sums. No thread leaves early: threads outside
+ * r still load (zeros) and reach both barriers, and only the final store
+ * is guarded.
+ */
+__global__ void matmulb( const float *p, const float *q, float *r, int n )
+{
+    __shared__ float local_p[BLKDIM][BLKDIM];
+    __shared__ float local_q[BLKDIM][BLKDIM];
+    const int tx = threadIdx.x;
+    const int ty = threadIdx.y;
+    const int i = blockIdx.y * BLKDIM + ty;  /* row of r */
+    const int j = blockIdx.x * BLKDIM + tx;  /* column of r */
+    float v = 0.0f;
+
+    for (int m = 0; m < n; m += BLKDIM) {
+        /* m + tx and m + ty are < n + BLKDIM: no overflow */
+        local_p[ty][tx] = (i < n && m + tx < n) ? p[i*n + (m + tx)] : 0.0f;
+        local_q[ty][tx] = (m + ty < n && j < n) ? q[(m + ty)*n + j] : 0.0f;
+        __syncthreads();  /* the tiles are complete */
+        for (int k = 0; k < BLKDIM; k++) {
+            v += local_p[ty][k] * local_q[k][tx];
+        }
+        __syncthreads();  /* everyone is done with them: they may be overwritten */
+    }
+    if (i < n && j < n) {
+        r[i*n + j] = v;
+    }
+}
+
+void matmul_tiled( const float *d_p, const float *d_q, float *d_r, int n )
+{
+    const dim3 block(BLKDIM, BLKDIM);
+    const dim3 grid((n + BLKDIM - 1) / BLKDIM, (n + BLKDIM - 1) / BLKDIM);
+    matmulb<<<grid, block>>>(d_p, d_q, d_r, n);
+    cudaCheckError();
+}
