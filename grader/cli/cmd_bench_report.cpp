@@ -3,6 +3,7 @@
 // into the generated section of a document (docs/performance.md).
 #include "commands.h"
 
+#include "core/bench_metrics.h"
 #include "core/bench_render.h"
 #include "core/text_file.h"
 
@@ -16,7 +17,10 @@ int cmd_bench_report(const BenchArgs& args)
     if (!args.labs.empty() || !args.task.empty() || !args.variants.empty() || !args.sizes.empty() || args.reps ||
         args.quick || !args.variants_dir.empty() || args.build_only || !args.csv.empty() || !args.json.empty())
         throw UsageError("--report renders a results file: give it alone, or with --markdown or --update <document>");
-    const BenchResults results = read_results_file(args.report);
+    BenchResults results = read_results_file(args.report);
+    // The figures again from the rows: a file written by hand, or by an
+    // older hpclab, renders as one the bench writes now.
+    compute_metrics(results.rows, results.header.gpu);
     if (args.update.empty()) {
         fmt::print("{}", args.markdown ? render_markdown(results) : render_table(results));
         return kPass;

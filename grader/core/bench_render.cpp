@@ -92,11 +92,11 @@ std::string render_table(const BenchResults& results)
     std::set<std::string> limits, libraries;
     for (const RowGroup& g : group_rows(results.rows)) {
         out += fmt::format("\n{} / {}, {} ({})\n", g.lab, g.task, format_params(g.params), work_text(*g.rows.front()));
-        out += fmt::format("  {:<22} {:<9} {:>10} {:>10} {:>10} {:>14} {:>8} {:>10}  {}\n", "variant", "kind", "median",
+        out += fmt::format("  {:<22} {:<9} {:>10} {:>10} {:>10} {:>14} {:>9} {:>11}  {}\n", "variant", "kind", "median",
                            "min", "max", "throughput", "of limit", "vs library", "title");
         for (const BenchRow* r : g.rows) {
             if (r->timed())
-                out += fmt::format("  {:<22} {:<9} {:>10} {:>10} {:>10} {:>14} {:>8} {:>10}  {}\n", r->variant, r->kind,
+                out += fmt::format("  {:<22} {:<9} {:>10} {:>10} {:>10} {:>14} {:>9} {:>11}  {}\n", r->variant, r->kind,
                                    format_ms(r->median_ms), format_ms(r->min_ms), format_ms(r->max_ms), rate(*r),
                                    percent(r->fraction_of_limit), ratio(r->ratio_to_library), r->title);
             else
