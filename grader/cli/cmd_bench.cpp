@@ -131,10 +131,17 @@ private:
                                       "made in advance); this machine has {:.1f} GB: try fewer --reps",
                                       1 + call.reps, host_needed / 1e9, host / 1e9);
         } else {
-            const RunRequest req = bench_request(call, *built.program, copy_gbps_ == 0, ctx_.gpu().memory_bytes);
-            const RunReport report = run_task(req);
-            if (copy_gbps_ == 0 && report.copy_gbps > 0) copy_gbps_ = report.copy_gbps / 1e9;
-            row = measured_row(std::move(row), report);
+            try {
+                const RunRequest req = bench_request(call, *built.program, copy_gbps_ == 0, ctx_.gpu().memory_bytes);
+                const RunReport report = run_task(req);
+                if (copy_gbps_ == 0 && report.copy_gbps > 0) copy_gbps_ = report.copy_gbps / 1e9;  // bytes/s in the report
+                row = measured_row(std::move(row), report);
+            } catch (const std::exception& e) {
+                // One run hpclab could not make (no memory for the exchange, say)
+                // costs its row, not the rows measured so far.
+                row.status = BenchStatus::failed;
+                row.message = std::string("hpclab could not run it: ") + e.what();
+            }
         }
         if (row.timed()) fmt::print(stderr, "{}\n", format_ms(row.median_ms));
         else fmt::print(stderr, "{}: {}\n", status_name(row.status), row.message);
@@ -201,6 +208,14 @@ int cmd_bench(Context& ctx, const BenchArgs& args)
     if (!args.csv.empty() && fs::path(args.csv) == fs::path(args.json))
         throw UsageError("--csv and --json name the same file");
 
+    // Nothing is built before it is known that it can run (or --build-only).
+    if (!args.build_only && !ctx.gpu().present) {
+        fmt::print(stderr,
+                   "hpclab: no GPU here ({}), so nothing was measured.\n"
+                   "        The variants still compile without one: hpclab bench --build-only\n",
+                   ctx.gpu().why_not);
+        return kSkipped;
+    }
     if (!ctx.toolchain().available()) {
         fmt::print(stderr, "hpclab: cannot build the variants: {}\n", ctx.toolchain().unavailable);
         return kSkipped;
@@ -211,13 +226,6 @@ int cmd_bench(Context& ctx, const BenchArgs& args)
             for (const auto& [id, built] : build_variants(ctx, plan))
                 if (!built.program) exit = kFail;
         return exit;
-    }
-    if (!ctx.gpu().present) {
-        fmt::print(stderr,
-                   "hpclab: no GPU here ({}), so nothing was measured.\n"
-                   "        The variants still compile without one: hpclab bench --build-only\n",
-                   ctx.gpu().why_not);
-        return kSkipped;
     }
 
     BenchResults results;
