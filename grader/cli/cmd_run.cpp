@@ -33,18 +33,9 @@ std::vector<SizeCase> sizes_for(const TaskInfo& task, const RunArgs& args)
 
 void validate_size_options(const LabInfo& lab, const RunArgs& args)
 {
-    for (const auto& [name, value] : args.sizes) {
-        const ParamInfo* p = lab.find_param(name);
-        if (!p) {
-            std::string names;
-            for (const auto& q : lab.params) names += (names.empty() ? "--" : ", --") + q.name;
-            throw UsageError(fmt::format("--{} is not a size of lab {}; its size options are: {}", name, lab.id,
-                                         names.empty() ? "none" : names));
-        }
-        if (value < p->min || value > p->max)
-            throw UsageError(fmt::format("--{} {} is out of range for lab {}: {} must be between {} and {}", name, value,
-                                         lab.id, p->help, p->min, p->max));
-    }
+    for (const auto& [name, value] : args.sizes)
+        if (const std::string problem = size_option_problem(lab, name, value); !problem.empty())
+            throw UsageError(problem);
     if (args.all_sizes && !args.sizes.empty())
         throw UsageError("--all-sizes runs the lab's own sizes: give either --all-sizes or size options, not both");
 }
@@ -147,11 +138,8 @@ int cmd_run(Context& ctx, const RunArgs& args)
     std::vector<const TaskInfo*> tasks;
     if (!args.task.empty()) {
         const TaskInfo* t = lab.find_task(args.task);
-        if (!t) {
-            std::string ids;
-            for (const auto& x : lab.tasks) ids += (ids.empty() ? "" : ", ") + x.id;
-            throw UsageError(fmt::format("lab {} has no task '{}'; its tasks are: {}", lab.id, args.task, ids));
-        }
+        if (!t)
+            throw UsageError(fmt::format("lab {} has no task '{}'; its tasks are: {}", lab.id, args.task, lab.task_ids()));
         tasks.push_back(t);
     } else {
         for (const auto& t : lab.tasks) tasks.push_back(&t);

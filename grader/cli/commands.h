@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hpclab::cli {
 
@@ -35,11 +36,31 @@ struct CheckArgs {
     std::string json;       // also write the grade record here
 };
 
+struct BenchArgs {
+    std::vector<std::string> labs;      // empty: every lab with a sweep in its lab.json
+    std::string task;                   // empty: every timed task
+    std::vector<std::string> variants;  // empty: every variant
+    std::map<std::string, std::vector<std::int64_t>> sizes;  // size options: replace the sweep
+    std::optional<int> reps;
+    bool quick = false;
+    std::string variants_dir;           // empty: <course>/bench
+    bool build_only = false;
+    std::string csv, json;              // also write the rows here
+    std::string report;                 // render this results file instead of measuring
+    bool markdown = false;
+    std::string update;                 // with --report: rewrite this document's generated section
+    std::string command_line;           // for the results' header
+};
+
 int cmd_list(Context& ctx, bool markdown, const std::string& lab);
 int cmd_check(Context& ctx, const CheckArgs& args);
 int cmd_info(Context& ctx);
 int cmd_build(Context& ctx, const std::string& lab, Variant v);
 int cmd_run(Context& ctx, const RunArgs& args);
+// hpclab bench: measures (asserting nothing about time); with --report,
+// renders a results file instead (no GPU needed).
+int cmd_bench(Context& ctx, const BenchArgs& args);
+int cmd_bench_report(const BenchArgs& args);
 // Which sizes a selftest runs: the big ones (past 2^31 bytes) are slow.
 enum class BigSizes { include, leave_out, only };
 int cmd_selftest(Context& ctx, const std::string& lab, bool skeleton, BigSizes big);

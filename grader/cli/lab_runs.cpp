@@ -1,5 +1,7 @@
 #include "lab_runs.h"
 
+#include "core/shown_path.h"
+
 #include <fmt/format.h>
 
 #include <sstream>
@@ -15,12 +17,7 @@ std::filesystem::path source_of(const LabInfo& lab, Variant v)
 
 const char* variant_name(Variant v) { return v == Variant::solution ? "solution" : "student"; }
 
-std::string relative_to_root(const Context& ctx, const fs::path& p)
-{
-    std::error_code ec;
-    const fs::path rel = fs::relative(p, ctx.catalog().root(), ec);
-    return ec || rel.empty() || rel.string().rfind("..", 0) == 0 ? p.string() : rel.string();
-}
+std::string relative_to_root(const Context& ctx, const fs::path& p) { return shown_path(p, ctx.catalog().root()); }
 
 std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, Variant v, bool quiet)
 {
@@ -30,16 +27,25 @@ std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, Variant 
 std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, const fs::path& src,
                                       const std::string& variant, bool quiet)
 {
+    const BuildResult b = build_and_report(ctx, lab, src, variant, quiet, {});
+    if (!b.ok) return std::nullopt;
+    return b.program;
+}
+
+BuildResult build_and_report(Context& ctx, const LabInfo& lab, const fs::path& src, const std::string& variant,
+                             bool quiet, const std::vector<std::string>& link_libraries)
+{
     const Toolchain& tc = ctx.toolchain();
     if (!tc.available()) throw UsageError("cannot build lab programs: " + tc.unavailable);
     if (!quiet) fmt::print("Building {} ... ", relative_to_root(ctx, src));
     std::fflush(stdout);
-    const BuildResult b = build_lab_program(tc, lab, src, variant);
+    const BuildResult b = build_lab_program(tc, lab, src, variant, link_libraries);
     if (!b.ok) {
         if (!quiet) fmt::print("failed\n");
+        std::fflush(stdout);
         fmt::print(stderr, "\nCompile error in {}:\n{}", relative_to_root(ctx, src),
                    trim_diagnostics(b.diagnostics, ctx.catalog().root(), 40));
-        return std::nullopt;
+        return b;
     }
     if (!quiet) {
         if (b.cached) fmt::print("up to date\n");
@@ -47,7 +53,7 @@ std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, const fs
         if (!b.diagnostics.empty())
             fmt::print(stderr, "Compiler warnings:\n{}", trim_diagnostics(b.diagnostics, ctx.catalog().root(), 20));
     }
-    return b.program;
+    return b;
 }
 
 RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
@@ -70,25 +76,11 @@ RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const 
     return run_task(req);
 }
 
-std::string format_ms(double ms)
-{
-    if (ms <= 0) return "-";
-    if (ms < 0.1) return fmt::format("{:.1f} us", ms * 1e3);
-    if (ms < 1000) return fmt::format("{:.3f} ms", ms);
-    return fmt::format("{:.2f} s", ms / 1e3);
-}
-
 std::string throughput(const RunReport& r)
 {
     const double s = r.median_gpu_ms() / 1e3;
     if (s <= 0) return "-";
-    if (r.work.flops > 0) return fmt::format("{:.2f} TFLOP/s", r.work.flops / s / 1e12);
-    if (r.work.bytes > 0) {
-        const double bps = r.work.bytes / s;
-        if (bps >= 1e12) return fmt::format("{:.2f} TB/s", bps / 1e12);
-        return bps >= 1e9 ? fmt::format("{:.1f} GB/s", bps / 1e9) : fmt::format("{:.1f} MB/s", bps / 1e6);
-    }
-    return "-";
+    return format_rate(r.work.bytes / s, r.work.flops / s);
 }
 
 std::string short_status(const RunReport& r)

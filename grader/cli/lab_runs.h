@@ -3,6 +3,7 @@
 #pragma once
 
 #include "context.h"
+#include "core/rate_text.h"
 #include "core/task_runner.h"
 
 #include <cstdio>
@@ -22,6 +23,10 @@ std::optional<std::filesystem::path> build_program(Context& ctx, const LabInfo& 
 // The same for any source file of the lab, cached under `variant`.
 std::optional<std::filesystem::path> build_program(Context& ctx, const LabInfo& lab, const std::filesystem::path& src,
                                                    const std::string& variant, bool quiet);
+// The same, linked with toolkit libraries (benchmark variants), with the
+// build's result (its diagnostics too) for the caller's record.
+BuildResult build_and_report(Context& ctx, const LabInfo& lab, const std::filesystem::path& src,
+                             const std::string& variant, bool quiet, const std::vector<std::string>& link_libraries);
 
 struct RunOptions {
     bool timed = false;             // warm-up plus the task's timing reps, L2 flushed
@@ -35,7 +40,6 @@ RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const 
 
 // "1.64 TB/s", "9.10 TFLOP/s", or "-" when the task has no work model.
 std::string throughput(const RunReport& r);
-std::string format_ms(double ms);
 // One word for a table: OK, WRONG, UNWRITTEN, CRASH, TIMEOUT, ...
 std::string short_status(const RunReport& r);
 // A full report of one run, for a person.

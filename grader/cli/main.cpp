@@ -1,10 +1,12 @@
 // hpclab: run, build and check the CUDA labs.
 #include "commands.h"
+#include "size_options.h"
+
+#include "core/bench_row.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <set>
 
 using namespace hpclab;
 using namespace hpclab::cli;
@@ -51,14 +53,7 @@ int main(int argc, char** argv)
     run->add_option("--image", ra.image, "A grayscale PGM image as input (image labs)");
     run->add_option("--output", ra.output, "Where to write the output image (image labs)");
     run->add_option("--json", ra.json, "With --all: also write the table as JSON to this file");
-    // One size option per parameter any lab has: --n, --width, --height, ...
-    std::map<std::string, std::int64_t> size_values;
-    std::map<std::string, CLI::Option*> size_opts;
-    std::set<std::string> seen;
-    for (const auto& lab : ctx->catalog().labs())
-        for (const auto& p : lab.params)
-            if (seen.insert(p.name).second)
-                size_opts[p.name] = run->add_option("--" + p.name, size_values[p.name], "Size: " + p.help);
+    const SizeOptions run_sizes(*run, ctx->catalog(), SizeOptions::Values::one);
 
     auto* check = app.add_subcommand("check", "Judge a lab: one verdict per task, what is wrong, where, and why");
     CheckArgs ca;
@@ -85,6 +80,34 @@ int main(int argc, char** argv)
     sol->excludes(skel);
     auto* no_big = selftest->add_flag("--no-big", st_no_big, "Leave out the sizes past 2^31 bytes");
     selftest->add_flag("--only-big", st_only_big, "Only the sizes past 2^31 bytes")->excludes(no_big);
+
+    auto* bench = app.add_subcommand(
+        "bench", "Benchmark the reference solutions and the variants in bench/<lab>/ over sizes (asserts nothing)");
+    BenchArgs ba;
+    int bench_reps = 0;
+    bench->add_option("labs", ba.labs, "Labs (default: every lab with a sweep in its lab.json)");
+    bench->add_option("--task", ba.task, "Only this task");
+    bench->add_option("--variants", ba.variants, "Only these variants (file names in bench/<lab>/, or reference)")
+        ->delimiter(',')
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    auto* reps_opt = bench->add_option("--reps", bench_reps, "Timed calls per run after the warm-up (default: the "
+                                                             "task's timing reps, at least 10)");
+    bench->add_flag("--quick", ba.quick, "Only the largest size of each sweep");
+    const SizeOptions bench_sizes(*bench, ctx->catalog(), SizeOptions::Values::list);
+    bench->add_option("--csv", ba.csv, "Also write every row to this CSV file");
+    bench->add_option("--json", ba.json, "Also write the results to this JSON file (for --report)");
+    bench->add_option("--variants-dir", ba.variants_dir, "Where the variants are (default: bench/ of the course)");
+    bench->add_flag("--build-only", ba.build_only, "Compile every variant, run nothing (no GPU needed)");
+    bench->add_option("--report", ba.report, "Render this results file (written by --json) instead of measuring");
+    bench->add_flag("--markdown", ba.markdown, "With --report: as markdown tables, for the docs");
+    bench->add_option("--update", ba.update,
+                      "With --report: rewrite the generated section of this document (docs/performance.md)");
+    bench->footer("Rows: every variant of every timed task at every size of its sweep (labs/<lab>/lab.json, \"bench\"),\n"
+                  "verified call by call; a wrong one gets no number. The docs' results:\n"
+                  "  hpclab bench --json docs/results/bench-h100.json\n"
+                  "  hpclab bench --report docs/results/bench-h100.json --update docs/performance.md");
 
     auto* hint = app.add_subcommand("hint", "The lab's next hint, gentle first (remembered)");
     std::string hint_lab;
@@ -137,11 +160,20 @@ int main(int argc, char** argv)
         if (app.got_subcommand("run")) {
             ra.variant = run_solution ? Variant::solution : Variant::student;
             if (seed_opt->count()) ra.seed = seed;
-            for (const auto& [name, opt] : size_opts)
-                if (opt->count()) ra.sizes[name] = size_values[name];
+            for (const auto& [name, values] : run_sizes.given()) ra.sizes[name] = values.front();
             return cmd_run(*ctx, ra);
         }
+        if (app.got_subcommand("bench")) {
+            if (reps_opt->count()) ba.reps = bench_reps;
+            ba.sizes = bench_sizes.given();
+            ba.command_line = "hpclab";
+            for (int i = 1; i < argc; ++i) ba.command_line += " " + std::string(argv[i]);
+            return ba.report.empty() ? cmd_bench(*ctx, ba) : cmd_bench_report(ba);
+        }
     } catch (const UsageError& e) {
+        fmt::print(stderr, "hpclab: {}\n", e.what());
+        return kUsage;
+    } catch (const BenchInputError& e) {
         fmt::print(stderr, "hpclab: {}\n", e.what());
         return kUsage;
     } catch (const std::exception& e) {

@@ -6,11 +6,17 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hpclab {
 
 // The file's content at HEAD in the git checkout `repo`, or nothing when git
 // is missing, `repo` is not a checkout, or the file is not tracked.
 std::optional<std::string> committed_content(const std::filesystem::path& repo, const std::filesystem::path& relative);
+
+// The checkout's commit ("1a2b3c4d5e6f", "-dirty" appended when tracked files
+// changed), or "" when it is not a git checkout. For the records of what
+// was measured.
+std::string checkout_commit(const std::filesystem::path& repo);
 
 }  // namespace hpclab

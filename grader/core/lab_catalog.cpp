@@ -170,6 +170,7 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
     check_param_values(demo, lab, t.demo);
     t.timing = t.demo;
     if (r.has("timing")) {
+        t.timed = true;
         const Reader timing = r.child("timing");
         t.timing_reps = static_cast<int>(timing.integer("reps"));
         if (t.timing_reps < 1 || t.timing_reps > 30) r.fail("timing.reps", "must be between 1 and 30");
@@ -177,6 +178,17 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
             const Reader size = timing.child("size");
             t.timing = read_params(size, lab, {});
             check_param_values(size, lab, t.timing);
+        }
+    }
+    if (r.has("bench")) {
+        if (!t.timed) r.fail("bench", "needs a \"timing\" section: only timed tasks are benchmarked");
+        const Reader bench = r.child("bench");
+        const json& sizes = bench.array("sizes");
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            const Reader s = bench.element("sizes", i);
+            Params p = read_params(s, lab, {});
+            check_param_values(s, lab, p);
+            t.bench_sizes.push_back(std::move(p));
         }
     }
     if (r.has("expect")) t.expect = read_expectation(r.child("expect"), lab);
@@ -202,11 +214,33 @@ const TaskInfo* LabInfo::find_task(std::string_view id) const
     return nullptr;
 }
 
+std::string LabInfo::task_ids() const
+{
+    std::string out;
+    for (const auto& t : tasks) out += (out.empty() ? "" : ", ") + t.id;
+    return out;
+}
+
 const ParamInfo* LabInfo::find_param(std::string_view name) const
 {
     for (const auto& p : params)
         if (p.name == name) return &p;
     return nullptr;
+}
+
+std::string size_option_problem(const LabInfo& lab, const std::string& name, std::int64_t value)
+{
+    const ParamInfo* p = lab.find_param(name);
+    if (!p) {
+        std::string names;
+        for (const auto& q : lab.params) names += (names.empty() ? "--" : ", --") + q.name;
+        return "--" + name + " is not a size of lab " + lab.id + "; its size options are: " +
+               (names.empty() ? "none" : names);
+    }
+    if (value < p->min || value > p->max)
+        return "--" + name + " " + std::to_string(value) + " is out of range for lab " + lab.id + ": " + p->help +
+               " must be between " + std::to_string(p->min) + " and " + std::to_string(p->max);
+    return "";
 }
 
 LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)

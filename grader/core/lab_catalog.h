@@ -66,6 +66,10 @@ struct TaskInfo {
     Params demo;             // the size `hpclab run` uses when none is given
     Params timing;           // the size `hpclab check` times (default: the demo size)
     int timing_reps = 5;     // timed calls after the warm-up call
+    bool timed = false;      // lab.json gives a "timing" section: `hpclab bench` measures the task
+    // The sizes `hpclab bench` sweeps ("bench": {"sizes": [...]}), smallest
+    // first; empty: the timing size alone.
+    std::vector<Params> bench_sizes;
     LaunchExpectation expect;
     std::optional<Threshold> threshold;
 };
@@ -96,7 +100,12 @@ struct LabInfo {
     std::filesystem::path solution_source() const { return solution_dir / student_file; }
     const TaskInfo* find_task(std::string_view id) const;
     const ParamInfo* find_param(std::string_view name) const;
+    std::string task_ids() const;  // "naive, tiled": for messages
 };
+
+// Why `value` cannot be the size parameter `name` of `lab` (not one of its
+// parameters, or out of its range), in a sentence; empty when it can.
+std::string size_option_problem(const LabInfo& lab, const std::string& name, std::int64_t value);
 
 // A lab.json that is missing, unreadable or incomplete: names the file and the field.
 struct CatalogError : std::runtime_error {

@@ -58,6 +58,7 @@ Toolchain Toolchain::configured()
     tc.bind_lib_dir = HPCLAB_BIND_LIB_DIR;
     tc.common_include = fs::path(HPCLAB_SOURCE_DIR) / "common";
     tc.cupti_lib_dir = HPCLAB_CUPTI_LIB_DIR;
+    tc.cuda_lib_dir = HPCLAB_CUDA_LIB_DIR;
     tc.nvcc_version = HPCLAB_NVCC_VERSION;
     tc.cache_dir = fs::path(HPCLAB_BINARY_DIR) / "lab-programs";
     tc.architectures = HPCLAB_CUDA_ARCHITECTURES;
@@ -130,8 +131,33 @@ std::string trim_diagnostics(const std::string& text, const fs::path& root, std:
     return out;
 }
 
+std::vector<std::string> toolkit_link_flags(const Toolchain& tc, const std::vector<std::string>& link_libraries,
+                                            std::string& error)
+{
+    error.clear();
+    if (link_libraries.empty()) return {};
+    if (tc.cuda_lib_dir.empty()) {
+        error = "this build of hpclab does not know the CUDA toolkit's library folder: reconfigure it with nvcc";
+        return {};
+    }
+    std::vector<std::string> flags = {"-L" + tc.cuda_lib_dir.string()};
+    for (const auto& lib : link_libraries) {
+        std::error_code ec;
+        if (!fs::exists(tc.cuda_lib_dir / ("lib" + lib + ".so"), ec)) {
+            error = fmt::format("library '{}' is not in the CUDA toolkit's folder {} (no lib{}.so there)", lib,
+                                tc.cuda_lib_dir.string(), lib);
+            return {};
+        }
+        flags.push_back("-l" + lib);
+    }
+    // Found at run time where it was linked from, as CUPTI is, whatever
+    // LD_LIBRARY_PATH says (or does not) where the program runs.
+    flags.insert(flags.end(), {"-Xlinker", "-rpath=" + tc.cuda_lib_dir.string()});
+    return flags;
+}
+
 BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs::path& source,
-                              const std::string& variant)
+                              const std::string& variant, const std::vector<std::string>& link_libraries)
 {
     BuildResult r;
     const auto t0 = std::chrono::steady_clock::now();
@@ -147,11 +173,21 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
         return r;
     }
 
+    std::string link_error;
+    const auto library_flags = toolkit_link_flags(tc, link_libraries, link_error);
+    if (!link_error.empty()) {
+        r.diagnostics = link_error + "\n";
+        return r;
+    }
+
     const auto flags = tc.compile_flags(lab);
     std::string key = read_file(source) + '\0' + read_file(lab.lab_dir / lab.header) + '\0' +
                       read_file(tc.common_include / "hpc.h") + '\0' + file_identity(tc.nvcc) +
                       file_identity(tc.harness_lib) + file_identity(bind_lib);
     for (const auto& f : flags) key += '\0' + f;
+    // Only when there are any: the keys of the builds without (every
+    // student's and solution's) stay what they were.
+    for (const auto& f : library_flags) key += "\0link:" + f;
     const std::string stamp = fmt::format("{:016x}", keyed_hash(std::as_bytes(std::span(key)), 0x6275696C64ull));
 
     const fs::path dir = tc.cache_dir / lab.id / variant;
@@ -197,6 +233,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     if (!tc.cupti_lib_dir.empty())
         link.argv.insert(link.argv.end(), {"-L" + tc.cupti_lib_dir.string(), "-lcupti",
                                            "-Xlinker", "-rpath=" + tc.cupti_lib_dir.string()});
+    link.argv.insert(link.argv.end(), library_flags.begin(), library_flags.end());
     link.wall_limit_s = 120;
     ProcessResult lr = run_process(link);
     fs::remove(object, ec);

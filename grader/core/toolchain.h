@@ -19,6 +19,7 @@ struct Toolchain {
     std::filesystem::path bind_lib_dir;
     std::filesystem::path common_include;
     std::filesystem::path cupti_lib_dir;  // empty: the harness traces nothing
+    std::filesystem::path cuda_lib_dir;   // the toolkit's libraries (cuBLAS, ...) for benchmark variants
     std::string nvcc_version;
     std::filesystem::path cache_dir;
     std::string architectures;  // CMake style: "90" or "75;80;86;89;90;100;120"
@@ -44,8 +45,16 @@ struct BuildResult {
 };
 
 // `variant` names the build in the cache ("student", "solution").
+// `link_libraries` ("cublas") are libraries of the CUDA toolkit a benchmark
+// variant calls: linked from the toolkit's folder, found there at run time.
+// Students' and solutions' builds take none.
 BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const std::filesystem::path& source,
-                              const std::string& variant);
+                              const std::string& variant, const std::vector<std::string>& link_libraries = {});
+
+// The linker arguments for `link_libraries`, or the reason they cannot be
+// linked (a library that is not in the toolkit's folder) in `error`.
+std::vector<std::string> toolkit_link_flags(const Toolchain& tc, const std::vector<std::string>& link_libraries,
+                                            std::string& error);
 
 // Arch list "75;80;90-real;all" as nvcc flags.
 std::vector<std::string> nvcc_arch_flags(const std::string& architectures);
