@@ -10,7 +10,10 @@
 #   PARTS="tests loop" scripts/gpu-suite.sh     # some parts only (default: all)
 #
 # Parts: tests (ctest), runs (hpclab run of every lab), loop (the student
-# loop measured: scripts/gpu-loop.sh). One device call has ten minutes: the
+# loop measured: scripts/gpu-loop.sh), bench (hpclab bench: the table, and
+# $OUT/bench-h100.json for docs/results/), course (hpclab check of every
+# variant in bench/ that needs no library: the course's own kernels must
+# pass the thresholds a student meets). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
 # and CTEST_ARGS (-L broken / -LE broken).
 set -u -o pipefail
@@ -39,9 +42,9 @@ if ! cmake --build "$BUILD" -j "$(nproc)" > "$OUT/logs/build.log" 2>&1; then
   say "build FAILED:"; grep -E "error|FAILED" "$OUT/logs/build.log" | head -30 | tee -a "$summary"; exit 1
 fi
 say "configure + build: $(( $(date +%s) - t0 )) s"
-PARTS=${PARTS:-tests runs loop}
+PARTS=${PARTS:-tests runs loop course bench}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
-ctest_rc=0 run_rc=0 runs_rc=0 loop_rc=0
+ctest_rc=0 run_rc=0 runs_rc=0 loop_rc=0 course_rc=0 bench_rc=0
 hpclab="$BUILD/grader/hpclab"
 
 if part tests; then
@@ -87,7 +90,36 @@ if part loop; then
   cat "$OUT/loop/summary.txt" >> "$summary"
 fi
 
+if part course; then
+  say ""
+  say "== hpclab check of the variants in bench/ (the course's versions, going further; library ones need their library)"
+  for f in bench/*/*.cu; do
+    lab=$(basename "$(dirname "$f")"); v=$(basename "$f" .cu)
+    grep -q "link=" "$f" && continue
+    tasks=$(sed -n 's/.*hpclab-bench:.* tasks=\([a-z0-9_,]*\).*/\1/p' "$f" | tr , ' ')
+    for t in $tasks; do
+      "$hpclab" check "$lab" --file "$f" --task "$t" --json "$OUT/logs/check-$lab-$v-$t.json" \
+        > "$OUT/logs/check-$lab-$v-$t.txt" 2>&1
+      rc=$?
+      say "$(printf '%-9s %-15s %-7s exit %d: ' "$lab" "$v" "$t" $rc)$(grep -E 'x the|tasks pass' "$OUT/logs/check-$lab-$v-$t.txt" | head -2 | tr -s ' ' | tr '\n' ' ')"
+      [ "$v" = naive ] || [ $rc -eq 0 ] || course_rc=1
+    done
+  done
+fi
+
+if part bench; then
+  say ""
+  say "== hpclab bench (every lab with a sweep)"
+  t0=$(date +%s)
+  timeout "${BENCH_TIMEOUT:-400}" "$hpclab" bench --json "$OUT/bench-h100.json" --csv "$OUT/bench-h100.csv" \
+    > "$OUT/logs/bench.txt" 2> "$OUT/logs/bench.err"
+  bench_rc=$?
+  cat "$OUT/logs/bench.txt" >> "$summary"
+  say "bench: exit $bench_rc, $(( $(date +%s) - t0 )) s"
+fi
+
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
 say ""
-say "parts: $PARTS; ctest exit $ctest_rc, run --all exit $run_rc, every lab's run: $runs_rc, loop: $loop_rc"
-[ "$ctest_rc" -eq 0 ] && [ "$run_rc" -eq 0 ] && [ "$runs_rc" -eq 0 ] && [ "$loop_rc" -eq 0 ]
+say "parts: $PARTS; ctest exit $ctest_rc, run --all exit $run_rc, every lab's run: $runs_rc, loop: $loop_rc, course: $course_rc, bench: $bench_rc"
+[ "$ctest_rc" -eq 0 ] && [ "$run_rc" -eq 0 ] && [ "$runs_rc" -eq 0 ] && [ "$loop_rc" -eq 0 ] && [ "$course_rc" -eq 0 ] \
+  && [ "$bench_rc" -eq 0 ]

@@ -17,6 +17,9 @@ RunRequest bench_request(const BenchCall& call, const std::filesystem::path& pro
     req.params = call.params;
     req.program = program;
     req.ncalls = 1 + static_cast<std::uint32_t>(call.reps);  // the first call warms up
+    // As in a check's timed runs: consecutive calls get different inputs
+    // (input_sets.h), so no variant can be faster by remembering a result.
+    req.input_sets = std::min<std::uint32_t>(3, req.ncalls);
     req.flush_l2 = true;
     req.seed = call.seed;
     // The sweeps' largest sizes take the time the lab allows its big sizes.
