@@ -7,7 +7,7 @@
 #   scripts/gpu-suite.sh                 # architecture of the local GPU
 #   CMAKE_CUDA_ARCHITECTURES=90 scripts/gpu-suite.sh
 #   CTEST_ARGS="-L gpu" scripts/gpu-suite.sh   # extra ctest arguments
-#   PARTS="tests loop" scripts/gpu-suite.sh     # some parts only (default: all)
+#   PARTS="loop tests" scripts/gpu-suite.sh     # some parts, in this order (default: all)
 #
 # Parts: tests (ctest), runs (hpclab run of every lab), loop (the student
 # loop measured: scripts/gpu-loop.sh), bench (hpclab bench: the table, and
@@ -20,14 +20,18 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
 BUILD=${BUILD:-build/gpu-suite}
-mkdir -p "$OUT/logs"
+# The logs live outside $OUT and go there as one archive after each part (a
+# device call brings back few files, and a call cut short keeps what was packed).
+LOGS=${LOGS:-$PWD/$BUILD-logs/logs}
+rm -rf "$LOGS"; mkdir -p "$LOGS" "$OUT"
+pack() { tar -C "$(dirname "$LOGS")" -czf "$OUT/logs.tar.gz" logs; }
 summary="$OUT/summary.txt"
 : > "$summary"
 say() { echo "$*" | tee -a "$summary"; }
 
 say "== hpclab GPU suite, $(date -u '+%Y-%m-%d %H:%M UTC')"
 if command -v nvidia-smi >/dev/null; then
-  nvidia-smi > "$OUT/logs/nvidia-smi.txt" 2>&1
+  nvidia-smi > "$LOGS/nvidia-smi.txt" 2>&1
   say "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader 2>/dev/null | head -1)"
 fi
 say "nvcc: $(nvcc --version 2>/dev/null | tail -1)"
@@ -35,62 +39,61 @@ say "nvcc: $(nvcc --version 2>/dev/null | tail -1)"
 arch_args=()
 [ -n "${CMAKE_CUDA_ARCHITECTURES:-}" ] && arch_args=(-DCMAKE_CUDA_ARCHITECTURES="$CMAKE_CUDA_ARCHITECTURES")
 t0=$(date +%s)
-if ! cmake -S . -B "$BUILD" -G Ninja -DHPCLAB_CUDA=ON "${arch_args[@]}" > "$OUT/logs/configure.log" 2>&1; then
-  say "configure FAILED:"; tail -30 "$OUT/logs/configure.log" | tee -a "$summary"; exit 1
+if ! cmake -S . -B "$BUILD" -G Ninja -DHPCLAB_CUDA=ON "${arch_args[@]}" > "$LOGS/configure.log" 2>&1; then
+  say "configure FAILED:"; tail -30 "$LOGS/configure.log" | tee -a "$summary"; exit 1
 fi
-if ! cmake --build "$BUILD" -j "$(nproc)" > "$OUT/logs/build.log" 2>&1; then
-  say "build FAILED:"; grep -E "error|FAILED" "$OUT/logs/build.log" | head -30 | tee -a "$summary"; exit 1
+if ! cmake --build "$BUILD" -j "$(nproc)" > "$LOGS/build.log" 2>&1; then
+  say "build FAILED:"; grep -E "error|FAILED" "$LOGS/build.log" | head -30 | tee -a "$summary"; exit 1
 fi
 say "configure + build: $(( $(date +%s) - t0 )) s"
 PARTS=${PARTS:-tests runs loop course bench}
-part() { [[ " $PARTS " == *" $1 "* ]]; }
 ctest_rc=0 run_rc=0 runs_rc=0 loop_rc=0 course_rc=0 bench_rc=0
 hpclab="$BUILD/grader/hpclab"
 
-if part tests; then
-t0=$(date +%s)
-# -V keeps every test's own output (each GPU run's line) in the log.
-ctest --test-dir "$BUILD" -V --no-tests=error -j "${CTEST_JOBS:-8}" ${CTEST_ARGS:-} > "$OUT/logs/ctest.log" 2>&1
-ctest_rc=$?
-say "ctest: exit $ctest_rc, $(( $(date +%s) - t0 )) s"
-grep -E "tests passed|tests failed|Total Test time" "$OUT/logs/ctest.log" | tee -a "$summary"
-grep -E "^ *[0-9]+/[0-9]+ Test +#[0-9]+: (gpu|compile)" "$OUT/logs/ctest.log" | sed 's/^ *[0-9]*\/[0-9]* //' \
-  | tee -a "$summary"
-grep -E "^[0-9]+: (BAD|selftest .*FAILED)" "$OUT/logs/ctest.log" | head -40 | tee -a "$summary"
-grep -E "^ *[0-9]+ - .*\((Failed|Timeout|Not Run)\)" "$OUT/logs/ctest.log" | head -40 | tee -a "$summary"
-fi
+part_tests() {
+  t0=$(date +%s)
+  # -V keeps every test's own output (each GPU run's line) in the log.
+  ctest --test-dir "$BUILD" -V --no-tests=error -j "${CTEST_JOBS:-8}" ${CTEST_ARGS:-} > "$LOGS/ctest.log" 2>&1
+  ctest_rc=$?
+  say "ctest: exit $ctest_rc, $(( $(date +%s) - t0 )) s"
+  grep -E "tests passed|tests failed|Total Test time" "$LOGS/ctest.log" | tee -a "$summary"
+  grep -E "^ *[0-9]+/[0-9]+ Test +#[0-9]+: (gpu|compile)" "$LOGS/ctest.log" | sed 's/^ *[0-9]*\/[0-9]* //' \
+    | tee -a "$summary"
+  grep -E "^[0-9]+: (BAD|selftest .*FAILED)" "$LOGS/ctest.log" | head -40 | tee -a "$summary"
+  grep -E "^ *[0-9]+ - .*\((Failed|Timeout|Not Run)\)" "$LOGS/ctest.log" | head -40 | tee -a "$summary"
+}
 
-if part runs; then
-say ""
-say "== every lab's reference solution (hpclab run --all --solution)"
-"$hpclab" run --all --solution --json "$OUT/solutions.json" 2>&1 | tee "$OUT/logs/run-all.log" | tee -a "$summary"
-run_rc=${PIPESTATUS[0]}
-
-say ""
-say "== the rotation lab on its image (written to \$OUT)"
-(cd "$OUT" && "$OLDPWD/$hpclab" run rotation --solution 2>&1) | tee "$OUT/logs/rotation.log" | tee -a "$summary"
-
-say ""
-say "== every lab through hpclab run: the skeleton as committed (must fail), and --solution"
-runs_rc=0
-labs=$(for j in labs/*/lab.json; do basename "$(dirname "$j")"; done)
-[ -n "$labs" ] || { say "no labs found"; runs_rc=1; }
-for lab in $labs; do
-  "$hpclab" run "$lab" > "$OUT/logs/run-$lab.log" 2>&1; skel=$?
-  "$hpclab" run "$lab" --solution > "$OUT/logs/run-$lab-solution.log" 2>&1; sol=$?
-  verdict="ok"
-  { [ $skel -eq 1 ] && [ $sol -eq 0 ]; } || { verdict="NOT AS EXPECTED"; runs_rc=1; }
-  say "$(printf '%-10s skeleton exit %d, solution exit %d: %s' "$lab" $skel $sol "$verdict")"
-done
-fi
-
-if part loop; then
+part_runs() {
   say ""
-  OUT="$OUT" BUILD="$BUILD" scripts/gpu-loop.sh > "$OUT/logs/loop.log" 2>&1; loop_rc=$?
-  cat "$OUT/loop/summary.txt" >> "$summary"
-fi
+  say "== every lab's reference solution (hpclab run --all --solution)"
+  "$hpclab" run --all --solution --json "$OUT/solutions.json" 2>&1 | tee "$LOGS/run-all.log" | tee -a "$summary"
+  run_rc=${PIPESTATUS[0]}
 
-if part course; then
+  say ""
+  say "== the rotation lab on its image (written to \$OUT)"
+  (cd "$OUT" && "$OLDPWD/$hpclab" run rotation --solution 2>&1) | tee "$LOGS/rotation.log" | tee -a "$summary"
+
+  say ""
+  say "== every lab through hpclab run: the skeleton as committed (must fail), and --solution"
+  runs_rc=0
+  labs=$(for j in labs/*/lab.json; do basename "$(dirname "$j")"; done)
+  [ -n "$labs" ] || { say "no labs found"; runs_rc=1; }
+  for lab in $labs; do
+    "$hpclab" run "$lab" > "$LOGS/run-$lab.log" 2>&1; skel=$?
+    "$hpclab" run "$lab" --solution > "$LOGS/run-$lab-solution.log" 2>&1; sol=$?
+    verdict="ok"
+    { [ $skel -eq 1 ] && [ $sol -eq 0 ]; } || { verdict="NOT AS EXPECTED"; runs_rc=1; }
+    say "$(printf '%-10s skeleton exit %d, solution exit %d: %s' "$lab" $skel $sol "$verdict")"
+  done
+}
+
+part_loop() {
+  say ""
+  OUT="$OUT" BUILD="$BUILD" scripts/gpu-loop.sh > "$LOGS/loop.log" 2>&1; loop_rc=$?
+  cat "$OUT/loop/summary.txt" >> "$summary"
+}
+
+part_course() {
   say ""
   say "== hpclab check of the variants in bench/ (the course's versions, going further; library ones need their library)"
   for f in bench/*/*.cu; do
@@ -98,27 +101,31 @@ if part course; then
     grep -q "link=" "$f" && continue
     tasks=$(sed -n 's/.*hpclab-bench:.* tasks=\([a-z0-9_,]*\).*/\1/p' "$f" | tr , ' ')
     for t in $tasks; do
-      "$hpclab" check "$lab" --file "$f" --task "$t" --json "$OUT/logs/check-$lab-$v-$t.json" \
-        > "$OUT/logs/check-$lab-$v-$t.txt" 2>&1
+      "$hpclab" check "$lab" --file "$f" --task "$t" --json "$LOGS/check-$lab-$v-$t.json" \
+        > "$LOGS/check-$lab-$v-$t.txt" 2>&1
       rc=$?
-      say "$(printf '%-9s %-15s %-7s exit %d: ' "$lab" "$v" "$t" $rc)$(grep -E 'x the|tasks pass' "$OUT/logs/check-$lab-$v-$t.txt" | head -2 | tr -s ' ' | tr '\n' ' ')"
+      say "$(printf '%-9s %-15s %-7s exit %d: ' "$lab" "$v" "$t" $rc)$(grep -E 'x the|tasks pass' "$LOGS/check-$lab-$v-$t.txt" | head -2 | tr -s ' ' | tr '\n' ' ')"
       [ "$v" = naive ] || [ $rc -eq 0 ] || course_rc=1
     done
   done
-fi
+}
 
-if part bench; then
+part_bench() {
   say ""
   say "== hpclab bench (every lab with a sweep)"
   t0=$(date +%s)
   timeout "${BENCH_TIMEOUT:-400}" "$hpclab" bench --json "$OUT/bench-h100.json" --csv "$OUT/bench-h100.csv" \
-    > "$OUT/logs/bench.txt" 2> "$OUT/logs/bench.err"
+    > "$LOGS/bench.txt" 2> "$LOGS/bench.err"
   bench_rc=$?
-  cat "$OUT/logs/bench.txt" >> "$summary"
+  cat "$LOGS/bench.txt" >> "$summary"
   say "bench: exit $bench_rc, $(( $(date +%s) - t0 )) s"
-fi
+}
 
-tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+for p in $PARTS; do
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests runs loop course bench)"; exit 2; }
+  "part_$p"
+  pack
+done
 say ""
 say "parts: $PARTS; ctest exit $ctest_rc, run --all exit $run_rc, every lab's run: $runs_rc, loop: $loop_rc, course: $course_rc, bench: $bench_rc"
 [ "$ctest_rc" -eq 0 ] && [ "$run_rc" -eq 0 ] && [ "$runs_rc" -eq 0 ] && [ "$loop_rc" -eq 0 ] && [ "$course_rc" -eq 0 ] \

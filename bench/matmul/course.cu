@@ -1,7 +1,7 @@
 // hpclab-bench: kind=course tasks=tiled title="Course tiled matmul: 32x32 shared tiles and one output per thread"
 // The course's version: the reference solution as it was before it was tuned
 // (solutions/matmul/matmul.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes.
+// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * matmul.cu - Matrix-matrix multiply, naive and with shared memory tiles

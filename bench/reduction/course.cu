@@ -1,7 +1,7 @@
 // hpclab-bench: kind=course tasks=naive,tree,atomic title="Course reductions 0 1 and 3: one element per thread in blocks of 1024"
 // The course's version: the reference solution as it was before it was tuned
 // (solutions/reduction/reduction.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes.
+// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * reduction.cu - Sum of an array: three ways (solution)

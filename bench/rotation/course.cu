@@ -1,7 +1,7 @@
 // hpclab-bench: kind=course tasks=tiled title="Course tiled rotation: a 32x33 shared tile and 32x32 threads"
 // The course's version: the reference solution as it was before it was tuned
 // (solutions/rotation/rotation.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes.
+// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * rotation.cu - Rotate a grayscale image 90 degrees clockwise (solution)

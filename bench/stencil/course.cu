@@ -1,7 +1,7 @@
 // hpclab-bench: kind=course tasks=shared title="Course cuda-stencil1d-shared: one output per thread in blocks of 1024"
 // The course's version: the reference solution as it was before it was tuned
 // (solutions/stencil/stencil.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes.
+// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * stencil.cu - 1-D stencil with a shared-memory cache (solution)

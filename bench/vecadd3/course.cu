@@ -1,7 +1,7 @@
 // hpclab-bench: kind=course tasks=add title="Course cuda-vecadd3: one element per thread in blocks of 1024"
 // The course's version: the reference solution as it was before it was tuned
 // (solutions/vecadd3/vecadd3.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes.
+// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * vecadd3.cu - Vector addition with blocks and threads (solution)
