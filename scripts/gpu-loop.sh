@@ -42,6 +42,17 @@ for lab in ${REPEAT_LABS:-vecadd3 matmul}; do
   done
 done
 
+# The spread of each timed task's ratio over the five checks (coefficient of variation).
+for lab in ${REPEAT_LABS:-vecadd3 matmul}; do
+  for i in 1 2 3 4 5; do
+    grep -oE '"(task|ratio)": *("[a-z0-9_]+"|[-0-9.e+]+)' "$dir/repeat-$lab-$i.json" | tr -d '" ' | tr '\n' ' '; echo
+  done | awk -v lab="$lab" '{ task = ""; for (i = 1; i <= NF; i++) { split($i, kv, ":");
+      if (kv[1] == "task") task = kv[2]; if (kv[1] == "ratio") { n[task]++; s[task] += kv[2]; q[task] += kv[2] * kv[2];
+      v[task] = v[task] sprintf(" %.3f", kv[2]) } } }
+    END { for (t in n) { m = s[t] / n[t]; sd = sqrt(q[t] / n[t] - m * m);
+      printf "%s/%s ratio over %d checks:%s; mean %.3f, CV %.2f%%\n", lab, t, n[t], v[t], m, 100 * sd / m } }' | tee -a "$summary"
+done
+
 say ""
 say "== hpclab check vecadd3 after an edit (the solution, one comment changed each time)"
 cp solutions/vecadd3/vecadd3.cu "$student"

@@ -6,6 +6,7 @@
 #include "core/lab_check.h"
 #include "core/progress.h"
 
+#include <cstdlib>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -109,6 +110,9 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     o.sanitizer = !args.no_sanitizer;
     o.timing = !args.no_timing;
     o.big = args.big;
+    // Correctness runs side by side (a maintainer's knob, for a GPU shared
+    // with other work or for measuring the check itself).
+    if (const char* e = std::getenv("HPCLAB_PARALLEL_RUNS"); e && std::atoi(e) > 0) o.parallel_runs = std::atoi(e);
     o.progress = [&](const std::string& line) {
         if (!args.quiet) fmt::print("  {}\n", line);
         std::fflush(stdout);

@@ -258,21 +258,20 @@ Finding finding_of_timing(const Timing& t)
 
 namespace {
 
-// Runs `jobs` at most `parallel` at a time; results in order.
+// Runs `jobs` at most `parallel` at a time, in their order: a worker that
+// finishes one takes the next (a slow sanitizer run holds only its own
+// slot). Results in the jobs' order.
 template <class T> std::vector<T> run_bounded(std::vector<std::function<T()>> jobs, int parallel)
 {
     std::vector<T> out(jobs.size());
-    std::size_t next = 0;
-    std::vector<std::pair<std::size_t, std::future<T>>> running;
-    while (next < jobs.size() || !running.empty()) {
-        while (next < jobs.size() && static_cast<int>(running.size()) < std::max(1, parallel)) {
-            running.emplace_back(next, std::async(std::launch::async, jobs[next]));
-            ++next;
-        }
-        auto& [index, fut] = running.front();
-        out[index] = fut.get();
-        running.erase(running.begin());
-    }
+    std::atomic<std::size_t> next {0};
+    std::vector<std::future<void>> workers;
+    const std::size_t nworkers = std::min<std::size_t>(jobs.size(), std::max(1, parallel));
+    for (std::size_t w = 0; w < nworkers; ++w)
+        workers.push_back(std::async(std::launch::async, [&] {
+            for (std::size_t j = next++; j < jobs.size(); j = next++) out[j] = jobs[j]();
+        }));
+    for (auto& w : workers) w.get();  // rethrows a job's exception
     return out;
 }
 
@@ -314,19 +313,25 @@ RunRequest base_request(const LabInfo& lab, const TaskInfo& task, const std::fil
     return req;
 }
 
+// A timed run's calls: a warm-up, then the task's repetitions.
+std::uint32_t timed_calls(const TaskInfo& graded) { return 1 + static_cast<std::uint32_t>(graded.timing_reps); }
+
 // One timed run of `runs` (the graded task, or its baseline) at the size and
-// repetitions of the graded task.
+// repetitions of the graded task. The student's outputs come back and are
+// judged; the baseline's (the reference solution's) stay on the GPU: they
+// are known good, and copying them back would only lengthen the check.
 RunRequest timed_request(const LabInfo& lab, const TaskInfo& graded, const TaskInfo& runs,
                          const std::filesystem::path& program, std::uint64_t seed, const GpuInfo& gpu,
-                         bool measure_copy)
+                         bool of_student, bool measure_copy)
 {
     RunRequest req = base_request(lab, runs, program, graded.timing, seed, gpu);
-    req.ncalls = 1 + static_cast<std::uint32_t>(graded.timing_reps);
+    req.ncalls = timed_calls(graded);
     req.input_sets = kTimingInputSets;
     req.flush_l2 = true;
     req.trace = RunRequest::Trace::none;  // the correctness runs traced every call already
     req.outputs_only = true;
     req.measure_copy = measure_copy;
+    req.judge_outputs = of_student;
     req.reference_budget = 2e7;
     return req;
 }
@@ -351,7 +356,22 @@ struct PreparedRound {
         if (student.valid()) student.wait();
     }
 
-    // Lets one program make its timed calls and returns its report.
+    // Both programs ready, their calls in turn: baseline, student, baseline,
+    // ... (Gate::step), each alone on the GPU. Whatever changes on the GPU
+    // meanwhile then slows both alike, and the ratio keeps its value. A
+    // program not ready in time, or a call that fails or hangs, ends the
+    // stepping: run() then lets each finish, one after the other.
+    void interleave(std::uint32_t ncalls, double ready_within_s, double call_within_s)
+    {
+        const bool baseline_ready = baseline_gate->wait_ready(ready_within_s);
+        const bool student_ready = student_gate->wait_ready(ready_within_s);
+        if (!baseline_ready || !student_ready) return;
+        for (std::uint32_t k = 0; k < ncalls; ++k)
+            if (!baseline_gate->step(call_within_s) || !student_gate->step(call_within_s)) return;
+    }
+
+    // Lets one program make its (remaining) timed calls and finish; returns
+    // its report.
     RunReport run(bool of_student, double ready_within_s)
     {
         Gate& gate = of_student ? *student_gate : *baseline_gate;
@@ -378,8 +398,57 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     for (const auto& t : lab.tasks)
         if (o.only_task.empty() || t.id == o.only_task) tasks.push_back(&t);
 
+    // Another process on the GPU makes timings unreliable: looked at before
+    // this check starts any program of its own, and again once it is done.
+    const int gpu_processes_before = o.timing && gpu.present ? gpu_processes_now() : 0;
+
+    // The timed runs' preparation (seconds: inputs, a CUDA context, uploads)
+    // overlaps the compile (the baseline: the reference solution, built and
+    // cached once) and the correctness runs (the student's program); only
+    // their calls wait for them. A failed compile closes the gates unused.
+    const std::uint64_t timing_seed = mix64(out.seed ^ 0x71A1);
+    std::shared_future<BuildResult> reference;
+    std::vector<std::unique_ptr<PreparedRound>> prepared(tasks.size());
+    const bool timed = o.timing && gpu.present &&
+                       std::any_of(tasks.begin(), tasks.end(), [](const TaskInfo* t) { return bool(t->threshold); });
+    if (timed) {
+        reference = std::async(std::launch::async, [&tc, &lab] {
+                        return build_lab_program(tc, lab, lab.solution_source(), "solution");
+                    }).share();
+        for (std::size_t i = 0; i < tasks.size(); ++i) {
+            const TaskInfo& task = *tasks[i];
+            const TaskInfo* base_info = task.threshold ? lab.find_task(task.threshold->baseline == "reference"
+                                                                            ? task.id
+                                                                            : task.threshold->baseline)
+                                                       : nullptr;
+            if (!base_info) continue;
+            auto p = std::make_unique<PreparedRound>();
+            // Once run_task is back, the program has ended or never started:
+            // either way the gate's program ends close here, so that waiting
+            // for "ready" sees the end at once (program_started is idempotent).
+            RunRequest base_req = timed_request(lab, task, *base_info, {}, timing_seed, gpu, false, true);
+            base_req.gate = p->baseline_gate;
+            p->baseline = std::async(std::launch::async, [reference, base_req]() mutable {
+                const BuildResult& ref = reference.get();
+                RunReport r;  // the reference not building is reported in the timing phase
+                if (ref.ok) {
+                    base_req.program = ref.program;
+                    r = run_task(base_req);
+                }
+                base_req.gate->program_started();
+                return r;
+            });
+            prepared[i] = std::move(p);
+        }
+    }
+
     auto t0 = Clock::now();
-    out.build = build_lab_program(tc, lab, o.source, o.variant);
+    // The reference solution checked as the student's code is the baseline's
+    // build: one compile, not two of the same program at once.
+    std::error_code same_ec;
+    const bool is_reference = timed && o.variant == "solution" &&
+                              std::filesystem::equivalent(o.source, lab.solution_source(), same_ec);
+    out.build = is_reference ? reference.get() : build_lab_program(tc, lab, o.source, o.variant);
     out.compile_s = seconds_since(t0);
     if (!out.build.ok) {
         for (const TaskInfo* t : tasks) {
@@ -407,51 +476,16 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         return out;
     }
 
-    // Another process on the GPU makes timings unreliable: looked at before
-    // this check starts any program of its own, and again once it is done.
-    const int gpu_processes_before = o.timing ? gpu_processes_now() : 0;
-
-    // The timed runs' preparation (seconds: inputs, a CUDA context, uploads)
-    // overlaps the correctness runs; only their calls wait for them.
-    const std::uint64_t timing_seed = mix64(out.seed ^ 0x71A1);
-    std::shared_future<BuildResult> reference;
-    std::vector<std::unique_ptr<PreparedRound>> prepared(tasks.size());
-    if (o.timing && std::any_of(tasks.begin(), tasks.end(), [](const TaskInfo* t) { return bool(t->threshold); })) {
-        reference = std::async(std::launch::async, [&tc, &lab] {
-                        return build_lab_program(tc, lab, lab.solution_source(), "solution");
-                    }).share();
-        for (std::size_t i = 0; i < tasks.size(); ++i) {
-            const TaskInfo& task = *tasks[i];
-            const TaskInfo* base_info = task.threshold ? lab.find_task(task.threshold->baseline == "reference"
-                                                                            ? task.id
-                                                                            : task.threshold->baseline)
-                                                       : nullptr;
-            if (!base_info) continue;
-            auto p = std::make_unique<PreparedRound>();
-            // Once run_task is back, the program has ended or never started:
-            // either way the gate's program ends close here, so that waiting
-            // for "ready" sees the end at once (program_started is idempotent).
-            RunRequest base_req = timed_request(lab, task, *base_info, {}, timing_seed, gpu, true);
-            base_req.gate = p->baseline_gate;
-            p->baseline = std::async(std::launch::async, [reference, base_req]() mutable {
-                const BuildResult& ref = reference.get();
-                RunReport r;  // the reference not building is reported in the timing phase
-                if (ref.ok) {
-                    base_req.program = ref.program;
-                    r = run_task(base_req);
-                }
-                base_req.gate->program_started();
-                return r;
-            });
-            RunRequest student_req = timed_request(lab, task, task, out.build.program, timing_seed, gpu, false);
-            student_req.gate = p->student_gate;
-            p->student = std::async(std::launch::async, [student_req] {
-                RunReport r = run_task(student_req);
-                student_req.gate->program_started();
-                return r;
-            });
-            prepared[i] = std::move(p);
-        }
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        PreparedRound* p = prepared[i].get();
+        if (!p) continue;
+        RunRequest student_req = timed_request(lab, *tasks[i], *tasks[i], out.build.program, timing_seed, gpu, true, false);
+        student_req.gate = p->student_gate;
+        p->student = std::async(std::launch::async, [student_req] {
+            RunReport r = run_task(student_req);
+            student_req.gate->program_started();
+            return r;
+        });
     }
 
     // Correctness runs and sanitizer runs, side by side: each a fresh process.
@@ -588,10 +622,13 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
             for (const bool student : {false, true}) {
                 RunReport r;
                 if (round == 0) {
+                    if (!student)
+                        first_round->interleave(timed_calls(task), std::max(30.0, 2 * lab.wall_limit_s),
+                                                lab.wall_limit_s);
                     r = first_round->run(student, std::max(30.0, 2 * lab.wall_limit_s));
                 } else {
                     r = run_task(timed_request(lab, task, student ? task : *base_info,
-                                               student ? out.build.program : ref.program, timing_seed, gpu, false));
+                                               student ? out.build.program : ref.program, timing_seed, gpu, student, false));
                 }
                 if (student) {
                     // The timed calls are checked too: a result cached from an earlier call fails here.

@@ -41,6 +41,10 @@ struct RunRequest {
     // Timed runs: only the outputs come back. The inputs in the exchange are
     // still hashed (the program could write there), not read back from the GPU.
     bool outputs_only = false;
+    // False: the outputs stay on the GPU and nothing is judged, inputs
+    // included (a trusted program's timed runs: the reference solution as a
+    // baseline). Its calls then all count as passed.
+    bool judge_outputs = true;
     std::vector<std::string> wrapper;  // a command the program runs under (compute-sanitizer ...)
     // Reference operations per call before outputs are sampled: timed calls
     // need less (a cached or skipped result is wrong nearly everywhere).

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -205,7 +206,8 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
 
     // Build under unique names, then rename into place: two hpclab runs of
     // the same lab (ctest -j) never see a half-written program.
-    const std::string tmp = fmt::format(".tmp-{}", getpid());
+    static std::atomic<unsigned> builds {0};  // and two threads of one hpclab either
+    const std::string tmp = fmt::format(".tmp-{}-{}", getpid(), builds++);
     const fs::path object = dir / (lab.id + tmp + ".o");
     const fs::path program_tmp = dir / (lab.id + tmp);
     ProcessSpec compile;

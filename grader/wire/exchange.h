@@ -72,6 +72,7 @@ inline constexpr std::uint32_t kFlagTrace = 1u << 2;    // CUPTI records of ever
 inline constexpr std::uint32_t kFlagTraceFirst = 1u << 3;  // ... of the first call only (timed runs)
 inline constexpr std::uint32_t kFlagMeasureCopy = 1u << 4; // time a device-to-device copy after the calls
 inline constexpr std::uint32_t kFlagOutputsOnly = 1u << 5; // write back outputs only (timed runs: less copying)
+inline constexpr std::uint32_t kFlagDiscardOutputs = 1u << 6;  // write back nothing (a trusted baseline's timed runs)
 
 struct Param {
     char name[kNameLen];
