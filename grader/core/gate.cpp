@@ -80,25 +80,6 @@ void Gate::go()
     close_fd(go_w_);
 }
 
-bool Gate::step(double timeout_s)
-{
-    signal(SIGPIPE, SIG_IGN);
-    opened_ = true;
-    held_ = false;  // the program's wall limit runs from its first call on
-    const char byte = 's';
-    if (go_w_ < 0 || write(go_w_, &byte, 1) != 1) return false;
-    pollfd p {ready_r_, POLLIN, 0};
-    int r;
-    do r = poll(&p, 1, static_cast<int>(timeout_s * 1000));
-    while (r < 0 && errno == EINTR);
-    if (r <= 0) return false;
-    char done = 0;
-    ssize_t n;
-    do n = read(ready_r_, &done, 1);
-    while (n < 0 && errno == EINTR);
-    return n == 1 && done == 'd';
-}
-
 void Gate::close()
 {
     closed_ = true;

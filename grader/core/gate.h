@@ -2,10 +2,6 @@
 // (starts, opens the GPU, allocates, uploads its input sets), says so, and
 // waits for "go" before its first call.
 //
-// The bytes on "go": 'g' runs every remaining call, 's' runs the next call
-// only, after which the program writes 'd' on "ready" and waits again (after
-// its last call too: a 'g' then lets it finish).
-//
 // Why: a timed run's preparation takes far longer than its timed calls. With
 // a gate, hpclab prepares the reference's and the student's timed runs while
 // the correctness runs go on, then lets them run their calls one after the
@@ -37,13 +33,7 @@ public:
     // Blocks until the program is ready (true), has ended or is not ready
     // within `timeout_s` (false; the caller then closes the gate).
     bool wait_ready(double timeout_s);
-    void go();     // lets a ready program make its calls (all the rest of them)
-    // Lets a ready program make its next call only, and waits until it is
-    // done (true) or has ended or not finished within `timeout_s` (false).
-    // Two programs stepped in turn run their timed calls interleaved: a
-    // change of the GPU's state during the timing (clocks, another process
-    // finishing) then touches both, not only the one that ran at the time.
-    bool step(double timeout_s);
+    void go();     // lets a ready program make its calls
     void close();  // no calls: the program exits (also when never ready)
     bool opened() const { return opened_; }  // go() was called
     // close() was called: a program not started yet need not start at all.

@@ -356,24 +356,12 @@ struct PreparedRound {
         if (student.valid()) student.wait();
     }
 
-    // Both programs ready, their calls in turn: baseline, student, baseline,
-    // ... (Gate::step), each alone on the GPU. Whatever changes on the GPU
-    // meanwhile then slows both alike, and the ratio keeps its value. A
-    // program not ready in time, or a call that fails or hangs, ends the
-    // stepping: run() then lets each finish, one after the other.
-    void interleave(std::uint32_t ncalls, double ready_within_s, double call_within_s)
-    {
-        const bool baseline_ready = baseline_gate->wait_ready(ready_within_s);
-        const bool student_ready = student_gate->wait_ready(ready_within_s);
-        if (!baseline_ready || !student_ready) return;
-        for (std::uint32_t k = 0; k < ncalls; ++k)
-            if (!baseline_gate->step(call_within_s) || !student_gate->step(call_within_s)) return;
-    }
-
-    // Lets one program make its (remaining) timed calls and finish; returns
-    // its report.
+    // Lets one program make its timed calls and returns its report.
     RunReport run(bool of_student, double ready_within_s)
     {
+        // The baseline goes first, once the student's program is ready too:
+        // its uploads must not share the GPU with the baseline's calls.
+        if (!of_student) (void)student_gate->wait_ready(ready_within_s);
         Gate& gate = of_student ? *student_gate : *baseline_gate;
         if (gate.wait_ready(ready_within_s)) gate.go();
         else gate.close();
@@ -622,9 +610,6 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
             for (const bool student : {false, true}) {
                 RunReport r;
                 if (round == 0) {
-                    if (!student)
-                        first_round->interleave(timed_calls(task), std::max(30.0, 2 * lab.wall_limit_s),
-                                                lab.wall_limit_s);
                     r = first_round->run(student, std::max(30.0, 2 * lab.wall_limit_s));
                 } else {
                     r = run_task(timed_request(lab, task, student ? task : *base_info,

@@ -143,50 +143,29 @@ double measure_copy(cudaEvent_t start, cudaEvent_t stop_event)
 }
 
 // With a gate (hpclab's gate.h): say "ready", then wait for "go". No "go"
-// (hpclab closed the gate: no calls are needed) ends the program here. A
-// step ('s') instead of "go" ('g') lets one call run; the next one waits
-// for another byte (gate_next_call).
-struct GateState {
-    int go_fd = -1, ready_fd = -1;
-    bool stepping = false;
-};
-
-void gate_close(GateState& g)
+// (hpclab closed the gate: no calls are needed) ends the program here.
+void wait_at_gate(int go_fd, int ready_fd)
 {
-    if (g.go_fd >= 0) close(g.go_fd);
-    if (g.ready_fd >= 0) close(g.ready_fd);
-    g = {};
-}
-
-char gate_read(int fd)
-{
-    char byte = 0;
-    ssize_t n;
-    do n = read(fd, &byte, 1);
-    while (n < 0 && errno == EINTR);
-    return n == 1 ? byte : 0;
-}
-
-void wait_at_gate(GateState& g)
-{
-    if (g.go_fd < 0 || g.ready_fd < 0) return;
+    if (go_fd < 0 || ready_fd < 0) return;
     const char ready = 'r';
-    const bool told = write(g.ready_fd, &ready, 1) == 1;
-    const char go = told ? gate_read(g.go_fd) : 0;
-    if (go != 'g' && go != 's') std::_Exit(wire::kExitOk);
-    g.stepping = go == 's';
-    if (!g.stepping) gate_close(g);
+    const bool told = write(ready_fd, &ready, 1) == 1;
+    close(ready_fd);
+    char go = 0;
+    ssize_t n;
+    do n = told ? read(go_fd, &go, 1) : 0;
+    while (n < 0 && errno == EINTR);
+    close(go_fd);
+    if (n != 1) std::_Exit(wire::kExitOk);
 }
 
-// After each call while stepping: "done", then the next byte: 's' one more
-// call, 'g' (or an end of file: hpclab stopped stepping) the remaining ones
-// and the rest of the program (outputs back, the copy measurement).
-void gate_next_call(GateState& g)
+// Keeps the GPU busy for `ms` (clocks up after it sat idle).
+void warm_up(void* flush, std::size_t flush_bytes, double ms)
 {
-    if (!g.stepping) return;
-    const char done = 'd';
-    const char next = write(g.ready_fd, &done, 1) == 1 ? gate_read(g.go_fd) : 0;
-    if (next != 's') gate_close(g);
+    const double until = now_ms() + ms;
+    while (now_ms() < until) {
+        for (int i = 0; i < 8; ++i) cudaMemset(flush, i, flush_bytes);
+        harness_cuda(cudaDeviceSynchronize(), "warming the GPU up");
+    }
 }
 
 // Whether some outputs wait on the device to be copied back (timed runs).
@@ -231,12 +210,11 @@ int main(int argc, char** argv)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() == 1) return wire::kExitHarnessError;  // the parent is already gone
 
-    int fd = -1;
-    GateState gate;
+    int fd = -1, gate_go = -1, gate_ready = -1;
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--exchange-fd") == 0) fd = std::atoi(argv[i + 1]);
-        if (std::strcmp(argv[i], "--gate") == 0 && std::sscanf(argv[i + 1], "%d,%d", &gate.go_fd, &gate.ready_fd) != 2)
-            gate.go_fd = gate.ready_fd = -1;
+        if (std::strcmp(argv[i], "--gate") == 0 && std::sscanf(argv[i + 1], "%d,%d", &gate_go, &gate_ready) != 2)
+            gate_go = gate_ready = -1;
     }
     if (fd < 0) {
         std::fprintf(stderr,
@@ -384,16 +362,10 @@ int main(int argc, char** argv)
     const bool trace_wanted = job.flags & (wire::kFlagTrace | wire::kFlagTraceFirst);
     result.trace_available = trace_wanted && hpclab::trace::start() ? 1 : 0;
 
-    wait_at_gate(gate);
+    wait_at_gate(gate_go, gate_ready);
     // A GPU that sat idle runs its first kernels at lower clocks: timed runs
     // keep it busy a moment before the first call.
-    if (flush) {
-        const double until = now_ms() + 20;
-        while (now_ms() < until) {
-            for (int i = 0; i < 8; ++i) cudaMemset(flush, i, flush_bytes);
-            harness_cuda(cudaDeviceSynchronize(), "warming the GPU up");
-        }
-    }
+    if (flush) warm_up(flush, flush_bytes, 20);
 
     result.stage = wire::Stage::started;
     t_calls = now_ms();
@@ -483,7 +455,6 @@ int main(int argc, char** argv)
             }
             if (!guards_intact(b, scratch)) out.guard_damaged |= 1u << i;
         }
-        gate_next_call(gate);  // stepping: this call is done, wait for the next byte
         if (history_pending(history)) continue;  // done once its outputs are back in the file
         out.done = 1;
         result.calls_done = k + 1;

@@ -9,10 +9,6 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <unistd.h>
 #include <future>
 #include <thread>
 
@@ -148,80 +144,4 @@ TEST_CASE("gate: a program that ends before it is ready, or never starts, is not
         gate.close();
         CHECK(run.get().out == "closed\n");
     }
-}
-
-namespace {
-
-// A program that takes steps as the harness does: "ready", then per byte
-// 's' one call (a line in `log`) and "done"; 'g' or the end of the pipe
-// finishes (an "end" line).
-std::future<ProcessResult> start_stepping(Gate& gate, const std::string& name, const std::string& log,
-                                          const std::string& in_call = "", double wall_limit_s = 10)
-{
-    const std::string go = std::to_string(gate.child_go_fd()), ready = std::to_string(gate.child_ready_fd());
-    ProcessSpec spec;
-    spec.argv = {"/bin/bash", "-c",
-                 "printf r >&" + ready + "; while read -r -n1 -u " + go + " b && [ \"$b\" = s ]; do " + in_call +
-                     "echo " + name + " >> " + log + "; printf d >&" + ready + "; done; echo " + name +
-                     "-end >> " + log};
-    spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
-    spec.wall_limit_s = wall_limit_s;
-    spec.after_start = [&gate] { gate.program_started(); };
-    spec.held = gate.held();
-    return std::async(std::launch::async, [spec] { return run_process(spec); });
-}
-
-std::string read_all(const std::string& path)
-{
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-}  // namespace
-
-TEST_CASE("gate: two programs stepped in turn make their calls interleaved, then finish one after the other")
-{
-    const std::string log = (std::filesystem::temp_directory_path() /
-                             ("hpclab-gate-steps-" + std::to_string(::getpid()) + ".txt")).string();
-    std::filesystem::remove(log);
-    Gate a, b;
-    auto run_a = start_stepping(a, "A", log);
-    auto run_b = start_stepping(b, "B", log);
-    REQUIRE(a.wait_ready(10));
-    REQUIRE(b.wait_ready(10));
-    for (int k = 0; k < 3; ++k) {
-        CHECK(a.step(10));
-        CHECK(b.step(10));
-    }
-    a.go();
-    CHECK(run_a.get().exit_code == 0);
-    b.go();
-    CHECK(run_b.get().exit_code == 0);
-    CHECK(a.opened());
-    CHECK(read_all(log) == "A\nB\nA\nB\nA\nB\nA-end\nB-end\n");
-    std::filesystem::remove(log);
-}
-
-TEST_CASE("gate: a step whose program ends or hangs in its call is reported as not done")
-{
-    const std::string log = (std::filesystem::temp_directory_path() /
-                             ("hpclab-gate-fail-" + std::to_string(::getpid()) + ".txt")).string();
-    SUBCASE("ends in its call")
-    {
-        Gate gate;
-        auto run = start_stepping(gate, "A", log, "exit 4; ");
-        REQUIRE(gate.wait_ready(10));
-        CHECK_FALSE(gate.step(10));
-        CHECK(run.get().exit_code == 4);
-    }
-    SUBCASE("hangs in its call: the step gives up at its timeout, the wall limit ends the program")
-    {
-        Gate gate;
-        auto run = start_stepping(gate, "A", log, "sleep 60; ", 1.5);
-        REQUIRE(gate.wait_ready(10));
-        CHECK_FALSE(gate.step(0.5));
-        gate.go();  // as hpclab does next: the program is no longer held
-        CHECK(run.get().timed_out);
-    }
-    std::filesystem::remove(log);
 }
