@@ -23,6 +23,9 @@ struct ProcessSpec {
     // While true, the wall limit waits: it counts from the moment it turns
     // false (a program held at a gate, gate.h, is not using its time).
     const std::atomic<bool>* held = nullptr;  // called in the parent once the program runs
+    // Non-empty: the program runs on these CPUs only (timed runs: the same
+    // ones for the baseline and the student, see lab_check.cpp).
+    std::vector<int> cpus;
 };
 
 struct ProcessResult {

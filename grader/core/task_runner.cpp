@@ -144,6 +144,7 @@ RunReport run_task(const RunRequest& req)
     }
     ps.wall_limit_s = req.wall_limit_s;
     ps.cancel = req.cancel;
+    ps.cpus = req.cpus;
     report.process = run_process(ps);
     const ProcessResult& pr = report.process;
     const wire::Result& result = ex.result();

@@ -53,6 +53,7 @@ struct RunRequest {
     // Set: the program prepares, then waits at this gate until the caller
     // says go (gate.h); run_task then returns once the calls are done.
     std::shared_ptr<Gate> gate;
+    std::vector<int> cpus;  // run the program on these CPUs only (process.h)
 };
 
 struct CallReport {

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <sched.h>
 #include <thread>
 
 using namespace hpclab;
@@ -96,4 +97,21 @@ TEST_CASE("process: a cancel flag stops the whole group at once")
     CHECK_FALSE(r.timed_out);
     CHECK_FALSE(r.exited());
     CHECK(r.wall_s < 5);
+}
+
+TEST_CASE("process: a program pinned to CPUs runs on those only")
+{
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    REQUIRE(sched_getaffinity(0, sizeof mine, &mine) == 0);
+    int first = -1;
+    for (int c = 0; c < CPU_SETSIZE && first < 0; ++c)
+        if (CPU_ISSET(c, &mine)) first = c;
+    REQUIRE(first >= 0);
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c", "grep '^Cpus_allowed_list' /proc/self/status"};
+    spec.cpus = {first};
+    const ProcessResult r = run_process(spec);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == "Cpus_allowed_list:\t" + std::to_string(first) + "\n");
 }
