@@ -331,6 +331,14 @@ std::vector<int> timing_cpus()
     return {all.end() - 2, all.end()};
 }
 
+// The reference's task a task is timed against: the same task, or the one
+// its threshold names (the reference's naive kernel). Null without a threshold.
+const TaskInfo* baseline_task(const LabInfo& lab, const TaskInfo& task)
+{
+    if (!task.threshold) return nullptr;
+    return task.threshold->baseline == "reference" ? &task : lab.find_task(task.threshold->baseline);
+}
+
 // A timed run's calls: a warm-up, then the task's repetitions.
 std::uint32_t timed_calls(const TaskInfo& graded) { return 1 + static_cast<std::uint32_t>(graded.timing_reps); }
 
@@ -425,10 +433,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
                     }).share();
         for (std::size_t i = 0; i < tasks.size(); ++i) {
             const TaskInfo& task = *tasks[i];
-            const TaskInfo* base_info = task.threshold ? lab.find_task(task.threshold->baseline == "reference"
-                                                                            ? task.id
-                                                                            : task.threshold->baseline)
-                                                       : nullptr;
+            const TaskInfo* base_info = baseline_task(lab, task);
             if (!base_info) continue;
             auto p = std::make_unique<PreparedRound>();
             // Once run_task is back, the program has ended or never started:
@@ -616,10 +621,9 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
                 make(Verdict::grader_error, "the reference solution does not build:\n" + ref.diagnostics, ""));
             continue;
         }
-        const std::string base_task = task.threshold->baseline == "reference" ? task.id : task.threshold->baseline;
-        const TaskInfo* base_info = lab.find_task(base_task);
+        const TaskInfo* base_info = baseline_task(lab, task);  // not null: its round was prepared
         Timing timing;
-        timing.baseline = base_task == task.id ? "reference solution" : "reference's " + base_task;
+        timing.baseline = base_info == &task ? "reference solution" : "reference's " + base_info->id;
         timing.size = task.timing;
         timing.threshold = task.threshold->min_speedup;
         // Rounds of (baseline, student), until the ratio's spread is clear of

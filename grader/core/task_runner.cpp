@@ -78,6 +78,7 @@ double RunReport::median_host_ms() const { return median_timed(calls, [](const C
 
 RunReport run_task(const RunRequest& req)
 {
+    static constexpr const char* kGateClosed = "not run: its gate was closed (no timing needed)";
     const auto t_begin = std::chrono::steady_clock::now();
     auto ms_since = [](std::chrono::steady_clock::time_point t) {
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -86,7 +87,7 @@ RunReport run_task(const RunRequest& req)
     report.seed = req.seed;
     if (req.gate && req.gate->closed()) {  // no timing needed after all: not worth the inputs
         report.status = RunStatus::cancelled;
-        report.status_message = "not run: its gate was closed (no timing needed)";
+        report.status_message = kGateClosed;
         return report;
     }
     report.work = req.spec->work(req.params);
@@ -163,7 +164,7 @@ RunReport run_task(const RunRequest& req)
         report.status_message = "stopped: another run of this task hit the time limit";
     } else if (req.gate && !req.gate->opened() && !pr.timed_out && pr.signal == 0) {
         report.status = RunStatus::cancelled;
-        report.status_message = "not run: its gate was closed (no timing needed)";
+        report.status_message = kGateClosed;
     } else if (!pr.started) {
         report.status = RunStatus::could_not_start;
         report.status_message = pr.start_error;

@@ -158,16 +158,6 @@ void wait_at_gate(int go_fd, int ready_fd)
     if (n != 1) std::_Exit(wire::kExitOk);
 }
 
-// Keeps the GPU busy for `ms` (clocks up after it sat idle).
-void warm_up(void* flush, std::size_t flush_bytes, double ms)
-{
-    const double until = now_ms() + ms;
-    while (now_ms() < until) {
-        for (int i = 0; i < 8; ++i) cudaMemset(flush, i, flush_bytes);
-        harness_cuda(cudaDeviceSynchronize(), "warming the GPU up");
-    }
-}
-
 // Whether some outputs wait on the device to be copied back (timed runs).
 bool history_pending(const std::vector<std::vector<void*>>& history)
 {
@@ -365,7 +355,13 @@ int main(int argc, char** argv)
     wait_at_gate(gate_go, gate_ready);
     // A GPU that sat idle runs its first kernels at lower clocks: timed runs
     // keep it busy a moment before the first call.
-    if (flush) warm_up(flush, flush_bytes, 20);
+    if (flush) {
+        const double until = now_ms() + 20;
+        while (now_ms() < until) {
+            for (int i = 0; i < 8; ++i) cudaMemset(flush, i, flush_bytes);
+            harness_cuda(cudaDeviceSynchronize(), "warming the GPU up");
+        }
+    }
 
     result.stage = wire::Stage::started;
     t_calls = now_ms();
