@@ -1,7 +1,7 @@
 #include "check_child.h"
 
 #include "context.h"
-#include "core/process.h"
+#include "run/process.h"
 
 #include <fmt/format.h>
 

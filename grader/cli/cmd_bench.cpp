@@ -4,12 +4,12 @@
 // fails only when a variant does not compile or computes wrong results.
 #include "commands.h"
 
-#include "core/bench_measure.h"
-#include "core/bench_metrics.h"
-#include "core/bench_plan.h"
-#include "core/bench_render.h"
-#include "core/clock_text.h"
-#include "core/committed_file.h"
+#include "bench/measure.h"
+#include "bench/metrics.h"
+#include "bench/plan.h"
+#include "bench/render.h"
+#include "util/clock_text.h"
+#include "course/committed_file.h"
 
 #include <fmt/format.h>
 

@@ -3,9 +3,9 @@
 // into the generated section of a document (docs/performance.md).
 #include "commands.h"
 
-#include "core/bench_metrics.h"
-#include "core/bench_render.h"
-#include "core/text_file.h"
+#include "bench/metrics.h"
+#include "bench/render.h"
+#include "util/text_file.h"
 
 #include <fmt/format.h>
 

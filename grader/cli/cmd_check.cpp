@@ -1,10 +1,10 @@
 // hpclab check: one verdict per task, with where and why, and a grade record.
 #include "commands.h"
 
-#include "core/clock_text.h"
-#include "core/grade_record.h"
-#include "core/lab_check.h"
-#include "core/progress.h"
+#include "util/clock_text.h"
+#include "check/grade_record.h"
+#include "check/lab_check.h"
+#include "student/progress.h"
 
 #include <cstdlib>
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // hpclab hint: the lab's hints one at a time, gentle first, remembered in
 // the progress so that the next call gives the next one.
 #include "commands.h"
-#include "core/progress.h"
+#include "student/progress.h"
 #include "text_wrap.h"
 
 #include <fmt/format.h>

@@ -1,10 +1,10 @@
 // hpclab reset: the lab's file back to the skeleton as committed in git,
 // after a backup of the student's version that nothing ever overwrites.
-#include "core/clock_text.h"
-#include "core/text_file.h"
+#include "util/clock_text.h"
+#include "util/text_file.h"
 #include "commands.h"
-#include "core/committed_file.h"
-#include "core/progress.h"
+#include "course/committed_file.h"
+#include "student/progress.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // hpclab run: run a lab like the course's programs do, or every lab as a table.
 #include "commands.h"
 
-#include "core/image_task.h"
+#include "course/image_task.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -2,9 +2,9 @@
 // solution passes at every size; every task of the skeleton runs to the end
 // and fails its check at every size (nothing is solved by accident).
 #include "commands.h"
-#include "core/text_file.h"
+#include "util/text_file.h"
 
-#include "core/committed_file.h"
+#include "course/committed_file.h"
 
 #include <fmt/format.h>
 

@@ -3,10 +3,10 @@
 // check <lab>` in a child process: watch only shows what it printed and how
 // it ended, so a check that fails, crashes or does not exist yet never stops
 // the watch.
-#include "core/clock_text.h"
+#include "util/clock_text.h"
 #include "check_child.h"
 #include "commands.h"
-#include "core/progress.h"
+#include "student/progress.h"
 #include "file_stamp.h"
 #include "progress_view.h"
 #include "terminal_input.h"

@@ -2,9 +2,9 @@
 // GPU (asked once, lazily), and the exit statuses.
 #pragma once
 
-#include "core/gpu_probe.h"
-#include "core/lab_catalog.h"
-#include "core/toolchain.h"
+#include "run/gpu_probe.h"
+#include "course/lab_catalog.h"
+#include "run/toolchain.h"
 
 #include <optional>
 #include <stdexcept>

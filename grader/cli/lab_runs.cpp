@@ -1,6 +1,6 @@
 #include "lab_runs.h"
 
-#include "core/shown_path.h"
+#include "util/shown_path.h"
 
 #include <fmt/format.h>
 

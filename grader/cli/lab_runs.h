@@ -3,8 +3,8 @@
 #pragma once
 
 #include "context.h"
-#include "core/rate_text.h"
-#include "core/task_runner.h"
+#include "util/rate_text.h"
+#include "run/task_runner.h"
 
 #include <cstdio>
 #include <optional>

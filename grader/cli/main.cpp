@@ -2,7 +2,7 @@
 #include "commands.h"
 #include "size_options.h"
 
-#include "core/bench_row.h"
+#include "bench/row.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include "progress_view.h"
 
-#include "core/verdict.h"
+#include "course/verdict.h"
 
 #include <fmt/format.h>
 

@@ -2,8 +2,8 @@
 // for the course. `hpclab list` prints them; watch says the same words.
 #pragma once
 
-#include "core/lab_catalog.h"
-#include "core/progress.h"
+#include "course/lab_catalog.h"
+#include "student/progress.h"
 
 #include <string>
 

@@ -3,7 +3,7 @@
 // bench: a comma-separated list each, a sweep).
 #pragma once
 
-#include "core/lab_catalog.h"
+#include "course/lab_catalog.h"
 
 #include <CLI/CLI.hpp>
 

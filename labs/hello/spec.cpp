@@ -2,7 +2,7 @@
 // threads prints one line "Hello from block B, thread T", and the host waits
 // for the kernel before hello() returns. There are no buffers: the check
 // reads what the program printed.
-#include "spec_kit.h"
+#include "course/spec_kit.h"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
 // matmul's spec: r = p * q for n x n float matrices in device memory, stored
 // by rows. Both tasks ("naive" and "tiled") compute the same product; they
 // differ in how (the metadata: launch shape, shared memory, speed).
-#include "parallel.h"
-#include "spec_kit.h"
+#include "util/parallel.h"
+#include "course/spec_kit.h"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
 // reduction's specs: the sum of n ints, three ways. naive and tree return
 // the sum (bind.cpp stores it into the host buffer "sum"); atomic leaves it
 // in a device int "sum" that it must first set to zero itself.
-#include "parallel.h"
-#include "spec_kit.h"
+#include "util/parallel.h"
+#include "course/spec_kit.h"
 
 #include <fmt/format.h>
 

@@ -3,9 +3,9 @@
 // ("naive" and "tiled") compute the same image; they differ in how (the
 // metadata: shared memory, speed). Both also run on a real image
 // (ImageTask): `hpclab run rotation` rotates labs/rotation/chelsea.pgm.
-#include "image_task.h"
-#include "parallel.h"
-#include "spec_kit.h"
+#include "course/image_task.h"
+#include "util/parallel.h"
+#include "course/spec_kit.h"
 
 #include <fmt/format.h>
 

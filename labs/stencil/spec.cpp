@@ -1,6 +1,6 @@
 // stencil's spec: out[i] = in[i] + ... + in[i + 2*RADIUS] on device arrays,
 // where in[] holds n + 2*RADIUS ints (the halo included) and out[] n ints.
-#include "spec_kit.h"
+#include "course/spec_kit.h"
 #include "stencil.h"  // RADIUS: the same value as the student's code
 
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // vecadd0's spec: *c = *a + *b for two ints in host memory, added on the GPU.
-#include "spec_kit.h"
+#include "course/spec_kit.h"
 
 namespace {
 

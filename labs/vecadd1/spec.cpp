@@ -1,6 +1,6 @@
 // vecadd1's spec: c = a + b on host vectors, added on the GPU by n blocks of
 // one thread (the launch shape is the lesson; the trace checks it later).
-#include "spec_kit.h"
+#include "course/spec_kit.h"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // message, launching nothing) when they do not. Both tasks judge that same
 // contract; they differ in their sizes: "add" has n that fit, "too_many" n
 // that do not, so that `hpclab run vecadd2 --n N` is judged right for any N.
-#include "spec_kit.h"
+#include "course/spec_kit.h"
 
 #include <fmt/format.h>
 

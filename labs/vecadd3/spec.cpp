@@ -1,5 +1,5 @@
 // vecadd3's spec: c = a + b on device vectors of any length.
-#include "spec_kit.h"
+#include "course/spec_kit.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // backups, which must never land in the real course.
 #pragma once
 
-#include "core/process.h"
+#include "run/process.h"
 #include "test_support.h"
 
 #include <filesystem>

@@ -1,8 +1,8 @@
 // hpclab bench on the command line: every bad input is one clear message and
 // exit status 2 before anything is built (and no file is touched); without a
 // GPU it says so and exits 77. No GPU is visible to these runs.
-#include "core/bench_results.h"
-#include "core/text_file.h"
+#include "bench/results.h"
+#include "util/text_file.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

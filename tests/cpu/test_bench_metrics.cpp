@@ -1,8 +1,8 @@
 // The benchmark's figures from synthetic numbers: a run's report becomes a
 // row (times, or why there are none), and rows become throughput, a
 // fraction of the limit and a ratio to the library.
-#include "core/bench_measure.h"
-#include "core/bench_metrics.h"
+#include "bench/measure.h"
+#include "bench/metrics.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // What `hpclab bench` runs: the sweeps in lab.json, the sizes the command
 // line gives instead, --quick, the reps, and the plan's checks of the
 // choices (a task, a variant, a size) before anything is built.
-#include "core/bench_plan.h"
+#include "bench/plan.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

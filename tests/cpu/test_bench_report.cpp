@@ -1,9 +1,9 @@
 // The benchmark's results: the JSON file written and read back the same,
 // the CSV, the terminal's table, the markdown for the docs, the docs'
 // generated section, and results files that are not.
-#include "core/bench_metrics.h"
-#include "core/bench_render.h"
-#include "core/text_file.h"
+#include "bench/metrics.h"
+#include "bench/render.h"
+#include "util/text_file.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // Benchmark variants: the one line a variant file carries near its top, the
 // files of a folder found and ordered, and every mistake in them named with
 // the file (and line) before anything is built.
-#include "core/bench_variants.h"
+#include "bench/variants.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

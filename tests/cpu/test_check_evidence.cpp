@@ -1,8 +1,8 @@
 // The evidence a check turns into findings: CUPTI records against the
 // lesson's launch rules, speed ratios against thresholds, compute-sanitizer
 // reports, and the sizes the sanitizer runs.
-#include "core/lab_check.h"
-#include "core/sanitizer.h"
+#include "check/lab_check.h"
+#include "run/sanitizer.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

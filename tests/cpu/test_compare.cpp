@@ -1,7 +1,7 @@
 // The element-wise comparison every lab's check starts from: the first
 // mismatch is found and described, unwritten elements are told apart, NaN
 // never passes, tolerances hold at their edge, large outputs are sampled.
-#include "core/task_spec.h"
+#include "course/task_spec.h"
 #include "wire/exchange.h"
 
 #include <doctest/doctest.h>

@@ -1,11 +1,11 @@
 // Small pieces of the grader core: nvcc's architecture flags, compiler
 // output trimming, the keyed hash of inputs, the exchange file's layout.
-#include "core/exchange_file.h"
-#include "core/input_sets.h"
-#include "core/keyed_hash.h"
-#include "core/parallel.h"
-#include "core/random.h"
-#include "core/toolchain.h"
+#include "run/exchange_file.h"
+#include "run/input_sets.h"
+#include "util/keyed_hash.h"
+#include "util/parallel.h"
+#include "course/random.h"
+#include "run/toolchain.h"
 
 #include <doctest/doctest.h>
 

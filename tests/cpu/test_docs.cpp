@@ -1,7 +1,7 @@
 // The README's lab table is what `hpclab list --markdown` prints from the
 // metadata (docs never repeat the metadata by hand), and the docs index
 // links every lab's walkthrough.
-#include "core/bench_render.h"
+#include "bench/render.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

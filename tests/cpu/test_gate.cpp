@@ -1,9 +1,9 @@
 // The start gate between hpclab and a timed run's program (gate.h), with a
 // shell standing in for the program: it says "ready" on one descriptor and
 // waits for "go" on the other, as the harness does.
-#include "core/gate.h"
-#include "core/process.h"
-#include "core/task_runner.h"
+#include "run/gate.h"
+#include "run/process.h"
+#include "run/task_runner.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -1,8 +1,8 @@
 // Every lab's input generator at every (non-big) size: the buffers match the
 // parameters, the inputs depend on the seed and only on it, and are never
 // all zeros (zeros hide unwritten outputs and wrong indexing).
-#include "core/random.h"
-#include "core/task_spec.h"
+#include "course/random.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // hello's spec: the check of the printed lines, against hand-made outputs.
-#include "core/lab_catalog.h"
-#include "core/task_spec.h"
+#include "course/lab_catalog.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -2,8 +2,8 @@
 // computed by hand, where an element is, and the element-wise check.
 #include <doctest/doctest.h>
 
-#include "lab_catalog.h"
-#include "task_spec.h"
+#include "course/lab_catalog.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 
 #include <cmath>

@@ -1,8 +1,8 @@
 // The reduction lab's specs: the CPU reference against hand-computed sums
 // (wrap-around included), the buffers of each task, inputs whose sum is
 // never 0, and the atomic task's check.
-#include "lab_catalog.h"
-#include "task_spec.h"
+#include "course/lab_catalog.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 #include "wire/exchange.h"
 

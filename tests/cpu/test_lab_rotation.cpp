@@ -2,9 +2,9 @@
 // is, and the real-image side (ImageTask: size, fill, output image).
 #include <doctest/doctest.h>
 
-#include "image_task.h"
-#include "lab_catalog.h"
-#include "task_spec.h"
+#include "course/image_task.h"
+#include "course/lab_catalog.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // The stencil lab's spec: the CPU reference against hand-computed sums, the
 // buffers, and what the generic check says about right and wrong outputs.
-#include "lab_catalog.h"
-#include "task_spec.h"
+#include "course/lab_catalog.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 #include "wire/exchange.h"
 

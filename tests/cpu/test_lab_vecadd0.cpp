@@ -1,7 +1,7 @@
 // vecadd0's spec: the reference and the input generator, against hand-computed sums.
-#include "core/lab_catalog.h"
-#include "core/random.h"
-#include "core/task_spec.h"
+#include "course/lab_catalog.h"
+#include "course/random.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

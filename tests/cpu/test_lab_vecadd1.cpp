@@ -1,6 +1,6 @@
 // vecadd1's spec: the reference against hand-computed sums, and where a wrong element is.
-#include "core/lab_catalog.h"
-#include "core/task_spec.h"
+#include "course/lab_catalog.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // vecadd2's spec: the reference, and the check of the return value for n that
 // fit one block (0 and the sum) and n that do not (-1, the output not judged).
-#include "core/lab_catalog.h"
-#include "core/task_spec.h"
+#include "course/lab_catalog.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // Every lab's metadata is complete and agrees with the lab's files and spec:
 // what the CLI, the runner and the docs read is what the labs contain.
-#include "core/task_spec.h"
+#include "course/task_spec.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // PGM images: what the rotation lab reads and writes. Valid files of every
 // kind load; broken ones are refused with a message that says what is wrong.
-#include "core/pgm.h"
+#include "course/pgm.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // Running a child program: output captured and bounded, exit status and
 // signals told apart, the wall limit enforced, nothing left running.
-#include "core/process.h"
+#include "run/process.h"
 
 #include <doctest/doctest.h>
 

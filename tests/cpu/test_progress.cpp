@@ -1,6 +1,6 @@
 // The student's progress store (.hpclab/progress.json): what it remembers,
 // how it saves, and what it does with a file it cannot read.
-#include "core/progress.h"
+#include "student/progress.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

@@ -2,7 +2,7 @@
 // temporary folder: hint, list's progress, reset, and watch driven by lines
 // on its standard input. No GPU is visible; `hpclab check` (which watch runs)
 // may say anything, watch only has to show it and go on.
-#include "core/progress.h"
+#include "student/progress.h"
 #include "mini_course.h"
 #include "test_support.h"
 

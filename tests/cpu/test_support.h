@@ -1,11 +1,11 @@
 // Helpers shared by the CPU tests.
 #pragma once
 
-#include "core/call_buffers.h"
-#include "core/lab_catalog.h"
-#include "core/params.h"
-#include "core/process.h"
-#include "core/task_spec.h"
+#include "course/call_buffers.h"
+#include "course/lab_catalog.h"
+#include "course/params.h"
+#include "run/process.h"
+#include "course/task_spec.h"
 
 #include <doctest/doctest.h>
 

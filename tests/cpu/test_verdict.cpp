@@ -1,6 +1,6 @@
 // The verdict function: the precedence of evidence, the sanitizer naming the
 // cause of a wrong answer, and the worst of several tasks.
-#include "core/verdict.h"
+#include "course/verdict.h"
 
 #include <doctest/doctest.h>
 

@@ -1,0 +1,48 @@
+// One benchmark run: what `hpclab bench` asks of the runner, and the row
+// that the runner's report becomes. Every call is verified by the task's
+// spec: a variant with wrong outputs gets no number, never a silent one.
+#pragma once
+
+#include "bench/row.h"
+#include "bench/variants.h"
+#include "run/task_runner.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+// Reference operations per timed call before outputs are sampled: a cached
+// or skipped result is wrong nearly everywhere, so a sample catches it, and
+// matmul's reference at n = 4096 would otherwise cost more than the run.
+inline constexpr double kBenchReferenceBudget = 2e7;
+
+struct BenchCall {
+    const LabInfo* lab = nullptr;
+    const TaskInfo* task = nullptr;
+    const TaskSpec* spec = nullptr;
+    Params params;
+    int reps = 10;
+    std::uint64_t seed = 0;  // the same for every variant at one size: the same inputs
+};
+
+// A warm-up call then `reps` timed ones, each with fresh inputs, a cold L2
+// and its outputs checked; `measure_copy` times a device copy afterwards.
+RunRequest bench_request(const BenchCall& call, const std::filesystem::path& program, bool measure_copy,
+                         std::uint64_t gpu_memory_bytes);
+
+// The row of `variant` before it runs: who, at which size, the work.
+BenchRow bench_row(const BenchCall& call, const BenchVariant& variant);
+// The row with the run's times, or with why there are none.
+BenchRow measured_row(BenchRow row, const RunReport& report);
+// The row of the device copy for the group of `any` (same lab, task, size).
+BenchRow copy_row(const BenchRow& any, double copy_gbps);
+
+// Host memory one run takes: the exchange holds every call's buffers at once.
+std::uint64_t exchange_bytes(const TaskSpec& spec, const Params& params, std::uint32_t ncalls);
+// This machine's memory in bytes (0: unknown).
+std::uint64_t host_memory_bytes();
+
+}  // namespace hpclab

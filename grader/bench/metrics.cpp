@@ -1,0 +1,67 @@
+#include "bench/metrics.h"
+
+#include <map>
+#include <tuple>
+
+namespace hpclab {
+
+namespace {
+
+using GroupKey = std::tuple<std::string, std::string, Params>;
+
+void set_throughput(BenchRow& row)
+{
+    row.gbps = row.gflops = 0;
+    if (!row.timed()) return;
+    const double seconds = row.median_ms / 1e3;
+    if (row.bytes > 0) row.gbps = row.bytes / seconds / 1e9;
+    if (row.flops > 0) row.gflops = row.flops / seconds / 1e9;
+}
+
+void set_limits(std::vector<BenchRow*>& group, std::string_view gpu_name)
+{
+    const BenchRow* copy = nullptr;
+    const BenchRow* library = nullptr;  // the fastest library variant, the copy aside
+    for (const BenchRow* r : group) {
+        if (!r->timed()) continue;
+        if (r->variant == kCopyVariantId) copy = r;
+        else if (r->kind == "library" && (!library || r->median_ms < library->median_ms)) library = r;
+    }
+    for (BenchRow* r : group) {
+        r->fraction_of_limit = r->ratio_to_library = 0;
+        r->limit_name.clear();
+        r->library.clear();
+        if (!r->timed()) continue;
+        if (r->compute_bound()) {
+            if (library && library->gflops > 0) {
+                r->fraction_of_limit = r->gflops / library->gflops;
+                r->limit_name = library->variant + " at this size";
+            } else if (gpu_name.find("H100") != std::string_view::npos) {
+                r->fraction_of_limit = r->gflops / kModelSgemmGflops;
+                r->limit_name = std::string(kModelSgemmLimit);
+            }
+        } else if (r->bytes > 0 && copy && copy->gbps > 0) {
+            r->fraction_of_limit = r->gbps / copy->gbps;
+            r->limit_name = std::string(kCopyTitle);
+        }
+        const BenchRow* base = library ? library : (!r->compute_bound() ? copy : nullptr);
+        if (base) {
+            r->ratio_to_library = base->median_ms / r->median_ms;
+            r->library = base->variant;
+        }
+    }
+}
+
+}  // namespace
+
+void compute_metrics(std::vector<BenchRow>& rows, std::string_view gpu_name)
+{
+    std::map<GroupKey, std::vector<BenchRow*>> groups;
+    for (auto& r : rows) {
+        set_throughput(r);
+        groups[{r.lab, r.task, r.params}].push_back(&r);
+    }
+    for (auto& [key, group] : groups) set_limits(group, gpu_name);
+}
+
+}  // namespace hpclab

@@ -1,0 +1,31 @@
+// What a benchmark row's time means: its throughput, the fraction of the
+// limit this GPU allows, and its ratio to the library at the same task and
+// size. Computed from the rows alone, so that a results file read back
+// gives the same figures.
+#pragma once
+
+#include "bench/row.h"
+
+#include <string_view>
+#include <vector>
+
+namespace hpclab {
+
+// The grading model's cuBLAS SGEMM (fp32, 4096^3) on an H100, in GFLOP/s: the
+// limit of a compute-bound task when no library variant ran beside it.
+inline constexpr double kModelSgemmGflops = 51500;
+
+// Throughput of every timed row (GB/s from the bytes, GFLOP/s from the
+// flops), then, per group of rows of one lab, task and size:
+// - fraction of the limit: a memory-bound task (no flops) against the
+//   device copy's GB/s; a compute-bound one against the fastest library
+//   variant's GFLOP/s, else (on an H100) the grading model's SGEMM figure;
+// - ratio to the library: the library's time over the row's (above 1:
+//   faster than the library), the library being the fastest library
+//   variant, else the device copy for a memory-bound task.
+void compute_metrics(std::vector<BenchRow>& rows, std::string_view gpu_name);
+
+// The name the grading model's figure goes by in limit_name.
+inline constexpr std::string_view kModelSgemmLimit = "cuBLAS SGEMM fp32 on an H100, 51.5 TFLOP/s (from the grading model)";
+
+}  // namespace hpclab

@@ -1,0 +1,188 @@
+#include "bench/render.h"
+
+#include "bench/metrics.h"
+#include "bench/variants.h"
+#include "util/rate_text.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace hpclab {
+
+namespace {
+
+std::string work_text(const BenchRow& r)
+{
+    if (r.flops > 0) return fmt::format("{:.1f} GFLOP per call", r.flops / 1e9);
+    if (r.bytes > 0) return fmt::format("{:.1f} MB moved per call", r.bytes / 1e6);
+    return "no work model";
+}
+
+std::string percent(double fraction) { return fraction > 0 ? fmt::format("{:.0f}%", fraction * 100) : "-"; }
+std::string ratio(double r) { return r > 0 ? fmt::format("{:.2f}x", r) : "-"; }
+std::string rate(const BenchRow& r) { return format_rate(r.gbps * 1e9, r.gflops * 1e9); }
+
+// "wrong", "too large": what stands where the number would be.
+std::string status_word(BenchStatus s)
+{
+    std::string w(status_name(s));
+    std::replace(w.begin(), w.end(), '_', ' ');
+    return w;
+}
+
+std::string header_line(const BenchHeader& h)
+{
+    std::string line = fmt::format("{} (driver CUDA {}), nvcc {}", h.gpu, h.driver.empty() ? "?" : h.driver,
+                                   h.nvcc.empty() ? "?" : h.nvcc);
+    if (!h.date.empty()) line += ", " + h.date;
+    if (!h.commit.empty()) line += ", hpclab " + h.commit;
+    return line;
+}
+
+// The limits and libraries the rows were compared with, for the legend.
+std::set<std::string> used(const std::vector<const BenchRow*>& rows, std::string BenchRow::*field)
+{
+    std::set<std::string> out;
+    for (const BenchRow* r : rows)
+        if (!(r->*field).empty()) out.insert(r->*field);
+    return out;
+}
+
+std::string markdown_cell(std::string s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += "\\|";
+        else if (c == '\n') out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<RowGroup> group_rows(const std::vector<BenchRow>& rows)
+{
+    std::vector<RowGroup> groups;
+    for (const auto& r : rows) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const RowGroup& g) {
+            return g.lab == r.lab && g.task == r.task && g.params == r.params;
+        });
+        if (it == groups.end()) it = groups.insert(groups.end(), RowGroup {r.lab, r.task, r.params, {}});
+        it->rows.push_back(&r);
+    }
+    for (auto& g : groups)
+        std::stable_sort(g.rows.begin(), g.rows.end(), [](const BenchRow* a, const BenchRow* b) {
+            const int ka = kind_rank(a->kind), kb = kind_rank(b->kind);
+            return ka != kb ? ka < kb : a->variant < b->variant;
+        });
+    return groups;
+}
+
+std::string render_table(const BenchResults& results)
+{
+    const BenchHeader& h = results.header;
+    std::string out = fmt::format("Benchmark on {}\n", header_line(h));
+    if (h.copy_gbps > 0) out += fmt::format("Device copy (cudaMemcpy D2D): {}\n", format_rate(h.copy_gbps * 1e9, 0));
+    out += "Times: GPU time of each call, median and extremes of the timed calls after a warm-up; "
+           "L2 flushed, every output checked.\n";
+    if (!h.complete) out += "INCOMPLETE: the bench stopped (or was still running) when this was written.\n";
+    std::set<std::string> limits, libraries;
+    for (const RowGroup& g : group_rows(results.rows)) {
+        out += fmt::format("\n{} / {}, {} ({})\n", g.lab, g.task, format_params(g.params), work_text(*g.rows.front()));
+        out += fmt::format("  {:<22} {:<9} {:>10} {:>10} {:>10} {:>14} {:>9} {:>11}  {}\n", "variant", "kind", "median",
+                           "min", "max", "throughput", "of limit", "vs library", "title");
+        for (const BenchRow* r : g.rows) {
+            if (r->timed())
+                out += fmt::format("  {:<22} {:<9} {:>10} {:>10} {:>10} {:>14} {:>9} {:>11}  {}\n", r->variant, r->kind,
+                                   format_ms(r->median_ms), format_ms(r->min_ms), format_ms(r->max_ms), rate(*r),
+                                   percent(r->fraction_of_limit), ratio(r->ratio_to_library), r->title);
+            else
+                out += fmt::format("  {:<22} {:<9} {:>10}  {}\n", r->variant, r->kind, status_word(r->status),
+                                   r->message);
+        }
+        for (auto& l : used(g.rows, &BenchRow::limit_name)) limits.insert(l);
+        for (auto& l : used(g.rows, &BenchRow::library)) libraries.insert(l);
+    }
+    if (!limits.empty())
+        out += fmt::format("\nof limit: throughput as a fraction of {}.\n", fmt::join(limits, "; "));
+    if (!libraries.empty())
+        out += fmt::format("vs library: the time of {} over the variant's (above 1: faster than it).\n",
+                           fmt::join(libraries, " / "));
+    return out;
+}
+
+std::string render_markdown(const BenchResults& results)
+{
+    const BenchHeader& h = results.header;
+    std::string out = fmt::format("Measured on {}", header_line(h));
+    if (h.copy_gbps > 0) out += fmt::format("; device copy {}", format_rate(h.copy_gbps * 1e9, 0));
+    out += ". Each time is the GPU time of a call: the median, and the extremes, of the timed calls after a "
+           "warm-up, each call on fresh inputs with a cold L2 and its outputs checked.\n";
+    if (!h.complete) out += "\n**Incomplete**: the bench stopped before it measured everything.\n";
+    const auto groups = group_rows(results.rows);
+    for (std::size_t i = 0; i < groups.size();) {
+        // One table per lab task, every size in it.
+        std::size_t j = i;
+        std::vector<const BenchRow*> rows;
+        for (; j < groups.size() && groups[j].lab == groups[i].lab && groups[j].task == groups[i].task; ++j)
+            rows.insert(rows.end(), groups[j].rows.begin(), groups[j].rows.end());
+        out += fmt::format("\n### {} / {}\n\n", groups[i].lab, groups[i].task);
+        out += "| size | variant | kind | median | min .. max | throughput | of limit | vs library |\n"
+               "|---|---|---|---:|---:|---:|---:|---:|\n";
+        std::vector<std::string> notes;
+        for (const BenchRow* r : rows) {
+            const std::string variant = markdown_cell(fmt::format("`{}`: {}", r->variant, r->title));
+            if (r->timed()) {
+                out += fmt::format("| {} | {} | {} | {} | {} .. {} | {} | {} | {} |\n", format_params(r->params),
+                                   variant, r->kind, format_ms(r->median_ms), format_ms(r->min_ms),
+                                   format_ms(r->max_ms), rate(*r), percent(r->fraction_of_limit),
+                                   ratio(r->ratio_to_library));
+            } else {
+                out += fmt::format("| {} | {} | {} | {} | - | - | - | - |\n", format_params(r->params), variant,
+                                   r->kind, status_word(r->status));
+                notes.push_back(markdown_cell(fmt::format("- {}, `{}`: {}: {}", format_params(r->params), r->variant,
+                                                          status_word(r->status), r->message)));
+            }
+        }
+        const auto limits = used(rows, &BenchRow::limit_name);
+        const auto libraries = used(rows, &BenchRow::library);
+        if (!limits.empty() || !libraries.empty()) out += "\n";
+        if (!limits.empty()) out += fmt::format("*of limit*: a fraction of {}. ", fmt::join(limits, "; "));
+        if (!libraries.empty())
+            out += fmt::format("*vs library*: the time of `{}` over the variant's (above 1: faster).",
+                               fmt::join(libraries, "` / `"));
+        if (!limits.empty() || !libraries.empty()) out += "\n";
+        if (!notes.empty()) out += fmt::format("\n{}\n", fmt::join(notes, "\n"));
+        i = j;
+    }
+    return out;
+}
+
+std::string generated_section(const std::string& doc, const std::string& where)
+{
+    const auto begin = doc.find(kSectionBegin);
+    const auto end = doc.find(kSectionEnd);
+    if (begin == std::string::npos || end == std::string::npos || end < begin)
+        throw BenchInputError(fmt::format("{}: no generated section (a line starting with '{}', then a line '{}')",
+                                          where, kSectionBegin, kSectionEnd));
+    const auto body_start = doc.find('\n', begin) + 1;
+    if (body_start == 0 || body_start > end)
+        throw BenchInputError(fmt::format("{}: the line '{}' must be on a line after the one starting with '{}'", where,
+                                          kSectionEnd, kSectionBegin));
+    return doc.substr(body_start, end - body_start);
+}
+
+std::string replace_generated_section(const std::string& doc, const std::string& body, const std::string& where)
+{
+    generated_section(doc, where);  // the markers are there, in order
+    const auto body_start = doc.find('\n', doc.find(kSectionBegin)) + 1;
+    const auto end = doc.find(kSectionEnd);
+    std::string text = body;
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    return doc.substr(0, body_start) + text + doc.substr(end);
+}
+
+}  // namespace hpclab

@@ -1,0 +1,36 @@
+// Benchmark results as a person reads them: a text table for the terminal,
+// a markdown one for the docs, and the docs' generated section that holds it.
+#pragma once
+
+#include "bench/results.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hpclab {
+
+// The rows of one lab task at one size.
+struct RowGroup {
+    std::string lab, task;
+    Params params;
+    std::vector<const BenchRow*> rows;  // by kind (naive first, library last), then variant
+};
+
+// Groups in the order they first appear (the bench writes them in course
+// order, smallest size first).
+std::vector<RowGroup> group_rows(const std::vector<BenchRow>& rows);
+
+std::string render_table(const BenchResults& results);
+std::string render_markdown(const BenchResults& results);
+
+// A document's generated section: the lines between a line that starts
+// with kSectionBegin and the line kSectionEnd.
+inline constexpr std::string_view kSectionBegin = "<!-- bench:begin";
+inline constexpr std::string_view kSectionEnd = "<!-- bench:end -->";
+// The section's text; a BenchInputError naming `where` without the markers.
+std::string generated_section(const std::string& doc, const std::string& where);
+// The document with the section's text replaced by `body`.
+std::string replace_generated_section(const std::string& doc, const std::string& body, const std::string& where);
+
+}  // namespace hpclab

@@ -1,0 +1,239 @@
+#include "bench/results.h"
+
+#include "util/text_file.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <unistd.h>
+
+namespace hpclab {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// Numbers not measured are null in the file, 0 in a row.
+json number_or_null(double v) { return v != 0 ? json(v) : json(nullptr); }
+
+json row_to_json(const BenchRow& r)
+{
+    return {{"lab", r.lab},
+            {"task", r.task},
+            {"variant", r.variant},
+            {"kind", r.kind},
+            {"title", r.title},
+            {"params", r.params},
+            {"bytes", r.bytes},
+            {"flops", r.flops},
+            {"reps", r.reps},
+            {"median_ms", number_or_null(r.median_ms)},
+            {"min_ms", number_or_null(r.min_ms)},
+            {"max_ms", number_or_null(r.max_ms)},
+            {"gbps", number_or_null(r.gbps)},
+            {"gflops", number_or_null(r.gflops)},
+            {"fraction_of_limit", number_or_null(r.fraction_of_limit)},
+            {"limit_name", r.limit_name},
+            {"ratio_to_library", number_or_null(r.ratio_to_library)},
+            {"library", r.library},
+            {"status", std::string(status_name(r.status))},
+            {"message", r.message}};
+}
+
+// Fields of one object of the file, each error naming the file and the field.
+class Fields {
+public:
+    Fields(const json& j, std::string where) : j_(j), where_(std::move(where))
+    {
+        if (!j_.is_object()) fail("", "must be a JSON object");
+    }
+    [[noreturn]] void fail(const std::string& key, const std::string& what) const
+    {
+        throw BenchInputError(fmt::format("{}{}: {}", where_, key.empty() ? "" : "." + key, what));
+    }
+    const json& at(const std::string& key) const
+    {
+        if (!j_.contains(key)) fail(key, "missing");
+        return j_.at(key);
+    }
+    std::string text(const std::string& key, bool required = true) const
+    {
+        if (!required && !j_.contains(key)) return "";
+        const json& v = at(key);
+        if (!v.is_string()) fail(key, "must be a string");
+        return v.get<std::string>();
+    }
+    double number(const std::string& key) const  // null: not measured
+    {
+        if (!j_.contains(key) || j_.at(key).is_null()) return 0;
+        const json& v = j_.at(key);
+        if (!v.is_number()) fail(key, "must be a number or null");
+        return v.get<double>();
+    }
+    bool flag(const std::string& key, bool fallback) const
+    {
+        if (!j_.contains(key)) return fallback;
+        if (!j_.at(key).is_boolean()) fail(key, "must be true or false");
+        return j_.at(key).get<bool>();
+    }
+    const std::string& where() const { return where_; }
+
+private:
+    const json& j_;
+    std::string where_;
+};
+
+BenchRow row_from_json(const json& j, const std::string& where)
+{
+    const Fields f(j, where);
+    BenchRow r;
+    r.lab = f.text("lab");
+    r.task = f.text("task");
+    r.variant = f.text("variant");
+    r.kind = f.text("kind");
+    r.title = f.text("title", false);
+    const json& params = f.at("params");
+    if (!params.is_object()) f.fail("params", "must be an object of integers");
+    for (const auto& [name, value] : params.items()) {
+        if (!value.is_number_integer()) f.fail("params." + name, "must be an integer");
+        r.params[name] = value.get<std::int64_t>();
+    }
+    r.bytes = f.number("bytes");
+    r.flops = f.number("flops");
+    r.reps = static_cast<int>(f.number("reps"));
+    r.median_ms = f.number("median_ms");
+    r.min_ms = f.number("min_ms");
+    r.max_ms = f.number("max_ms");
+    r.gbps = f.number("gbps");
+    r.gflops = f.number("gflops");
+    r.fraction_of_limit = f.number("fraction_of_limit");
+    r.limit_name = f.text("limit_name", false);
+    r.ratio_to_library = f.number("ratio_to_library");
+    r.library = f.text("library", false);
+    const std::string status = f.text("status");
+    const auto s = status_from_name(status);
+    if (!s) f.fail("status", "unknown status '" + status + "'");
+    r.status = *s;
+    r.message = f.text("message", false);
+    return r;
+}
+
+std::string csv_cell(const std::string& s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string csv_number(double v) { return v != 0 ? fmt::format("{}", v) : ""; }
+
+}  // namespace
+
+json results_to_json(const BenchResults& results)
+{
+    const BenchHeader& h = results.header;
+    json rows = json::array();
+    for (const auto& r : results.rows) rows.push_back(row_to_json(r));
+    return {{"format", std::string(kResultsFormat)},
+            {"version", kResultsVersion},
+            {"header",
+             {{"gpu", h.gpu},
+              {"gpu_uuid", h.gpu_uuid},
+              {"driver", h.driver},
+              {"nvcc", h.nvcc},
+              {"architectures", h.architectures},
+              {"copy_gbps", number_or_null(h.copy_gbps)},
+              {"date", h.date},
+              {"commit", h.commit},
+              {"command", h.command},
+              {"complete", h.complete}}},
+            {"rows", rows}};
+}
+
+BenchResults results_from_json(const json& doc, const std::string& where)
+{
+    const Fields top(doc, where);
+    if (!doc.contains("format") || doc.at("format") != std::string(kResultsFormat))
+        top.fail("format", fmt::format("missing or not \"{}\": not a results file of hpclab bench", kResultsFormat));
+    if (!doc.contains("version") || doc.at("version") != kResultsVersion)
+        top.fail("version", fmt::format("this hpclab reads version {}", kResultsVersion));
+    BenchResults out;
+    const Fields h(top.at("header"), where + ".header");
+    out.header.gpu = h.text("gpu");
+    out.header.gpu_uuid = h.text("gpu_uuid", false);
+    out.header.driver = h.text("driver", false);
+    out.header.nvcc = h.text("nvcc", false);
+    out.header.architectures = h.text("architectures", false);
+    out.header.copy_gbps = h.number("copy_gbps");
+    out.header.date = h.text("date", false);
+    out.header.commit = h.text("commit", false);
+    out.header.command = h.text("command", false);
+    out.header.complete = h.flag("complete", true);
+    const json& rows = top.at("rows");
+    if (!rows.is_array()) top.fail("rows", "must be an array");
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        out.rows.push_back(row_from_json(rows[i], fmt::format("{}.rows[{}]", where, i)));
+    return out;
+}
+
+BenchResults read_results_file(const fs::path& file)
+{
+    const std::string name = file.string();
+    std::error_code ec;
+    if (!fs::exists(file, ec)) throw BenchInputError(name + ": no such file");
+    if (fs::is_directory(file, ec)) throw BenchInputError(name + ": a folder, not a results file");
+    const auto text = read_text_file(file);
+    if (!text) throw BenchInputError(name + ": cannot be read");
+    if (text->find('\0') != std::string::npos)
+        throw BenchInputError(name + ": a binary file, not a results file of hpclab bench (JSON)");
+    json doc;
+    try {
+        doc = json::parse(*text);
+    } catch (const json::parse_error& e) {
+        throw BenchInputError(fmt::format("{}: not valid JSON, so not a results file of hpclab bench ({})", name,
+                                          e.what()));
+    }
+    return results_from_json(doc, name);
+}
+
+void write_text_file(const fs::path& file, const std::string& text)
+{
+    const fs::path tmp = file.string() + fmt::format(".tmp-{}", getpid());
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+        if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+    }
+    std::error_code ec;
+    fs::rename(tmp, file, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throw std::runtime_error("cannot write " + file.string());
+    }
+}
+
+void write_results_file(const fs::path& file, const BenchResults& results)
+{
+    write_text_file(file, results_to_json(results).dump(2) + "\n");
+}
+
+std::string results_csv(const std::vector<BenchRow>& rows)
+{
+    std::string out = "lab,task,variant,kind,title,params,bytes,flops,reps,median_ms,min_ms,max_ms,gbps,gflops,"
+                      "fraction_of_limit,limit_name,ratio_to_library,library,status,message\n";
+    for (const auto& r : rows) {
+        const std::vector<std::string> cells = {
+            csv_cell(r.lab), csv_cell(r.task), csv_cell(r.variant), csv_cell(r.kind), csv_cell(r.title),
+            csv_cell(format_params(r.params)), csv_number(r.bytes), csv_number(r.flops),
+            r.reps ? std::to_string(r.reps) : "", csv_number(r.median_ms), csv_number(r.min_ms),
+            csv_number(r.max_ms), csv_number(r.gbps), csv_number(r.gflops), csv_number(r.fraction_of_limit),
+            csv_cell(r.limit_name), csv_number(r.ratio_to_library), csv_cell(r.library),
+            std::string(status_name(r.status)), csv_cell(r.message)};
+        out += fmt::format("{}\n", fmt::join(cells, ","));
+    }
+    return out;
+}
+
+}  // namespace hpclab

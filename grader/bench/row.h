@@ -1,0 +1,69 @@
+// One row of `hpclab bench`: a variant of a lab task at one size, what it
+// measured and what that means next to the limits. The measuring, the
+// metrics, the results file and the tables all pass these along.
+#pragma once
+
+#include "course/params.h"
+
+#include <array>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace hpclab {
+
+// Bad input to the benchmark (a variant file, a size, a results file): one
+// clear message, and the command stops before anything is lost.
+struct BenchInputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+enum class BenchStatus {
+    ok,            // every call verified: the times count
+    wrong,         // a call's outputs were wrong: no number
+    failed,        // the run did not complete (crash, time limit, CUDA error)
+    build_failed,  // the variant does not compile or link
+    too_large,     // the size does not fit this GPU (or this host): not run
+};
+
+// The enum value whose name is `name` in `names` (listed in the enum's order).
+template <class Enum, std::size_t N>
+std::optional<Enum> enum_from_name(const std::array<std::string_view, N>& names, std::string_view name)
+{
+    for (std::size_t i = 0; i < N; ++i)
+        if (names[i] == name) return static_cast<Enum>(i);
+    return std::nullopt;
+}
+
+std::string_view status_name(BenchStatus s);
+std::optional<BenchStatus> status_from_name(std::string_view name);
+// wrong, failed and build_failed: the variant did not do its job.
+bool is_bench_failure(BenchStatus s);
+
+// The row of the device copy, measured once per lab in the same run: the
+// bandwidth a memory-bound kernel cannot beat, shown as a library row.
+inline constexpr std::string_view kCopyVariantId = "cudamemcpy";
+inline constexpr std::string_view kCopyTitle = "cudaMemcpy D2D";
+
+struct BenchRow {
+    std::string lab, task, variant, kind, title;
+    Params params;
+    double bytes = 0;  // the fewest bytes the task moves (TaskSpec::work)
+    double flops = 0;
+    int reps = 0;      // timed calls, after the warm-up
+    // Over the timed calls' GPU times; 0 when there is no number.
+    double median_ms = 0, min_ms = 0, max_ms = 0;
+    double gbps = 0, gflops = 0;    // 0: not computed (no time, or no such work)
+    double fraction_of_limit = 0;   // 0: no limit known
+    std::string limit_name;         // what the fraction is of
+    double ratio_to_library = 0;    // library time / this time; 0: no library row
+    std::string library;            // the library variant of that ratio
+    BenchStatus status = BenchStatus::ok;
+    std::string message;            // why there is no number, or how the number was made
+
+    bool timed() const { return status == BenchStatus::ok && median_ms > 0; }
+    bool compute_bound() const { return flops > 0; }
+};
+
+}  // namespace hpclab

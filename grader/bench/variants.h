@@ -1,0 +1,68 @@
+// The variants `hpclab bench` measures: the reference solution, and other
+// implementations of a lab's entry points in bench/<lab>/<id>.cu. Each such
+// file implements every entry point of labs/<lab>/<lab>.h and says near its
+// top, in one line, what it is:
+//
+//   // hpclab-bench: kind=library tasks=naive,tiled title="cuBLAS SGEMM" link=cublas
+//
+// kind: naive, course, reference, further or library (the order of the
+// tables); tasks: the lab tasks it is measured on; title: a short title;
+// link (optional): CUDA toolkit libraries it calls.
+#pragma once
+
+#include "bench/row.h"
+#include "course/lab_catalog.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hpclab {
+
+enum class VariantKind { naive, course, reference, further, library };
+
+std::string_view kind_name(VariantKind kind);
+std::optional<VariantKind> kind_from_name(std::string_view name);
+// "naive, course, reference, further, library": for messages.
+std::string kind_names();
+
+struct BenchVariant {
+    std::string id;  // the file's stem; "reference" for the solution
+    VariantKind kind = VariantKind::reference;
+    std::vector<std::string> tasks;
+    std::string title;
+    std::vector<std::string> link;  // toolkit libraries ("cublas")
+    std::filesystem::path source;
+
+    bool covers(std::string_view task) const;
+};
+
+inline constexpr std::string_view kVariantTag = "// hpclab-bench:";
+// How far from the top the line may be (after a licence header, say).
+inline constexpr int kVariantLineWindow = 30;
+inline constexpr std::string_view kReferenceId = "reference";
+
+// The fields after the tag (`kind=... tasks=... title="..." [link=...]`);
+// `where` ("bench/matmul/cublas.cu:3") starts every error message. Checks
+// the syntax only: the tasks are checked against the lab by read_variant_file.
+BenchVariant parse_variant_fields(std::string_view fields, const std::string& where);
+
+// A variant file of `lab`: its line found and parsed, its tasks checked.
+// `shown` is the file's name in messages. Throws BenchInputError.
+BenchVariant read_variant_file(const std::filesystem::path& file, const std::string& shown, const LabInfo& lab);
+
+// Every <dir>/<lab>/*.cu, ordered by kind, then id; none when there is no
+// such folder. Files are named in messages relative to `root`.
+std::vector<BenchVariant> discover_variants(const std::filesystem::path& dir, const LabInfo& lab,
+                                            const std::filesystem::path& root);
+
+// The lab's reference solution, as the variant of every timed task.
+BenchVariant reference_variant(const LabInfo& lab);
+
+// Table order: kind (naive first, library last), then id.
+bool variant_order(const BenchVariant& a, const BenchVariant& b);
+int kind_rank(std::string_view kind);  // of a kind's name; unknown names last
+
+}  // namespace hpclab

@@ -1,0 +1,128 @@
+#include "check/grade_record.h"
+#include "util/text_file.h"
+
+#include "util/clock_text.h"
+
+#include "util/keyed_hash.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace hpclab {
+
+using nlohmann::json;
+
+namespace {
+
+json kernel_json(const wire::KernelRecord& k)
+{
+    return {{"name", demangle(std::string(k.name, wire::name_length(k.name, sizeof k.name)))},
+            {"grid", {k.grid[0], k.grid[1], k.grid[2]}},
+            {"block", {k.block[0], k.block[1], k.block[2]}},
+            {"shared_bytes", k.static_shared + k.dynamic_shared},
+            {"ms", k.duration_ns / 1e6}};
+}
+
+json trace_json(const wire::CallTrace& t)
+{
+    json kernels = json::array();
+    for (std::uint32_t i = 0; i < std::min<std::uint32_t>(t.kernels, wire::kMaxKernelRecords); ++i)
+        kernels.push_back(kernel_json(t.kernel[i]));
+    return {{"kernels", t.kernels},        {"launches", kernels},           {"kernel_ms", t.kernel_ns / 1e6},
+            {"h2d_bytes", t.h2d_bytes},    {"d2h_bytes", t.d2h_bytes},       {"d2d_bytes", t.d2d_bytes},
+            {"memsets", t.memsets},        {"allocated_bytes", t.allocated_bytes}, {"freed_bytes", t.freed_bytes},
+            {"dropped_records", t.dropped}};
+}
+
+json finding_json(const Finding& f)
+{
+    return {{"verdict", verdict_name(f.kind)}, {"message", f.message}, {"where", f.where}, {"hint", f.hint}};
+}
+
+json run_json(const SizeCase& size, const RunReport& r)
+{
+    json calls = json::array();
+    for (const auto& c : r.calls) {
+        json call = {{"done", c.done},          {"passed", c.passed()},  {"check", c.check.summary},
+                     {"gpu_ms", c.gpu_ms},      {"wall_ms", c.host_ms},  {"returned", c.returned},
+                     {"launch_error", c.launch_error}};
+        if (c.trace.traced) call["trace"] = trace_json(c.trace);
+        calls.push_back(std::move(call));
+    }
+    return {{"size", size.params},  {"why", size.why},           {"seed", r.seed},
+            {"status", static_cast<int>(r.status)}, {"status_message", r.status_message},
+            {"exit_code", r.process.exit_code}, {"signal", r.process.signal}, {"wall_s", r.process.wall_s},
+            {"calls", calls}};
+}
+
+std::string now_iso() { return now_text("%Y-%m-%dT%H:%M:%SZ", Zone::utc); }
+
+}  // namespace
+
+json grade_record(const LabCheck& c, const Toolchain& tc)
+{
+    const LabInfo& lab = *c.lab;
+    const std::string text = read_text_file(c.source).value_or("");
+
+    json tasks = json::array();
+    for (const TaskCheck& t : c.tasks) {
+        json runs = json::array();
+        for (const auto& r : t.runs) runs.push_back(run_json(r.size, r.report));
+        json sanitizer = json::array();
+        for (const auto& s : t.sanitizer)
+            sanitizer.push_back({{"tool", s.tool},
+                                 {"size", s.size.params},
+                                 {"errors", s.findings.errors},
+                                 {"location", s.findings.location},
+                                 {"reports", s.findings.reports},
+                                 {"exit_code", s.report.process.exit_code},
+                                 {"output", (s.report.process.out + s.report.process.err).substr(0, 4096)}});
+        json findings = json::array();
+        for (const auto& f : t.evidence.findings) findings.push_back(finding_json(f));
+        json task = {{"task", t.task->id},
+                     {"verdict", verdict_name(t.verdict.verdict)},
+                     {"reason", finding_json(t.verdict.reason)},
+                     {"findings", findings},
+                     {"runs", runs},
+                     {"sanitizer", sanitizer}};
+        if (t.timing)
+            task["timing"] = {{"baseline", t.timing->baseline},     {"size", t.timing->size},
+                              {"student_ms", t.timing->student_ms}, {"baseline_ms", t.timing->baseline_ms},
+                              {"ratio", t.timing->ratio},           {"ratio_low", t.timing->ratio_low},
+                              {"ratio_high", t.timing->ratio_high}, {"threshold", t.timing->threshold},
+                              {"floor_ms", t.timing->floor_ms},     {"copy_gbps", t.timing->copy_gbps},
+                              {"unreliable", t.timing->unreliable}};
+        tasks.push_back(std::move(task));
+    }
+    return {
+        {"format", "hpclab-grade-record/1"},
+        {"time", now_iso()},
+        {"lab", lab.id},
+        {"source", c.source.string()},
+        {"source_hash", fmt::format("{:016x}", keyed_hash(std::as_bytes(std::span(text)), 0))},
+        {"seed", c.seed},
+        {"verdict", verdict_name(c.overall)},
+        {"gpu",
+         {{"name", c.gpu.name},
+          {"uuid", c.gpu.uuid},
+          {"compute_capability", fmt::format("{}.{}", c.gpu.cc_major, c.gpu.cc_minor)},
+          {"driver_cuda", c.gpu.driver_string()},
+          {"other_processes", c.other_gpu_processes}}},
+        {"toolchain",
+         {{"nvcc", tc.nvcc.string()},
+          {"nvcc_version", tc.nvcc_version},
+          {"flags", tc.compile_flags(lab)},
+          {"compile_command", c.build.command}}},
+        {"build", {{"ok", c.build.ok}, {"cached", c.build.cached}, {"diagnostics", c.build.diagnostics}}},
+        {"seconds",
+         {{"compile", c.compile_s}, {"runs", c.run_s}, {"sanitizer", c.sanitizer_s}, {"timing", c.timing_s},
+          {"total", c.total_s}}},
+        {"sanitizer_note", c.sanitizer_note},
+        {"tasks", tasks},
+    };
+}
+
+}  // namespace hpclab

@@ -1,0 +1,40 @@
+#include "course/committed_file.h"
+
+#include "run/process.h"
+
+namespace hpclab {
+
+namespace {
+
+// What git prints for `args` in `repo`, or nothing when it fails.
+std::optional<std::string> git_output(const std::filesystem::path& repo, const std::vector<std::string>& args)
+{
+    ProcessSpec git;
+    // safe.directory: reading a checkout that another user owns (a copy on a
+    // GPU machine, a shared course folder) is harmless, and git refuses it otherwise.
+    git.argv = {"/usr/bin/env", "git", "-c", "safe.directory=*", "-C", repo.string()};
+    git.argv.insert(git.argv.end(), args.begin(), args.end());
+    git.wall_limit_s = 20;
+    git.output_limit = 16 << 20;
+    const ProcessResult r = run_process(git);
+    if (!r.exited() || r.exit_code != 0 || r.out_truncated) return std::nullopt;
+    return r.out;
+}
+
+}  // namespace
+
+std::optional<std::string> committed_content(const std::filesystem::path& repo, const std::filesystem::path& relative)
+{
+    return git_output(repo, {"show", "HEAD:" + relative.generic_string()});
+}
+
+std::string checkout_commit(const std::filesystem::path& repo)
+{
+    auto head = git_output(repo, {"rev-parse", "--short=12", "HEAD"});
+    if (!head) return "";
+    while (!head->empty() && (head->back() == '\n' || head->back() == '\r')) head->pop_back();
+    const auto changes = git_output(repo, {"status", "--porcelain", "--untracked-files=no"});
+    return *head + (changes && !changes->empty() ? "-dirty" : "");
+}
+
+}  // namespace hpclab

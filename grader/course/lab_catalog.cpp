@@ -1,0 +1,356 @@
+#include "course/lab_catalog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace hpclab {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// Reads fields of one JSON object, naming the file and the path of the field
+// in every error, so that a typo in lab.json is found at once.
+class Reader {
+public:
+    Reader(const json& j, std::string where) : j_(j), where_(std::move(where))
+    {
+        if (!j_.is_object()) fail("", "must be a JSON object");
+    }
+
+    [[noreturn]] void fail(const std::string& key, const std::string& what) const
+    {
+        throw CatalogError(where_ + (key.empty() ? "" : "." + key) + ": " + what);
+    }
+    bool has(const std::string& key) const { return j_.contains(key) && !j_.at(key).is_null(); }
+    const json& at(const std::string& key) const
+    {
+        if (!has(key)) fail(key, "missing");
+        return j_.at(key);
+    }
+    std::string str(const std::string& key) const
+    {
+        const json& v = at(key);
+        if (!v.is_string() || v.get<std::string>().empty()) fail(key, "must be a non-empty string");
+        return v.get<std::string>();
+    }
+    std::string str_or(const std::string& key, std::string fallback) const { return has(key) ? str(key) : fallback; }
+    std::int64_t integer(const std::string& key) const
+    {
+        const json& v = at(key);
+        if (!v.is_number_integer()) fail(key, "must be an integer");
+        return v.get<std::int64_t>();
+    }
+    double number(const std::string& key) const
+    {
+        const json& v = at(key);
+        if (!v.is_number()) fail(key, "must be a number");
+        return v.get<double>();
+    }
+    double number_or(const std::string& key, double fallback) const { return has(key) ? number(key) : fallback; }
+    bool boolean_or(const std::string& key, bool fallback) const
+    {
+        if (!has(key)) return fallback;
+        if (!at(key).is_boolean()) fail(key, "must be true or false");
+        return at(key).get<bool>();
+    }
+    const json& array(const std::string& key) const
+    {
+        const json& v = at(key);
+        if (!v.is_array() || v.empty()) fail(key, "must be a non-empty array");
+        return v;
+    }
+    Reader child(const std::string& key) const { return Reader(at(key), where_ + "." + key); }
+    Reader element(const std::string& key, std::size_t i) const
+    {
+        return Reader(at(key).at(i), where_ + "." + key + "[" + std::to_string(i) + "]");
+    }
+    const std::string& where() const { return where_; }
+    const json& raw() const { return j_; }
+
+private:
+    const json& j_;
+    std::string where_;
+};
+
+Params read_params(const Reader& r, const LabInfo& lab, const std::set<std::string>& skip)
+{
+    Params p;
+    for (const auto& [key, value] : r.raw().items()) {
+        if (skip.count(key)) continue;
+        if (!lab.find_param(key)) r.fail(key, "is not a parameter of this lab (see \"params\")");
+        if (!value.is_number_integer()) r.fail(key, "must be an integer");
+        p[key] = value.get<std::int64_t>();
+    }
+    return p;
+}
+
+void check_param_values(const Reader& r, const LabInfo& lab, const Params& p)
+{
+    for (const auto& info : lab.params) {
+        const auto it = p.find(info.name);
+        if (it == p.end()) r.fail(info.name, "missing (every size gives every parameter)");
+        if (it->second < info.min || it->second > info.max)
+            r.fail(info.name, "is " + std::to_string(it->second) + ", outside [" + std::to_string(info.min) + ", " +
+                                  std::to_string(info.max) + "]");
+    }
+}
+
+Tolerance read_tolerance(const Reader& r)
+{
+    Tolerance t;
+    const std::string kind = r.str("kind");
+    if (kind == "exact") {
+        t.kind = Tolerance::Kind::exact;
+    } else if (kind == "relative") {
+        t.kind = Tolerance::Kind::relative;
+        t.rtol = r.number("rtol");
+        t.atol = r.number_or("atol", 0.0);
+        if (t.rtol <= 0 || t.atol < 0) r.fail("rtol", "must be positive (and atol not negative)");
+    } else {
+        r.fail("kind", "must be \"exact\" or \"relative\"");
+    }
+    return t;
+}
+
+// ["n", 1, 1]: each a size parameter of the lab, a positive number, or "*".
+std::vector<std::string> read_shape(const Reader& r, const std::string& key, const LabInfo& lab)
+{
+    if (!r.has(key)) return {};
+    const json& v = r.at(key);
+    if (!v.is_array() || v.size() != 3) r.fail(key, "must be an array of 3 entries (x, y, z)");
+    std::vector<std::string> shape;
+    for (const auto& e : v) {
+        if (e.is_number_integer() && e.get<std::int64_t>() > 0) shape.push_back(std::to_string(e.get<std::int64_t>()));
+        else if (e.is_string() && (e == "*" || lab.find_param(e.get<std::string>()))) shape.push_back(e.get<std::string>());
+        else r.fail(key, "entries must be positive numbers, size parameters of the lab, or \"*\"");
+    }
+    return shape;
+}
+
+LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
+{
+    LaunchExpectation e;
+    e.kernel = r.boolean_or("kernel", true);
+    e.grid = read_shape(r, "grid", lab);
+    e.block = read_shape(r, "block", lab);
+    e.two_d = r.boolean_or("two_d", false);
+    e.frees = r.boolean_or("frees", false);
+    return e;
+}
+
+TaskInfo read_task(const Reader& r, const LabInfo& lab)
+{
+    TaskInfo t;
+    t.id = r.str("id");
+    t.entry = r.str("entry");
+    t.title = r.str("title");
+    t.technique = r.str_or("technique", "");
+    if (!t.technique.empty() && t.technique != "shared_memory")
+        r.fail("technique", "must be \"shared_memory\" or absent");
+    t.launch = r.str_or("launch", "");
+    t.tolerance = read_tolerance(r.child("tolerance"));
+    const json& sizes = r.array("sizes");
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const Reader s = r.element("sizes", i);
+        SizeCase c;
+        c.params = read_params(s, lab, {"why", "big"});
+        check_param_values(s, lab, c.params);
+        c.why = s.str("why");
+        c.big = s.boolean_or("big", false);
+        t.sizes.push_back(std::move(c));
+    }
+    const Reader demo = r.child("demo");
+    t.demo = read_params(demo, lab, {});
+    check_param_values(demo, lab, t.demo);
+    t.timing = t.demo;
+    if (r.has("timing")) {
+        t.timed = true;
+        const Reader timing = r.child("timing");
+        t.timing_reps = static_cast<int>(timing.integer("reps"));
+        if (t.timing_reps < 1 || t.timing_reps > 30) r.fail("timing.reps", "must be between 1 and 30");
+        if (timing.has("size")) {
+            const Reader size = timing.child("size");
+            t.timing = read_params(size, lab, {});
+            check_param_values(size, lab, t.timing);
+        }
+    }
+    if (r.has("bench")) {
+        if (!t.timed) r.fail("bench", "needs a \"timing\" section: only timed tasks are benchmarked");
+        const Reader bench = r.child("bench");
+        const json& sizes = bench.array("sizes");
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            const Reader s = bench.element("sizes", i);
+            Params p = read_params(s, lab, {});
+            check_param_values(s, lab, p);
+            t.bench_sizes.push_back(std::move(p));
+        }
+    }
+    if (r.has("expect")) t.expect = read_expectation(r.child("expect"), lab);
+    if (r.has("threshold")) {
+        const Reader th = r.child("threshold");
+        Threshold x;
+        x.baseline = th.str("baseline");
+        x.min_speedup = th.number("min_speedup");
+        x.calibrated = th.boolean_or("calibrated", false);
+        x.note = th.str_or("note", "");
+        if (x.min_speedup <= 0) th.fail("min_speedup", "must be positive");
+        t.threshold = x;
+    }
+    return t;
+}
+
+}  // namespace
+
+const TaskInfo* LabInfo::find_task(std::string_view id) const
+{
+    for (const auto& t : tasks)
+        if (t.id == id) return &t;
+    return nullptr;
+}
+
+std::string LabInfo::task_ids() const
+{
+    std::string out;
+    for (const auto& t : tasks) out += (out.empty() ? "" : ", ") + t.id;
+    return out;
+}
+
+const ParamInfo* LabInfo::find_param(std::string_view name) const
+{
+    for (const auto& p : params)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+std::string size_option_problem(const LabInfo& lab, const std::string& name, std::int64_t value)
+{
+    const ParamInfo* p = lab.find_param(name);
+    if (!p) {
+        std::string names;
+        for (const auto& q : lab.params) names += (names.empty() ? "--" : ", --") + q.name;
+        return "--" + name + " is not a size of lab " + lab.id + "; its size options are: " +
+               (names.empty() ? "none" : names);
+    }
+    if (value < p->min || value > p->max)
+        return "--" + name + " " + std::to_string(value) + " is out of range for lab " + lab.id + ": " + p->help +
+               " must be between " + std::to_string(p->min) + " and " + std::to_string(p->max);
+    return "";
+}
+
+LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
+{
+    std::ifstream in(lab_json, std::ios::binary);
+    if (!in) throw CatalogError(lab_json.string() + ": cannot be read");
+    json j;
+    try {
+        j = json::parse(in);
+    } catch (const json::parse_error& e) {
+        throw CatalogError(lab_json.string() + ": not valid JSON (" + e.what() + ")");
+    }
+    const Reader r(j, lab_json.string());
+
+    LabInfo lab;
+    lab.lab_dir = lab_json.parent_path();
+    lab.id = r.str("id");
+    if (lab.id != lab.lab_dir.filename().string())
+        r.fail("id", "is \"" + lab.id + "\" but the folder is \"" + lab.lab_dir.filename().string() + "\"");
+    lab.order = static_cast<int>(r.integer("order"));
+    lab.title = r.str("title");
+    lab.teaches = r.str("teaches");
+    lab.course_program = r.str("course_program");
+    lab.student_file = r.str("student_file");
+    lab.header = r.str("header");
+    lab.pointers = r.str("pointers");
+    if (lab.pointers != "host" && lab.pointers != "device" && lab.pointers != "none")
+        r.fail("pointers", "must be \"host\", \"device\" or \"none\"");
+    lab.image = r.str_or("image", "");
+
+    const Reader params = r.child("params");
+    for (const auto& [name, value] : params.raw().items()) {
+        const Reader p(value, params.where() + "." + name);
+        ParamInfo info;
+        info.name = name;
+        info.help = p.str("help");
+        info.min = p.integer("min");
+        info.max = p.integer("max");
+        if (info.min < 1 || info.max < info.min) p.fail("min", "must satisfy 1 <= min <= max");
+        lab.params.push_back(std::move(info));
+    }
+
+    const json& hints = r.array("hints");
+    for (std::size_t i = 0; i < hints.size(); ++i) {
+        if (!hints[i].is_string() || hints[i].get<std::string>().empty())
+            r.fail("hints[" + std::to_string(i) + "]", "must be a non-empty string");
+        lab.hints.push_back(hints[i].get<std::string>());
+    }
+
+    const json& tasks = r.array("tasks");
+    std::set<std::string> task_ids;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        TaskInfo t = read_task(r.element("tasks", i), lab);
+        if (!task_ids.insert(t.id).second) r.fail("tasks[" + std::to_string(i) + "].id", "\"" + t.id + "\" twice");
+        lab.tasks.push_back(std::move(t));
+    }
+    for (const auto& t : lab.tasks)
+        if (t.threshold && t.threshold->baseline != "reference" && !task_ids.count(t.threshold->baseline))
+            r.fail("tasks." + t.id + ".threshold.baseline",
+                   "must be \"reference\" or the id of another task of this lab");
+
+    if (r.has("feedback")) {
+        const Reader f = r.child("feedback");
+        for (const auto& [key, value] : f.raw().items()) {
+            if (!value.is_string() || value.get<std::string>().empty()) f.fail(key, "must be a non-empty string");
+            lab.feedback[key] = value.get<std::string>();
+        }
+    }
+    if (r.has("limits")) {
+        const Reader l = r.child("limits");
+        lab.wall_limit_s = l.number_or("wall_s", lab.wall_limit_s);
+        lab.big_wall_limit_s = l.number_or("big_wall_s", lab.big_wall_limit_s);
+    }
+    lab.solution_dir = root / "solutions" / lab.id;
+    lab.doc = root / "docs" / (lab.id + ".md");
+    return lab;
+}
+
+Catalog Catalog::load(const fs::path& root)
+{
+    Catalog c;
+    c.root_ = root;
+    const fs::path labs = root / "labs";
+    std::error_code ec;
+    if (!fs::is_directory(labs, ec))
+        throw CatalogError(labs.string() + ": no such folder (is " + root.string() + " the course's folder?)");
+    for (const auto& entry : fs::directory_iterator(labs)) {
+        const fs::path meta = entry.path() / "lab.json";
+        if (entry.is_directory() && fs::exists(meta)) c.labs_.push_back(load_lab(root, meta));
+    }
+    std::sort(c.labs_.begin(), c.labs_.end(), [](const LabInfo& a, const LabInfo& b) { return a.order < b.order; });
+    for (std::size_t i = 1; i < c.labs_.size(); ++i)
+        if (c.labs_[i].order == c.labs_[i - 1].order)
+            throw CatalogError("labs " + c.labs_[i - 1].id + " and " + c.labs_[i].id + " have the same order " +
+                               std::to_string(c.labs_[i].order));
+    return c;
+}
+
+const LabInfo* Catalog::find(std::string_view id) const
+{
+    for (const auto& lab : labs_)
+        if (lab.id == id) return &lab;
+    return nullptr;
+}
+
+std::string Catalog::ids() const
+{
+    std::string out;
+    for (const auto& lab : labs_) out += (out.empty() ? "" : ", ") + lab.id;
+    return out;
+}
+
+}  // namespace hpclab

@@ -1,0 +1,132 @@
+// The labs' metadata: one lab.json per lab (labs/<id>/lab.json), read here
+// and nowhere else. The CLI, the runner, the tests and the docs' tables all
+// take titles, hints, tasks, sizes, tolerances and thresholds from it.
+#pragma once
+
+#include "course/params.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+struct ParamInfo {
+    std::string name;
+    std::string help;
+    std::int64_t min = 1;
+    std::int64_t max = 1;
+};
+
+struct SizeCase {
+    Params params;
+    std::string why;   // which edge of the lesson this size probes
+    bool big = false;  // the largest buffer passes 2^31 bytes: slow, needs memory
+};
+
+struct Tolerance {
+    enum class Kind { exact, relative };
+    Kind kind = Kind::exact;
+    double rtol = 0;  // |got - expected| <= atol + rtol * scale
+    double atol = 0;
+};
+
+// How fast a task must be: its GPU time against a baseline measured in the
+// same run, as a ratio. Calibrated on a real GPU; until then `calibrated` is
+// false and the numbers are an estimate from the grading model's figures.
+struct Threshold {
+    std::string baseline;  // "reference" or the id of another task of the lab
+    double min_speedup = 0;  // baseline time / task time must reach this
+    bool calibrated = false;
+    std::string note;
+};
+
+// What the CUPTI records of each call must show, for the lesson to count as
+// done: a kernel ran (or, for a refusal, none did), with the grid and block
+// the lesson asks for, and the call's device memory freed.
+struct LaunchExpectation {
+    bool kernel = true;                 // at least one launch per call; false: none at all
+    std::vector<std::string> grid;      // 3 entries: a number, a size parameter, or "*"; empty: any
+    std::vector<std::string> block;
+    bool two_d = false;                 // a launch with more than one row of blocks or threads
+    bool frees = false;                 // device memory allocated in the call is freed in it
+};
+
+struct TaskInfo {
+    std::string id;
+    std::string entry;       // the function of the lab's header that it calls
+    std::string title;
+    std::string technique;   // "shared_memory" when the lesson asks for it, else empty
+    std::string launch;      // the launch shape the lesson asks for, in words
+    Tolerance tolerance;
+    std::vector<SizeCase> sizes;
+    Params demo;             // the size `hpclab run` uses when none is given
+    Params timing;           // the size `hpclab check` times (default: the demo size)
+    int timing_reps = 5;     // timed calls after the warm-up call
+    bool timed = false;      // lab.json gives a "timing" section: `hpclab bench` measures the task
+    // The sizes `hpclab bench` sweeps ("bench": {"sizes": [...]}), smallest
+    // first; empty: the timing size alone.
+    std::vector<Params> bench_sizes;
+    LaunchExpectation expect;
+    std::optional<Threshold> threshold;
+};
+
+struct LabInfo {
+    std::string id;
+    int order = 0;
+    std::string title;
+    std::string teaches;
+    std::string course_program;
+    std::string student_file;  // the .cu the student edits, same name in solutions/
+    std::string header;        // the entry points and their contract
+    std::string pointers;      // "host", "device" or "none": what the entry points take
+    std::string image;         // an image in the lab's folder that `hpclab run` uses, if any
+    std::vector<ParamInfo> params;
+    std::vector<std::string> hints;  // gentle first, explicit last
+    // The likely bug behind a verdict, in this lab's words ("no_output" -> "does the grid cover n?").
+    std::map<std::string, std::string> feedback;
+    std::vector<TaskInfo> tasks;
+    double wall_limit_s = 20;      // per run of the lab program
+    double big_wall_limit_s = 120; // per run at a big size
+
+    std::filesystem::path lab_dir;       // labs/<id>
+    std::filesystem::path solution_dir;  // solutions/<id>
+    std::filesystem::path doc;           // docs/<id>.md
+
+    std::filesystem::path student_source() const { return lab_dir / student_file; }
+    std::filesystem::path solution_source() const { return solution_dir / student_file; }
+    const TaskInfo* find_task(std::string_view id) const;
+    const ParamInfo* find_param(std::string_view name) const;
+    std::string task_ids() const;  // "naive, tiled": for messages
+};
+
+// Why `value` cannot be the size parameter `name` of `lab` (not one of its
+// parameters, or out of its range), in a sentence; empty when it can.
+std::string size_option_problem(const LabInfo& lab, const std::string& name, std::int64_t value);
+
+// A lab.json that is missing, unreadable or incomplete: names the file and the field.
+struct CatalogError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Catalog {
+public:
+    // Reads every labs/*/lab.json under `root`, sorted by order.
+    static Catalog load(const std::filesystem::path& root);
+    // Reads one lab.json (the folder names the lab).
+    static LabInfo load_lab(const std::filesystem::path& root, const std::filesystem::path& lab_json);
+
+    const std::vector<LabInfo>& labs() const { return labs_; }
+    const LabInfo* find(std::string_view id) const;
+    std::string ids() const;  // "hello, vecadd0, ..." for messages
+    const std::filesystem::path& root() const { return root_; }
+
+private:
+    std::filesystem::path root_;
+    std::vector<LabInfo> labs_;
+};
+
+}  // namespace hpclab

@@ -1,0 +1,21 @@
+#include "course/random.h"
+
+#include "util/parallel.h"
+
+namespace hpclab {
+
+void fill_uniform(std::span<int> out, const RandomStream& rs, std::int64_t lo, std::int64_t hi)
+{
+    parallel_for(out.size(), [&](std::uint64_t b, std::uint64_t e) {
+        for (std::uint64_t i = b; i < e; ++i) out[i] = static_cast<int>(rs.integer(i, lo, hi));
+    });
+}
+
+void fill_uniform(std::span<float> out, const RandomStream& rs, double lo, double hi)
+{
+    parallel_for(out.size(), [&](std::uint64_t b, std::uint64_t e) {
+        for (std::uint64_t i = b; i < e; ++i) out[i] = static_cast<float>(rs.real(i, lo, hi));
+    });
+}
+
+}  // namespace hpclab

@@ -1,0 +1,106 @@
+// A lab's spec: for each graded task, the buffers its entry point takes, how
+// inputs are generated from a seed, the CPU reference (float64 where floats
+// are involved) and how outputs are judged. Each lab writes one spec.cpp in
+// its folder that registers its tasks here; the runner, the tests and later
+// the grader all use the same spec. Nothing of it runs in the student's
+// process.
+#pragma once
+
+#include "course/call_buffers.h"
+#include "course/lab_catalog.h"
+#include "course/params.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace hpclab {
+
+// What one call moves and computes, for throughput figures.
+struct Work {
+    double bytes = 0;  // fewest bytes through device memory: inputs read once, outputs written once
+    double flops = 0;
+};
+
+// Everything the parent knows after one call, handed to the task's check.
+struct CheckInput {
+    const TaskInfo& task;
+    const Params& params;
+    const CallBuffers& buffers;    // inputs (verified unchanged) and outputs
+    int returned = 0;              // the entry point's return value (0 for void)
+    int launch_error = 0;          // a CUDA launch error left pending after the call
+    std::string_view printed;      // what the program printed before the call returned
+    std::string_view printed_late; // ...and after it returned (kernel output the host did not wait for)
+    std::uint64_t sample_seed = 0; // for checks that sample large outputs
+    // Reference operations one call may cost before the comparison samples
+    // (every element is still checked for the poison).
+    double reference_budget = 4e8;
+};
+
+struct CheckResult {
+    enum class Kind {
+        pass,
+        mismatch,      // an element differs from the reference
+        unwritten,     // an output element still holds the poison
+        wrong_return,  // the entry point returned the wrong status
+        wrong_output,  // printed output is wrong (hello)
+    };
+    Kind kind = Kind::pass;
+    bool ok() const { return kind == Kind::pass; }
+    std::string summary;               // one line, the first thing a student reads
+    std::vector<std::string> details;  // more lines: counts, errors, where
+    std::uint64_t checked = 0;         // elements compared
+    std::uint64_t wrong = 0;           // of which differ (unwritten included)
+    std::uint64_t unwritten = 0;       // outputs never written, over the whole buffer
+    bool sampled = false;              // only a sample was compared (large, costly reference)
+    double max_abs_error = 0;
+    double max_rel_error = 0;
+};
+
+class TaskSpec {
+public:
+    virtual ~TaskSpec() = default;
+
+    // The buffers of one call at this size, in the order the job lists them.
+    virtual std::vector<BufferDecl> buffers(const Params& params) const = 0;
+    // Fill every input buffer from the seed. Never all zeros.
+    virtual void generate(const Params& params, std::uint64_t seed, CallBuffers& call) const = 0;
+    // The reference value of output `output` at each index, computed from the
+    // inputs. `scale` is pre-filled with |expected| once known; a relative
+    // tolerance is measured against it, so a reference may set a better one
+    // (matmul: the sum of |p_ik * q_kj|, the size of the rounding it allows).
+    virtual void reference(const Params& params, const CallBuffers& in, std::string_view output,
+                           std::span<const std::uint64_t> indices, std::span<double> expected,
+                           std::span<double> scale) const;
+    // Operations per reference element: past a budget, a sample is compared.
+    virtual double reference_cost(const Params&) const { return 1; }
+    // Where index i of an output is, in the lab's words ("row 3, column 17").
+    virtual std::string locate(const Params& params, std::string_view output, std::uint64_t index) const;
+    virtual Work work(const Params&) const { return {}; }
+    // What the call computed, in one line, as the course's programs print it
+    // ("c = [12, -3, 5, ..., 7] (1000 ints)"; "sum = 12345").
+    virtual std::string summarize(const Params& params, const CallBuffers& call) const;
+    // The verdict on one call. By default every output is compared with the
+    // reference under the task's tolerance (compare_outputs).
+    virtual CheckResult check(const CheckInput& in) const;
+};
+
+// Compares every output buffer with the spec's reference.
+CheckResult compare_outputs(const TaskSpec& spec, const CheckInput& in);
+
+void register_task_spec(std::string lab, std::string task, std::unique_ptr<TaskSpec> spec);
+const TaskSpec* find_task_spec(std::string_view lab, std::string_view task);
+// Every (lab, task) with a spec, for the consistency tests.
+std::vector<std::pair<std::string, std::string>> registered_task_specs();
+
+}  // namespace hpclab
+
+#define HPCLAB_CONCAT_(a, b) a##b
+#define HPCLAB_CONCAT(a, b) HPCLAB_CONCAT_(a, b)
+// In a lab's spec.cpp: HPCLAB_REGISTER_TASK("vecadd3", "add", AddTask);
+#define HPCLAB_REGISTER_TASK(lab, task, Type)                                                      \
+    static const bool HPCLAB_CONCAT(hpclab_registered_, __LINE__) =                               \
+        (::hpclab::register_task_spec(lab, task, std::make_unique<Type>()), true)

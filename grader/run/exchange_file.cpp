@@ -1,0 +1,103 @@
+#include "run/exchange_file.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+
+namespace hpclab {
+
+namespace {
+constexpr std::uint64_t kAlign = 256;  // each buffer starts aligned, like cudaMalloc's
+
+std::uint64_t round_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
+}  // namespace
+
+ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, const Params& params,
+                           const std::vector<BufferDecl>& buffers, std::uint32_t ncalls, std::uint32_t flags,
+                           std::uint64_t marker, std::uint64_t guard_bytes, std::uint32_t nsets)
+    : ncalls_(ncalls), decls_(buffers)
+{
+    if (nsets == 0 || nsets > ncalls) nsets = ncalls;
+    if (buffers.size() > wire::kMaxBuffers || params.size() > wire::kMaxParams || ncalls == 0 ||
+        ncalls > wire::kMaxCalls)
+        throw std::logic_error("exchange: job too large for the wire format");
+    std::uint64_t slot_bytes = 0, out_slot_bytes = 0;
+    std::vector<std::uint64_t> offsets, out_offsets;
+    for (const auto& b : buffers) {
+        offsets.push_back(slot_bytes);
+        slot_bytes = round_up(slot_bytes + b.bytes(), kAlign);
+        out_offsets.push_back(out_slot_bytes);
+        if (b.role == Role::output) out_slot_bytes = round_up(out_slot_bytes + b.bytes(), kAlign);
+    }
+
+    size_ = wire::kDataOffset + nsets * slot_bytes + (ncalls - nsets) * out_slot_bytes;
+
+    fd_ = memfd_create("hpclab-exchange", 0);  // inheritable on purpose
+    if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "memfd_create");
+    if (ftruncate(fd_, static_cast<off_t>(size_)) != 0) {
+        const int err = errno;
+        close(fd_);
+        throw std::system_error(err, std::generic_category(),
+                                "cannot size the exchange file to " + std::to_string(size_) + " bytes");
+    }
+    // MAP_POPULATE: one pass of page faults now, not one per 4 KiB page later.
+    map_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, 0);
+    if (map_ == MAP_FAILED) {
+        const int err = errno;
+        close(fd_);
+        throw std::system_error(err, std::generic_category(), "cannot map the exchange file");
+    }
+
+    wire::Job& job = header().job;
+    std::memset(&header(), 0, sizeof(wire::Header));
+    job.magic = wire::kMagic;
+    job.version = wire::kVersion;
+    wire::set_name(job.lab, sizeof job.lab, lab.c_str());
+    wire::set_name(job.task, sizeof job.task, task.c_str());
+    for (const auto& [name, value] : params) {
+        wire::Param& p = job.params[job.nparams++];
+        wire::set_name(p.name, sizeof p.name, name.c_str());
+        p.value = value;
+    }
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+        wire::Buffer& b = job.buffers[job.nbuffers++];
+        wire::set_name(b.name, sizeof b.name, buffers[i].name.c_str());
+        b.type = buffers[i].type;
+        b.place = buffers[i].place;
+        b.role = buffers[i].role;
+        b.count = buffers[i].count;
+        b.offset = offsets[i];
+        b.out_offset = out_offsets[i];
+    }
+    job.ncalls = ncalls;
+    job.nsets = nsets;
+    job.flags = flags;
+    job.slot_bytes = slot_bytes;
+    job.out_slot_bytes = out_slot_bytes;
+    job.data_offset = wire::kDataOffset;
+    job.guard_bytes = guard_bytes;
+    job.marker = marker;
+    job_ = job;  // a private copy: the child can write into the file
+}
+
+ExchangeFile::~ExchangeFile()
+{
+    if (map_ && map_ != MAP_FAILED) munmap(map_, size_);
+    if (fd_ >= 0) close(fd_);
+}
+
+CallBuffers ExchangeFile::call(std::uint32_t k) const
+{
+    CallBuffers view;
+    auto* file = static_cast<std::byte*>(map_);
+    for (std::size_t i = 0; i < decls_.size(); ++i)
+        view.add(decls_[i], {file + wire::buffer_offset(job_, k, job_.buffers[i]),
+                             static_cast<std::size_t>(decls_[i].bytes())});
+    return view;
+}
+
+}  // namespace hpclab

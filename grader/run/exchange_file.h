@@ -1,0 +1,47 @@
+// The parent's side of the exchange file (wire/exchange.h): an anonymous
+// shared-memory file, sized for the job's call slots, mapped here and
+// handed to the lab program as an inherited descriptor.
+#pragma once
+
+#include "course/call_buffers.h"
+#include "course/params.h"
+#include "wire/exchange.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+class ExchangeFile {
+public:
+    // Lays out `ncalls` calls of `buffers` with `nsets` input sets (0: one
+    // per call; call k reads set k % nsets) and writes the job header.
+    ExchangeFile(const std::string& lab, const std::string& task, const Params& params,
+                 const std::vector<BufferDecl>& buffers, std::uint32_t ncalls, std::uint32_t flags,
+                 std::uint64_t marker, std::uint64_t guard_bytes = kDefaultGuardBytes, std::uint32_t nsets = 0);
+    static constexpr std::uint64_t kDefaultGuardBytes = 64 * 1024;
+    ~ExchangeFile();
+    ExchangeFile(const ExchangeFile&) = delete;
+    ExchangeFile& operator=(const ExchangeFile&) = delete;
+
+    int fd() const { return fd_; }
+    wire::Header& header() { return *reinterpret_cast<wire::Header*>(map_); }
+    const wire::Result& result() const { return reinterpret_cast<const wire::Header*>(map_)->result; }
+    std::uint32_t ncalls() const { return ncalls_; }
+    std::uint32_t nsets() const { return job_.nsets; }
+    // Views on call k's buffers inside the file: the inputs of set k % nsets
+    // (shared by the calls of that set) and call k's own outputs.
+    CallBuffers call(std::uint32_t k) const;
+    std::uint64_t size() const { return size_; }
+
+private:
+    int fd_ = -1;
+    void* map_ = nullptr;
+    std::uint64_t size_ = 0;
+    std::uint32_t ncalls_ = 0;
+    std::vector<BufferDecl> decls_;
+    wire::Job job_ {};
+};
+
+}  // namespace hpclab

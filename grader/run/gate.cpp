@@ -1,0 +1,90 @@
+#include "run/gate.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+namespace hpclab {
+
+namespace {
+void close_fd(int& fd)
+{
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+}
+}  // namespace
+
+Gate::Gate()
+{
+    int ready[2], go[2];
+    // Close-on-exec: only the program these are passed to keeps them (other
+    // programs started meanwhile by other threads must not hold an end open).
+    if (pipe2(ready, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe2");
+    if (pipe2(go, O_CLOEXEC) != 0) {
+        const int e = errno;
+        ::close(ready[0]);
+        ::close(ready[1]);
+        throw std::system_error(e, std::generic_category(), "pipe2");
+    }
+    ready_r_ = ready[0];
+    ready_w_ = ready[1];
+    go_r_ = go[0];
+    go_w_ = go[1];
+}
+
+Gate::~Gate()
+{
+    close_fd(ready_r_);
+    close_fd(ready_w_);
+    close_fd(go_r_);
+    close_fd(go_w_);
+}
+
+std::string Gate::argument() const { return std::to_string(go_r_) + "," + std::to_string(ready_w_); }
+
+void Gate::program_started()
+{
+    close_fd(ready_w_);
+    close_fd(go_r_);
+}
+
+bool Gate::wait_ready(double timeout_s)
+{
+    if (ready_ >= 0) return ready_ == 1;
+    pollfd p {ready_r_, POLLIN, 0};
+    int r;
+    do r = poll(&p, 1, static_cast<int>(timeout_s * 1000));
+    while (r < 0 && errno == EINTR);
+    if (r <= 0) return false;  // not ready in time: not remembered, the caller closes the gate
+    char byte = 0;
+    ssize_t n;
+    do n = read(ready_r_, &byte, 1);
+    while (n < 0 && errno == EINTR);
+    ready_ = n == 1 ? 1 : 0;
+    return ready_ == 1;
+}
+
+void Gate::go()
+{
+    // A program that ended meanwhile must not take hpclab down with SIGPIPE:
+    // the write then fails with EPIPE, and the run reports how it ended.
+    signal(SIGPIPE, SIG_IGN);
+    opened_ = true;
+    held_ = false;
+    const char byte = 'g';
+    if (go_w_ >= 0) (void)!write(go_w_, &byte, 1);
+    close_fd(go_w_);
+}
+
+void Gate::close()
+{
+    closed_ = true;
+    held_ = false;
+    close_fd(go_w_);
+}
+
+}  // namespace hpclab

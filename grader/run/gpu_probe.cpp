@@ -1,0 +1,106 @@
+#include "run/gpu_probe.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+
+namespace hpclab {
+
+namespace {
+
+// The few driver API entry points used, declared here so that hpclab builds
+// without the CUDA headers (the CPU-only preset).
+using CUresult = int;
+using CUdevice = int;
+struct CUuuid {
+    unsigned char bytes[16];
+};
+constexpr int kAttrCcMajor = 75;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+constexpr int kAttrCcMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+
+template <class F> F symbol(void* lib, const char* name) { return reinterpret_cast<F>(dlsym(lib, name)); }
+
+}  // namespace
+
+std::string GpuInfo::driver_string() const
+{
+    return std::to_string(driver_version / 1000) + "." + std::to_string(driver_version % 1000 / 10);
+}
+
+GpuInfo probe_gpu()
+{
+    GpuInfo info;
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        info.why_not = "no NVIDIA driver is installed (libcuda.so.1 not found)";
+        return info;
+    }
+    auto cuInit = symbol<CUresult (*)(unsigned)>(lib, "cuInit");
+    auto cuDriverGetVersion = symbol<CUresult (*)(int*)>(lib, "cuDriverGetVersion");
+    auto cuDeviceGetCount = symbol<CUresult (*)(int*)>(lib, "cuDeviceGetCount");
+    auto cuDeviceGet = symbol<CUresult (*)(CUdevice*, int)>(lib, "cuDeviceGet");
+    auto cuDeviceGetName = symbol<CUresult (*)(char*, int, CUdevice)>(lib, "cuDeviceGetName");
+    auto cuDeviceGetAttribute = symbol<CUresult (*)(int*, int, CUdevice)>(lib, "cuDeviceGetAttribute");
+    auto cuDeviceTotalMem = symbol<CUresult (*)(std::size_t*, CUdevice)>(lib, "cuDeviceTotalMem_v2");
+    auto cuDeviceGetUuid = symbol<CUresult (*)(CUuuid*, CUdevice)>(lib, "cuDeviceGetUuid");
+    if (!cuInit || !cuDeviceGetCount || !cuDeviceGet || !cuDeviceGetName || !cuDeviceGetAttribute) {
+        info.why_not = "the NVIDIA driver library is incomplete";
+        return info;
+    }
+    if (cuDriverGetVersion) cuDriverGetVersion(&info.driver_version);
+    const CUresult init = cuInit(0);
+    if (init != 0) {
+        info.why_not = init == 100 ? "no CUDA GPU is visible (CUDA_ERROR_NO_DEVICE)"
+                                   : "the CUDA driver did not initialise (error " + std::to_string(init) + ")";
+        return info;
+    }
+    if (cuDeviceGetCount(&info.device_count) != 0 || info.device_count == 0) {
+        info.why_not = "no CUDA GPU is visible";
+        return info;
+    }
+    CUdevice dev = 0;
+    cuDeviceGet(&dev, 0);
+    char name[256] = {};
+    cuDeviceGetName(name, sizeof name - 1, dev);
+    info.name = name;
+    cuDeviceGetAttribute(&info.cc_major, kAttrCcMajor, dev);
+    cuDeviceGetAttribute(&info.cc_minor, kAttrCcMinor, dev);
+    std::size_t mem = 0;
+    if (cuDeviceTotalMem && cuDeviceTotalMem(&mem, dev) == 0) info.memory_bytes = mem;
+    CUuuid uuid {};
+    if (cuDeviceGetUuid && cuDeviceGetUuid(&uuid, dev) == 0) {
+        char buf[64];
+        const unsigned char* b = uuid.bytes;
+        std::snprintf(buf, sizeof buf, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                      b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+        info.uuid = buf;
+    }
+    info.present = true;
+    return info;
+}
+
+int gpu_processes_now()
+{
+    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return -1;
+    using Device = void*;
+    struct ProcessInfo {
+        unsigned pid;
+        unsigned long long used_gpu_memory;
+        unsigned gpu_instance_id, compute_instance_id;
+    };
+    auto init = symbol<int (*)()>(lib, "nvmlInit_v2");
+    auto shutdown = symbol<int (*)()>(lib, "nvmlShutdown");
+    auto handle = symbol<int (*)(unsigned, Device*)>(lib, "nvmlDeviceGetHandleByIndex_v2");
+    auto processes = symbol<int (*)(Device, unsigned*, ProcessInfo*)>(lib, "nvmlDeviceGetComputeRunningProcesses_v3");
+    if (!init || !shutdown || !handle || !processes || init() != 0) return -1;
+    Device dev = nullptr;
+    int count = -1;
+    ProcessInfo infos[64];
+    unsigned n = 64;
+    if (handle(0, &dev) == 0 && processes(dev, &n, infos) == 0) count = static_cast<int>(n);
+    shutdown();
+    return count;
+}
+
+}  // namespace hpclab

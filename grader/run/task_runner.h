@@ -1,0 +1,113 @@
+// One run of a lab program: the parent generates the inputs, starts the
+// program in a fresh process, and judges what comes back with the spec.
+#pragma once
+
+#include "run/exchange_file.h"
+#include "run/gate.h"
+#include "course/lab_catalog.h"
+#include "run/process.h"
+#include "course/task_spec.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+struct RunRequest {
+    const LabInfo* lab = nullptr;
+    const TaskInfo* task = nullptr;
+    const TaskSpec* spec = nullptr;
+    Params params;
+    std::filesystem::path program;
+    std::uint32_t ncalls = 1;        // each verified
+    // Distinct input sets, cycled through by the calls (call k gets set
+    // k % input_sets), kept on the device by the program. 0: a fresh set for
+    // every call. Timed runs use a few: consecutive calls still get different
+    // inputs, at a device copy's cost instead of the host's.
+    std::uint32_t input_sets = 0;
+    bool flush_l2 = false;           // start every call with a cold L2 cache
+    std::uint64_t seed = 0;
+    double wall_limit_s = 20;
+    std::uint64_t gpu_memory_bytes = 0;  // 0: unknown; else refuse sizes that cannot fit
+    // Replaces the spec's generator for every call (an image file).
+    std::function<void(CallBuffers&)> fill_inputs;
+
+    enum class Trace { none, every_call, first_call };
+    Trace trace = Trace::none;      // CUPTI records of the student's calls
+    bool guard_zones = true;        // off under compute-sanitizer, which must see the true ends
+    bool measure_copy = false;      // time a device copy after the calls (the bandwidth ceiling)
+    // Timed runs: only the outputs come back. The inputs in the exchange are
+    // still hashed (the program could write there), not read back from the GPU.
+    bool outputs_only = false;
+    // False: the outputs stay on the GPU and nothing is judged, inputs
+    // included (a trusted program's timed runs: the reference solution as a
+    // baseline). Its calls then all count as passed.
+    bool judge_outputs = true;
+    std::vector<std::string> wrapper;  // a command the program runs under (compute-sanitizer ...)
+    // Reference operations per call before outputs are sampled: timed calls
+    // need less (a cached or skipped result is wrong nearly everywhere).
+    double reference_budget = 4e8;
+    const std::atomic<bool>* cancel = nullptr;  // stops the program when it turns true
+    // Set: the program prepares, then waits at this gate until the caller
+    // says go (gate.h); run_task then returns once the calls are done.
+    std::shared_ptr<Gate> gate;
+    std::vector<int> cpus;  // run the program on these CPUs only (process.h)
+};
+
+struct CallReport {
+    bool done = false;  // the program finished this call and wrote it back
+    CheckResult check;
+    std::vector<std::string> inputs_modified;  // input buffers the call wrote into
+    std::vector<std::string> guards_damaged;   // buffers written past an end
+    int returned = 0;
+    int launch_error = 0;
+    double host_ms = 0;
+    double gpu_ms = 0;
+    wire::CallTrace trace {};  // traced == 0 when not recorded
+
+    bool passed() const { return done && check.ok() && inputs_modified.empty() && guards_damaged.empty(); }
+};
+
+enum class RunStatus {
+    completed,          // every call ran; the checks say the rest
+    no_gpu,             // the program found no GPU
+    too_large,          // the size does not fit this GPU's memory
+    could_not_start,
+    timed_out,          // killed at the wall limit
+    crashed,            // ended by a signal
+    gpu_fault,          // a CUDA error the harness caught after the student's code
+    student_cuda_error, // the student's cudaSafeCall/cudaCheckError stopped the program
+    ended_early,        // exited before finishing (exit() in the lab code?)
+    harness_error,      // the harness could not do its job: not the student's fault
+    cancelled,          // stopped by the caller (another run of the task hit the time limit)
+};
+
+struct RunReport {
+    RunStatus status = RunStatus::could_not_start;
+    std::string status_message;  // one line when not completed
+    ProcessResult process;
+    std::vector<CallReport> calls;
+    std::string device_name;
+    std::string computed;  // what the first call computed, in one line (TaskSpec::summarize)
+    bool trace_available = false;  // CUPTI ran in the program
+    double copy_gbps = 0;          // measure_copy: device copy bandwidth, bytes read + written
+    std::uint64_t seed = 0;
+    Work work;
+    std::shared_ptr<ExchangeFile> exchange;  // inputs and outputs, e.g. to save an image
+
+    bool passed() const;
+    // Median GPU time of the timed calls (all but the first, the warm-up).
+    double median_gpu_ms() const;
+    double median_host_ms() const;
+    // The first failing call's check, or nullptr.
+    const CallReport* first_failure() const;
+};
+
+RunReport run_task(const RunRequest& request);
+
+// A fresh seed from the operating system's entropy.
+std::uint64_t fresh_seed();
+
+}  // namespace hpclab

@@ -1,0 +1,264 @@
+#include "run/toolchain.h"
+#include "util/text_file.h"
+
+#include "hpclab_build_config.h"
+#include "util/keyed_hash.h"
+#include "run/process.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <unistd.h>
+
+namespace hpclab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) { return read_text_file(p).value_or(""); }
+
+// Identity of a file that goes into a build, without reading large ones.
+std::string file_identity(const fs::path& p)
+{
+    std::error_code ec;
+    const auto size = fs::file_size(p, ec);
+    const auto time = fs::last_write_time(p, ec).time_since_epoch().count();
+    return fmt::format("{}:{}:{}", p.string(), ec ? 0 : size, ec ? 0 : time);
+}
+
+std::vector<std::string> split(const std::string& s, char sep)
+{
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == sep) {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+}  // namespace
+
+Toolchain Toolchain::configured()
+{
+    Toolchain tc;
+    tc.nvcc = HPCLAB_NVCC;
+    tc.host_compiler = HPCLAB_HOST_COMPILER;
+    tc.harness_lib = HPCLAB_HARNESS_LIB;
+    tc.bind_lib_dir = HPCLAB_BIND_LIB_DIR;
+    tc.common_include = fs::path(HPCLAB_SOURCE_DIR) / "common";
+    tc.cupti_lib_dir = HPCLAB_CUPTI_LIB_DIR;
+    tc.cuda_lib_dir = HPCLAB_CUDA_LIB_DIR;
+    tc.nvcc_version = HPCLAB_NVCC_VERSION;
+    tc.cache_dir = fs::path(HPCLAB_BINARY_DIR) / "lab-programs";
+    tc.architectures = HPCLAB_CUDA_ARCHITECTURES;
+    if (const char* archs = std::getenv("HPCLAB_CUDA_ARCHITECTURES"); archs && *archs) tc.architectures = archs;
+    std::error_code ec;
+    if (tc.nvcc.empty())
+        tc.unavailable = fmt::format("this build of hpclab has no CUDA compiler ({})", HPCLAB_CUDA_DISABLED_REASON);
+    else if (!fs::exists(tc.nvcc, ec))
+        tc.unavailable = fmt::format("the CUDA compiler {} is gone; reconfigure", tc.nvcc.string());
+    else if (!fs::exists(tc.harness_lib, ec))
+        tc.unavailable = fmt::format("the harness library {} is not built; run: cmake --build on this build folder",
+                                     tc.harness_lib.string());
+    return tc;
+}
+
+std::vector<std::string> nvcc_arch_flags(const std::string& architectures)
+{
+    std::vector<std::string> flags;
+    const auto archs = split(architectures, ';');
+    if (archs.size() == 1 && (archs[0] == "all" || archs[0] == "all-major" || archs[0] == "native"))
+        return {"-arch=" + archs[0]};
+    // Real code for each architecture, and PTX for the newest so that a
+    // later GPU can still run the program.
+    std::string newest_virtual;
+    int newest = -1;
+    for (const auto& a : archs) {
+        const auto dash = a.find('-');
+        const std::string num = a.substr(0, dash);
+        const std::string kind = dash == std::string::npos ? "" : a.substr(dash + 1);
+        if (kind != "virtual") flags.push_back(fmt::format("-gencode=arch=compute_{0},code=sm_{0}", num));
+        if (kind == "virtual") flags.push_back(fmt::format("-gencode=arch=compute_{0},code=compute_{0}", num));
+        const int value = std::atoi(num.c_str());
+        if (kind.empty() && value > newest) {
+            newest = value;
+            newest_virtual = num;
+        }
+    }
+    if (!newest_virtual.empty())
+        flags.push_back(fmt::format("-gencode=arch=compute_{0},code=compute_{0}", newest_virtual));
+    return flags;
+}
+
+std::vector<std::string> Toolchain::arch_flags() const { return nvcc_arch_flags(architectures); }
+
+std::vector<std::string> Toolchain::compile_flags(const LabInfo& lab) const
+{
+    std::vector<std::string> f = {"-std=c++17", "-O3", "-lineinfo", "-ccbin", host_compiler.string(),
+                                  "-I" + common_include.string(), "-I" + lab.lab_dir.string()};
+    const auto arch = arch_flags();
+    f.insert(f.end(), arch.begin(), arch.end());
+    return f;
+}
+
+std::string trim_diagnostics(const std::string& text, const fs::path& root, std::size_t max_lines)
+{
+    std::string prefix = root.string();
+    if (!prefix.empty() && prefix.back() != '/') prefix += '/';
+    std::istringstream in(text);
+    std::string line, out;
+    std::size_t kept = 0, total = 0;
+    while (std::getline(in, line)) {
+        ++total;
+        if (kept >= max_lines) continue;
+        for (std::size_t pos; !prefix.empty() && (pos = line.find(prefix)) != std::string::npos;)
+            line.erase(pos, prefix.size());
+        out += line + '\n';
+        ++kept;
+    }
+    if (total > kept) out += fmt::format("... ({} more lines)\n", total - kept);
+    return out;
+}
+
+std::vector<std::string> toolkit_link_flags(const Toolchain& tc, const std::vector<std::string>& link_libraries,
+                                            std::string& error)
+{
+    error.clear();
+    if (link_libraries.empty()) return {};
+    if (tc.cuda_lib_dir.empty()) {
+        error = "this build of hpclab does not know the CUDA toolkit's library folder: reconfigure it with nvcc";
+        return {};
+    }
+    std::vector<std::string> flags = {"-L" + tc.cuda_lib_dir.string()};
+    for (const auto& lib : link_libraries) {
+        std::error_code ec;
+        if (!fs::exists(tc.cuda_lib_dir / ("lib" + lib + ".so"), ec)) {
+            error = fmt::format("library '{}' is not in the CUDA toolkit's folder {} (no lib{}.so there)", lib,
+                                tc.cuda_lib_dir.string(), lib);
+            return {};
+        }
+        flags.push_back("-l" + lib);
+    }
+    // Found at run time where it was linked from, as CUPTI is, whatever
+    // LD_LIBRARY_PATH says (or does not) where the program runs.
+    flags.insert(flags.end(), {"-Xlinker", "-rpath=" + tc.cuda_lib_dir.string()});
+    return flags;
+}
+
+BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs::path& source,
+                              const std::string& variant, const std::vector<std::string>& link_libraries)
+{
+    BuildResult r;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::error_code ec;
+    if (!fs::is_regular_file(source, ec)) {
+        r.diagnostics = fmt::format("{}: no such file", source.string());
+        return r;
+    }
+    const fs::path bind_lib = tc.bind_lib_dir / fmt::format("libhpclab_bind_{}.a", lab.id);
+    if (!fs::exists(bind_lib, ec)) {
+        r.diagnostics = fmt::format("the binding of lab {} ({}) is not built: rebuild hpclab with cmake --build",
+                                    lab.id, bind_lib.string());
+        return r;
+    }
+
+    std::string link_error;
+    const auto library_flags = toolkit_link_flags(tc, link_libraries, link_error);
+    if (!link_error.empty()) {
+        r.diagnostics = link_error + "\n";
+        return r;
+    }
+
+    const auto flags = tc.compile_flags(lab);
+    std::string key = read_file(source) + '\0' + read_file(lab.lab_dir / lab.header) + '\0' +
+                      read_file(tc.common_include / "hpc.h") + '\0' + file_identity(tc.nvcc) +
+                      file_identity(tc.harness_lib) + file_identity(bind_lib);
+    for (const auto& f : flags) key += '\0' + f;
+    // Only when there are any: the keys of the builds without (every
+    // student's and solution's) stay what they were.
+    for (const auto& f : library_flags) key += "\0link:" + f;
+    const std::string stamp = fmt::format("{:016x}", keyed_hash(std::as_bytes(std::span(key)), 0x6275696C64ull));
+
+    const fs::path dir = tc.cache_dir / lab.id / variant;
+    r.program = dir / (lab.id + "-" + variant);
+    if (read_file(dir / "stamp") == stamp && fs::exists(r.program, ec)) {
+        r.ok = true;
+        r.cached = true;
+        return r;
+    }
+    fs::create_directories(dir, ec);
+    if (ec) {
+        r.diagnostics = fmt::format("cannot create {}: {}", dir.string(), ec.message());
+        return r;
+    }
+
+    // Build under unique names, then rename into place: two hpclab runs of
+    // the same lab (ctest -j) never see a half-written program.
+    static std::atomic<unsigned> builds {0};  // and two threads of one hpclab either
+    const std::string tmp = fmt::format(".tmp-{}-{}", getpid(), builds++);
+    const fs::path object = dir / (lab.id + tmp + ".o");
+    const fs::path program_tmp = dir / (lab.id + tmp);
+    ProcessSpec compile;
+    compile.argv = {tc.nvcc.string()};
+    compile.argv.insert(compile.argv.end(), flags.begin(), flags.end());
+    compile.argv.insert(compile.argv.end(), {"-c", source.string(), "-o", object.string()});
+    compile.wall_limit_s = 300;
+    for (const auto& a : compile.argv) r.command += (r.command.empty() ? "" : " ") + a;
+    ProcessResult cr = run_process(compile);
+    if (!cr.exited() || cr.exit_code != 0) {
+        r.diagnostics = cr.timed_out        ? "the compiler ran past 300 s and was stopped\n"
+                        : !cr.started       ? cr.start_error + "\n"
+                                            : cr.err + cr.out;
+        fs::remove(object, ec);
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return r;
+    }
+
+    ProcessSpec link;
+    link.argv = {tc.nvcc.string(), "-ccbin", tc.host_compiler.string()};
+    const auto arch = tc.arch_flags();
+    link.argv.insert(link.argv.end(), arch.begin(), arch.end());
+    link.argv.insert(link.argv.end(), {object.string(), tc.harness_lib.string(), bind_lib.string(),
+                                       "-cudart=static", "-o", program_tmp.string()});
+    if (!tc.cupti_lib_dir.empty())
+        link.argv.insert(link.argv.end(), {"-L" + tc.cupti_lib_dir.string(), "-lcupti",
+                                           "-Xlinker", "-rpath=" + tc.cupti_lib_dir.string()});
+    link.argv.insert(link.argv.end(), library_flags.begin(), library_flags.end());
+    link.wall_limit_s = 120;
+    ProcessResult lr = run_process(link);
+    fs::remove(object, ec);
+    if (!lr.exited() || lr.exit_code != 0) {
+        r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
+        fs::remove(program_tmp, ec);
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return r;
+    }
+    fs::rename(program_tmp, r.program, ec);
+    if (ec) {
+        r.diagnostics = fmt::format("cannot move the program into {}: {}", r.program.string(), ec.message());
+        return r;
+    }
+    {
+        const fs::path stamp_tmp = dir / ("stamp" + tmp);
+        std::ofstream(stamp_tmp) << stamp;
+        fs::rename(stamp_tmp, dir / "stamp", ec);
+    }
+    r.ok = true;
+    r.diagnostics = cr.err;  // warnings, if any
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+}  // namespace hpclab
