@@ -96,7 +96,7 @@ BenchRow measured_row(BenchRow row, const RunReport& report)
     return row;
 }
 
-BenchRow copy_row(const BenchRow& any, double copy_gbps)
+BenchRow copy_row(const BenchRow& any, double copy_gb_per_s)
 {
     BenchRow row;
     row.lab = any.lab;
@@ -107,7 +107,7 @@ BenchRow copy_row(const BenchRow& any, double copy_gbps)
     row.params = any.params;
     row.bytes = any.bytes;
     // The time this size's bytes take at the copy's bandwidth.
-    row.median_ms = row.min_ms = row.max_ms = any.bytes / (copy_gbps * 1e9) * 1e3;
+    row.median_ms = row.min_ms = row.max_ms = any.bytes / (copy_gb_per_s * 1e9) * 1e3;
     row.status = BenchStatus::ok;
     row.message = "device-to-device copy, best of 5 copies of 256 MiB in this run; "
                   "the time is this size's bytes at that bandwidth";

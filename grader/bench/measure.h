@@ -38,7 +38,7 @@ BenchRow bench_row(const BenchCall& call, const BenchVariant& variant);
 // The row with the run's times, or with why there are none.
 BenchRow measured_row(BenchRow row, const RunReport& report);
 // The row of the device copy for the group of `any` (same lab, task, size).
-BenchRow copy_row(const BenchRow& any, double copy_gbps);
+BenchRow copy_row(const BenchRow& any, double copy_gb_per_s);
 
 // Host memory one run takes: the exchange holds every call's buffers at once.
 std::uint64_t exchange_bytes(const TaskSpec& spec, const Params& params, std::uint32_t ncalls);

@@ -85,7 +85,7 @@ std::string render_table(const BenchResults& results)
 {
     const BenchHeader& h = results.header;
     std::string out = fmt::format("Benchmark on {}\n", header_line(h));
-    if (h.copy_gbps > 0) out += fmt::format("Device copy (cudaMemcpy D2D): {}\n", format_rate(h.copy_gbps * 1e9, 0));
+    if (h.copy_gb_per_s > 0) out += fmt::format("Device copy (cudaMemcpy D2D): {}\n", format_rate(h.copy_gb_per_s * 1e9, 0));
     out += "Times: GPU time of each call, median and extremes of the timed calls after a warm-up; "
            "L2 flushed, every output checked.\n";
     if (!h.complete) out += "INCOMPLETE: the bench stopped (or was still running) when this was written.\n";
@@ -118,7 +118,7 @@ std::string render_markdown(const BenchResults& results)
 {
     const BenchHeader& h = results.header;
     std::string out = fmt::format("Measured on {}", header_line(h));
-    if (h.copy_gbps > 0) out += fmt::format("; device copy {}", format_rate(h.copy_gbps * 1e9, 0));
+    if (h.copy_gb_per_s > 0) out += fmt::format("; device copy {}", format_rate(h.copy_gb_per_s * 1e9, 0));
     out += ". Each time is the GPU time of a call: the median, and the extremes, of the timed calls after a "
            "warm-up, each call on fresh inputs with a cold L2 and its outputs checked.\n";
     if (!h.complete) out += "\n**Incomplete**: the bench stopped before it measured everything.\n";

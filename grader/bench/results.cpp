@@ -144,7 +144,7 @@ json results_to_json(const BenchResults& results)
               {"driver", h.driver},
               {"nvcc", h.nvcc},
               {"architectures", h.architectures},
-              {"copy_gbps", number_or_null(h.copy_gbps)},
+              {"copy_gbps", number_or_null(h.copy_gb_per_s)},
               {"date", h.date},
               {"commit", h.commit},
               {"command", h.command},
@@ -166,7 +166,7 @@ BenchResults results_from_json(const json& doc, const std::string& where)
     out.header.driver = h.text("driver", false);
     out.header.nvcc = h.text("nvcc", false);
     out.header.architectures = h.text("architectures", false);
-    out.header.copy_gbps = h.number("copy_gbps");
+    out.header.copy_gb_per_s = h.number("copy_gbps");
     out.header.date = h.text("date", false);
     out.header.commit = h.text("commit", false);
     out.header.command = h.text("command", false);

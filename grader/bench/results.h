@@ -16,7 +16,7 @@ namespace hpclab {
 
 struct BenchHeader {
     std::string gpu, gpu_uuid, driver, nvcc, architectures;
-    double copy_gbps = 0;   // the device copy's bandwidth, GB/s (the best of the labs' measurements)
+    double copy_gb_per_s = 0;  // the device copy's bandwidth, GB/s (the best of the labs' measurements)
     std::string date;       // UTC, ISO 8601
     std::string commit;     // hpclab's git commit ("-dirty" with uncommitted changes); empty: unknown
     std::string command;    // the command line that measured

@@ -1,4 +1,5 @@
 #include "check/grade_record.h"
+#include "check/evidence.h"
 #include "util/text_file.h"
 
 #include "util/clock_text.h"
@@ -93,7 +94,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                               {"student_ms", t.timing->student_ms}, {"baseline_ms", t.timing->baseline_ms},
                               {"ratio", t.timing->ratio},           {"ratio_low", t.timing->ratio_low},
                               {"ratio_high", t.timing->ratio_high}, {"threshold", t.timing->threshold},
-                              {"floor_ms", t.timing->floor_ms},     {"copy_gbps", t.timing->copy_gbps},
+                              {"floor_ms", t.timing->floor_ms},     {"copy_bytes_per_s", t.timing->copy_bytes_per_s},
                               {"unreliable", t.timing->unreliable}};
         tasks.push_back(std::move(task));
     }
@@ -110,7 +111,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
           {"uuid", c.gpu.uuid},
           {"compute_capability", fmt::format("{}.{}", c.gpu.cc_major, c.gpu.cc_minor)},
           {"driver_cuda", c.gpu.driver_string()},
-          {"other_processes", c.other_gpu_processes}}},
+          {"other_processes", c.other_gpu_processes ? json(*c.other_gpu_processes) : json(nullptr)}}},
         {"toolchain",
          {{"nvcc", tc.nvcc.string()},
           {"nvcc_version", tc.nvcc_version},

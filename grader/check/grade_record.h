@@ -3,7 +3,7 @@
 // nvcc, every raw time, what CUPTI saw, every finding and verdict).
 #pragma once
 
-#include "check/lab_check.h"
+#include "check/check.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,6 +5,9 @@
 #include "hpclab_build_config.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
 
 namespace hpclab::cli {
 
@@ -110,6 +113,30 @@ int cmd_build(Context& ctx, const std::string& lab_id, Variant v)
     const auto program = build_program(ctx, lab, v, false);
     if (!program) return kFail;
     fmt::print("Built {}\n", relative_to_root(ctx, *program));
+    return kPass;
+}
+
+int cmd_verdicts(const std::string& cmake_file)
+{
+    if (cmake_file.empty()) {
+        fmt::print("The verdicts of hpclab check, in order of precedence (the first that applies wins):\n\n");
+        fmt::print("{:<18} {:<34} {:<10} {}\n", "name", "title", "class", "exit");
+        for (const VerdictInfo& v : verdict_table())
+            fmt::print("{:<18} {:<34} {:<10} {}\n", v.name, v.title, class_name(v.kind), static_cast<int>(v.exit_status));
+        return kPass;
+    }
+    // The names, and those only a timed check can give (a pass included:
+    // with a threshold, passing means fast enough).
+    std::vector<std::string_view> all, timed;
+    for (const VerdictInfo& v : verdict_table()) {
+        all.push_back(v.name);
+        if (v.kind == VerdictClass::speed || v.verdict == Verdict::pass) timed.push_back(v.name);
+    }
+    std::ofstream out(cmake_file);
+    out << "# Written by hpclab verdicts --cmake: the verdict table (grader/course/verdict.cpp).\n"
+        << fmt::format("set(HPCLAB_VERDICTS \"{}\")\n", fmt::join(all, ";"))
+        << fmt::format("set(HPCLAB_TIMED_VERDICTS \"{}\")\n", fmt::join(timed, ";"));
+    if (!out) throw UsageError("cannot write " + cmake_file);
     return kPass;
 }
 

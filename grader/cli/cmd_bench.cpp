@@ -3,6 +3,7 @@
 // verified. A benchmark, not a test: it asserts nothing about time; it
 // fails only when a variant does not compile or computes wrong results.
 #include "commands.h"
+#include "util/text.h"
 
 #include "bench/measure.h"
 #include "bench/metrics.h"
@@ -54,19 +55,6 @@ void check_output_file(const std::string& option, const std::string& file)
         throw UsageError(fmt::format("{} {}: the folder {} does not exist", option, file, folder.string()));
 }
 
-std::string first_lines(const std::string& text, std::size_t n)
-{
-    std::string out;
-    std::size_t pos = 0;
-    for (std::size_t i = 0; i < n && pos < text.size(); ++i) {
-        const std::size_t end = text.find('\n', pos);
-        out += (out.empty() ? "" : " / ") + text.substr(pos, end == std::string::npos ? end : end - pos);
-        if (end == std::string::npos) break;
-        pos = end + 1;
-    }
-    return out;
-}
-
 std::map<std::string, BuiltVariant> build_variants(Context& ctx, const LabPlan& plan)
 {
     std::map<std::string, BuiltVariant> built;
@@ -107,9 +95,9 @@ public:
             }
         }
         // The copy's row beside every memory-bound group, once it is known.
-        if (copy_gbps_ > 0)
-            for (const auto& any : copy_groups_) rows.push_back(copy_row(any, copy_gbps_));
-        return copy_gbps_;
+        if (copy_gb_per_s_ > 0)
+            for (const auto& any : copy_groups_) rows.push_back(copy_row(any, copy_gb_per_s_));
+        return copy_gb_per_s_;
     }
 
 private:
@@ -132,9 +120,9 @@ private:
                                       1 + call.reps, host_needed / 1e9, host / 1e9);
         } else {
             try {
-                const RunRequest req = bench_request(call, *built.program, copy_gbps_ == 0, ctx_.gpu().memory_bytes);
+                const RunRequest req = bench_request(call, *built.program, copy_gb_per_s_ == 0, ctx_.gpu().memory_bytes);
                 const RunReport report = run_task(req);
-                if (copy_gbps_ == 0 && report.copy_gbps > 0) copy_gbps_ = report.copy_gbps / 1e9;  // bytes/s in the report
+                if (copy_gb_per_s_ == 0 && report.copy_bytes_per_s > 0) copy_gb_per_s_ = report.copy_bytes_per_s / 1e9;
                 row = measured_row(std::move(row), report);
             } catch (const std::exception& e) {
                 // One run hpclab could not make (no memory for the exchange, say)
@@ -152,7 +140,7 @@ private:
     const LabPlan& plan_;
     std::size_t& done_;
     std::size_t total_;
-    double copy_gbps_ = 0;
+    double copy_gb_per_s_ = 0;
     std::vector<BenchRow> copy_groups_;  // a row of each memory-bound task and size
 };
 
@@ -239,7 +227,7 @@ int cmd_bench(Context& ctx, const BenchArgs& args)
         const auto built = build_variants(ctx, plan);
         std::fflush(stdout);
         LabBench lab(ctx, plan, done, total);
-        results.header.copy_gbps = std::max(results.header.copy_gbps, lab.run(built, results.rows));
+        results.header.copy_gb_per_s = std::max(results.header.copy_gb_per_s, lab.run(built, results.rows));
         compute_metrics(results.rows, results.header.gpu);
         write_outputs(args, results);  // so far: a long bench stopped halfway keeps what it measured
     }

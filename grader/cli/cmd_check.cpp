@@ -1,17 +1,18 @@
 // hpclab check: one verdict per task, with where and why, and a grade record.
 #include "commands.h"
 
-#include "util/clock_text.h"
+#include "check/check.h"
+#include "check/evidence.h"
 #include "check/grade_record.h"
-#include "check/lab_check.h"
 #include "student/progress.h"
+#include "student/state_dir.h"
+#include "util/clock_text.h"
+#include "util/text.h"
 
-#include <cstdlib>
 #include <fmt/format.h>
 
-#include <chrono>
+#include <cstdlib>
 #include <fstream>
-#include <sstream>
 
 namespace hpclab::cli {
 
@@ -19,29 +20,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string indent(const std::string& text, const std::string& pad)
+// One mark per size: what each fresh run gave.
+void print_size_marks(const TaskCheck& t)
 {
-    std::istringstream in(text);
-    std::string line, out;
-    while (std::getline(in, line)) out += pad + line + '\n';
-    return out;
-}
-
-std::string upper(std::string_view s)
-{
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return out;
-}
-
-void print_task(const TaskCheck& t)
-{
-    fmt::print("\nTask {}: {}\n", t.task->id, t.task->title);
-    // One mark per size: what each fresh run gave.
     std::string line = " ";
     for (const auto& r : t.runs) {
-        const bool ok = r.report.passed();
-        std::string mark = fmt::format(" {} {}", format_params(r.size.params), ok ? "ok" : "FAIL");
+        std::string mark = fmt::format(" {} {}", format_params(r.size.params), r.report.passed() ? "ok" : "FAIL");
         if (line.size() + mark.size() > 100) {
             fmt::print("{}\n", line);
             line = " ";
@@ -49,12 +33,15 @@ void print_task(const TaskCheck& t)
         line += mark;
     }
     if (!t.runs.empty()) fmt::print("{}\n", line);
+}
+
+// What the code launched, what the sanitizer said, how fast it was.
+void print_observations(const TaskCheck& t)
+{
     if (t.traced) {
         if (t.launches.empty()) fmt::print("  launched: no kernel\n");
-        for (std::size_t i = 0; i < t.launches.size(); ++i)
-            fmt::print("  launched: {}\n", describe_launch(t.launches[i]));
-        if (t.launch_count > t.launches.size())
-            fmt::print("  ... {} launches in all\n", t.launch_count);
+        for (const auto& k : t.launches) fmt::print("  launched: {}\n", describe_launch(k));
+        if (t.launch_count > t.launches.size()) fmt::print("  ... {} launches in all\n", t.launch_count);
     }
     for (const auto& s : t.sanitizer)
         fmt::print("  {} ({}): {}\n", s.tool, format_params(s.size.params),
@@ -62,13 +49,15 @@ void print_task(const TaskCheck& t)
                                                        s.findings.location.empty() ? "" : " at " + s.findings.location)
                    : s.report.status == RunStatus::completed ? std::string("clean")
                                                              : "did not finish: " + s.report.status_message);
-    if (t.timing)
+    if (const auto& tm = t.timing)
         fmt::print("  speed at {}: {:.3f} ms vs {:.3f} ms: {:.2f}x the {} (spread {:.2f}..{:.2f}; needs {:.2f}x){}\n",
-                   format_params(t.timing->size), t.timing->student_ms.empty() ? 0.0 : t.timing->student_ms.front(),
-                   t.timing->baseline_ms.empty() ? 0.0 : t.timing->baseline_ms.front(), t.timing->ratio,
-                   t.timing->baseline, t.timing->ratio_low, t.timing->ratio_high, t.timing->threshold,
-                   t.timing->unreliable ? " [GPU busy: unreliable]" : "");
-    const TaskVerdict& v = t.verdict;
+                   format_params(tm->size), tm->student_ms.empty() ? 0.0 : tm->student_ms.front(),
+                   tm->baseline_ms.empty() ? 0.0 : tm->baseline_ms.front(), tm->ratio, tm->baseline, tm->ratio_low,
+                   tm->ratio_high, tm->threshold, tm->unreliable ? " [GPU busy: unreliable]" : "");
+}
+
+void print_verdict(const TaskVerdict& v)
+{
     if (v.verdict == Verdict::pass) {
         fmt::print("  => PASS\n");
         return;
@@ -86,23 +75,56 @@ void print_task(const TaskCheck& t)
                    v.also[i].message.substr(0, v.also[i].message.find('\n')));
 }
 
-std::string timestamp() { return now_text("%Y%m%d-%H%M%S", Zone::local); }
-
-}  // namespace
-
-int cmd_check(Context& ctx, const CheckArgs& args)
+void print_check(Context& ctx, const LabCheck& c)
 {
-    const LabInfo& lab = ctx.lab(args.lab);
+    const LabInfo& lab = *c.lab;
+    if (!c.build.ok) {
+        fmt::print("\nCompile error in {}:\n{}", relative_to_root(ctx, c.source),
+                   trim_diagnostics(c.build.diagnostics, ctx.catalog().root(), 30));
+        fmt::print("\n=> COMPILE ERROR. Fix the first error above (file:line). Stuck? hpclab hint {}\n", lab.id);
+        return;
+    }
+    for (const auto& t : c.tasks) {
+        fmt::print("\nTask {}: {}\n", t.task->id, t.task->title);
+        print_size_marks(t);
+        print_observations(t);
+        print_verdict(t.verdict);
+    }
+    if (!c.sanitizer_note.empty()) fmt::print("\nSanitizer: {}\n", c.sanitizer_note);
+    const auto passed = std::count_if(c.tasks.begin(), c.tasks.end(),
+                                      [](const TaskCheck& t) { return t.verdict.verdict == Verdict::pass; });
+    fmt::print("\n{}: {} of {} tasks pass. {} (seed {}; compile {:.1f} s, runs {:.1f} s, sanitizer {:.1f} s, "
+               "timing {:.1f} s, total {:.1f} s)\n",
+               lab.id, passed, c.tasks.size(), upper(verdict_title(c.overall)), c.seed, c.compile_s, c.run_s,
+               c.sanitizer_s, c.timing_s, c.total_s);
+}
+
+// The grade record: always kept in the state folder's records/, and where
+// --json says. The student's progress, for their own lab file only.
+void keep_record(Context& ctx, const LabCheck& c, const CheckArgs& args)
+{
+    const nlohmann::json record = grade_record(c, ctx.toolchain());
+    const fs::path records = state_dir(ctx.catalog().root()) / "records";
+    std::error_code ec;
+    fs::create_directories(records, ec);
+    const fs::path kept = records / fmt::format("{}-{}.json", c.lab->id, now_text("%Y%m%d-%H%M%S", Zone::local));
+    std::ofstream(kept) << record.dump(2) << '\n';
+    if (!args.json.empty()) std::ofstream(args.json) << record.dump(2) << '\n';
+    if (!args.quiet) fmt::print("Record: {}\n", relative_to_root(ctx, kept));
+    if (!args.file.empty() || args.variant != Variant::student || c.overall == Verdict::not_run) return;
+    try {
+        record_check(ctx.catalog().root(), c.lab->id, verdict_name(c.overall), c.overall == Verdict::pass);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "hpclab: could not save your progress: {}\n", e.what());
+    }
+}
+
+CheckOptions options_of(const LabInfo& lab, const CheckArgs& args)
+{
     if (!args.task.empty() && !lab.find_task(args.task))
         throw UsageError(fmt::format("lab {} has no task '{}'", lab.id, args.task));
-    std::optional<Verdict> expect;
-    if (!args.expect.empty()) {
-        expect = verdict_from_name(args.expect);
-        if (!expect) throw UsageError("--expect: unknown verdict '" + args.expect + "'");
-    }
     CheckOptions o;
     o.source = args.file.empty() ? source_of(lab, args.variant) : fs::path(args.file);
-    o.variant = args.file.empty() ? variant_name(args.variant) : "file-" + fs::path(args.file).stem().string();
     std::error_code ec;
     if (!fs::is_regular_file(o.source, ec)) throw UsageError(o.source.string() + ": no such file");
     o.only_task = args.task;
@@ -113,10 +135,22 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     // Correctness runs side by side (a maintainer's knob, for a GPU shared
     // with other work or for measuring the check itself).
     if (const char* e = std::getenv("HPCLAB_PARALLEL_RUNS"); e && std::atoi(e) > 0) o.parallel_runs = std::atoi(e);
-    o.progress = [&](const std::string& line) {
-        if (!args.quiet) fmt::print("  {}\n", line);
+    o.progress = [quiet = args.quiet](const std::string& line) {
+        if (!quiet) fmt::print("  {}\n", line);
         std::fflush(stdout);
     };
+    return o;
+}
+
+}  // namespace
+
+int cmd_check(Context& ctx, const CheckArgs& args)
+{
+    const LabInfo& lab = ctx.lab(args.lab);
+    std::optional<Verdict> expect;
+    if (!args.expect.empty() && !(expect = verdict_from_name(args.expect)))
+        throw UsageError("--expect: unknown verdict '" + args.expect + "' (hpclab verdicts lists them)");
+    const CheckOptions o = options_of(lab, args);
     if (!ctx.toolchain().available()) {
         fmt::print(stderr, "hpclab: cannot build: {}\n", ctx.toolchain().unavailable);
         return kSkipped;
@@ -126,51 +160,14 @@ int cmd_check(Context& ctx, const CheckArgs& args)
                gpu.present ? gpu.name : "no GPU: compile only");
     std::fflush(stdout);
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
-
-    if (!c.build.ok) {
-        fmt::print("\nCompile error in {}:\n{}", relative_to_root(ctx, o.source),
-                   trim_diagnostics(c.build.diagnostics, ctx.catalog().root(), 30));
-        fmt::print("\n=> COMPILE ERROR. Fix the first error above (file:line). Stuck? hpclab hint {}\n", lab.id);
-    } else {
-        for (const auto& t : c.tasks) print_task(t);
-        if (!c.sanitizer_note.empty()) fmt::print("\nSanitizer: {}\n", c.sanitizer_note);
-        int passed = 0;
-        for (const auto& t : c.tasks) passed += t.verdict.verdict == Verdict::pass;
-        fmt::print("\n{}: {} of {} tasks pass. {} (seed {}; compile {:.1f} s, runs {:.1f} s, sanitizer {:.1f} s, "
-                   "timing {:.1f} s, total {:.1f} s)\n",
-                   lab.id, passed, c.tasks.size(), upper(verdict_title(c.overall)), c.seed, c.compile_s, c.run_s,
-                   c.sanitizer_s, c.timing_s, c.total_s);
-    }
-
-    // The grade record: always kept under .hpclab/records, and where --json says.
-    const nlohmann::json record = grade_record(c, ctx.toolchain());
-    const fs::path records = ctx.catalog().root() / ".hpclab" / "records";
-    fs::create_directories(records, ec);
-    const fs::path kept = records / fmt::format("{}-{}.json", lab.id, timestamp());
-    std::ofstream(kept) << record.dump(2) << '\n';
-    if (!args.json.empty()) std::ofstream(args.json) << record.dump(2) << '\n';
-    if (!args.quiet) fmt::print("Record: {}\n", relative_to_root(ctx, kept));
-    // The student's progress (hpclab list, watch): their own lab file only.
-    if (args.file.empty() && args.variant == Variant::student && c.overall != Verdict::not_run) {
-        try {
-            record_check(ctx.catalog().root(), lab.id, verdict_name(c.overall), c.overall == Verdict::pass);
-        } catch (const std::exception& e) {
-            fmt::print(stderr, "hpclab: could not save your progress: {}\n", e.what());
-        }
-    }
-
-    if (expect) {
-        const bool as_expected = c.overall == *expect;
-        fmt::print("expected {}: {}\n", verdict_name(*expect), as_expected ? "yes" : "NO, got " + std::string(verdict_name(c.overall)));
-        if (c.overall == Verdict::not_run) return kSkipped;
-        return as_expected ? kPass : kFail;
-    }
-    switch (c.overall) {
-    case Verdict::pass: return kPass;
-    case Verdict::not_run: return kSkipped;
-    case Verdict::grader_error: return kGraderError;
-    default: return kFail;
-    }
+    print_check(ctx, c);
+    keep_record(ctx, c, args);
+    if (!expect) return verdict_info(c.overall).exit_status;
+    const bool as_expected = c.overall == *expect;
+    fmt::print("expected {}: {}\n", verdict_name(*expect),
+               as_expected ? "yes" : "NO, got " + std::string(verdict_name(c.overall)));
+    if (c.overall == Verdict::not_run) return kSkipped;
+    return as_expected ? kPass : kFail;
 }
 
 }  // namespace hpclab::cli

@@ -2,7 +2,7 @@
 // the progress so that the next call gives the next one.
 #include "commands.h"
 #include "student/progress.h"
-#include "text_wrap.h"
+#include "util/text.h"
 
 #include <fmt/format.h>
 

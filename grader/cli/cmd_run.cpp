@@ -40,15 +40,6 @@ void validate_size_options(const LabInfo& lab, const RunArgs& args)
         throw UsageError("--all-sizes runs the lab's own sizes: give either --all-sizes or size options, not both");
 }
 
-int status_exit(const RunReport& r)
-{
-    if (r.passed()) return kPass;
-    if (r.status == RunStatus::no_gpu) return kSkipped;
-    if (r.status == RunStatus::harness_error) return kGraderError;
-    if (r.status == RunStatus::too_large) return kUsage;
-    return kFail;
-}
-
 // Combine exit statuses: the worst wins (grader error > usage > fail > skip > pass).
 int worse(int a, int b)
 {
@@ -74,7 +65,7 @@ int run_all(Context& ctx, const RunArgs& args)
     fmt::print("Every lab's {} on {} (compute capability {}.{}, driver CUDA {})\n\n",
                args.variant == Variant::solution ? "reference solution" : "code (yours, from labs/)", gpu.name,
                gpu.cc_major, gpu.cc_minor, gpu.driver_string());
-    const std::string header = fmt::format("{:<10} {:<7} {:<26} {:<14} {:>12} {:>14}", "lab", "task", "size", "check",
+    const std::string header = fmt::format("{:<10} {:<7} {:<26} {:<20} {:>12} {:>14}", "lab", "task", "size", "check",
                                            "GPU time", "throughput");
     fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
     nlohmann::json rows = nlohmann::json::array();
@@ -91,15 +82,16 @@ int run_all(Context& ctx, const RunArgs& args)
                 o.timed = true;
                 o.seed = args.seed;
                 r = run_one(ctx, lab, task, *program, task.demo, o);
-                check = short_status(r);
+                const TaskVerdict v = verdict_of(task, task.demo, r);
+                check = verdict_word(v);
                 time = format_ms(r.median_gpu_ms());
                 tput = throughput(r);
-                exit = worse(exit, status_exit(r));
-                passed += r.passed();
+                exit = worse(exit, exit_of(v, r));
+                passed += v.verdict == Verdict::pass;
             } else {
                 exit = worse(exit, kFail);
             }
-            fmt::print("{:<10} {:<7} {:<26} {:<14} {:>12} {:>14}\n", lab.id, task.id, format_params(task.demo), check,
+            fmt::print("{:<10} {:<7} {:<26} {:<20} {:>12} {:>14}\n", lab.id, task.id, format_params(task.demo), check,
                        time, tput);
             std::fflush(stdout);
             rows.push_back({{"lab", lab.id},
@@ -111,7 +103,7 @@ int run_all(Context& ctx, const RunArgs& args)
                             {"bytes", r.work.bytes},
                             {"flops", r.work.flops},
                             {"seed", r.seed},
-                            {"passed", r.passed()}});
+                            {"passed", check == "OK"}});
         }
     }
     fmt::print("\n{} of {} tasks passed.\n", passed, total);
@@ -119,6 +111,81 @@ int run_all(Context& ctx, const RunArgs& args)
         nlohmann::json doc = {{"gpu", gpu.name},       {"gpu_uuid", gpu.uuid}, {"driver", gpu.driver_string()},
                               {"variant", variant_name(args.variant)}, {"rows", rows}};
         std::ofstream(args.json) << doc.dump(2) << '\n';
+    }
+    return exit;
+}
+
+std::vector<const TaskInfo*> tasks_to_run(const LabInfo& lab, const std::string& only)
+{
+    std::vector<const TaskInfo*> tasks;
+    if (only.empty()) {
+        for (const auto& t : lab.tasks) tasks.push_back(&t);
+        return tasks;
+    }
+    const TaskInfo* t = lab.find_task(only);
+    if (!t) throw UsageError(fmt::format("lab {} has no task '{}'; its tasks are: {}", lab.id, only, lab.task_ids()));
+    return {t};
+}
+
+// An image lab runs on a real image unless sizes were asked for.
+std::optional<GrayImage> image_to_run(const LabInfo& lab, const RunArgs& args)
+{
+    const bool image_lab = !lab.image.empty();
+    if (!args.image.empty() && !image_lab) throw UsageError(fmt::format("lab {} takes no image", lab.id));
+    if (!args.output.empty() && !image_lab) throw UsageError(fmt::format("lab {} writes no image", lab.id));
+    if (!image_lab || !args.sizes.empty() || args.all_sizes) {
+        if (!args.image.empty())
+            throw UsageError("--image gives the size itself: leave out the size options and --all-sizes");
+        return std::nullopt;
+    }
+    try {
+        return read_pgm(args.image.empty() ? lab.lab_dir / lab.image : fs::path(args.image));
+    } catch (const PgmError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+// The output image of an image task, where --output or the default name says.
+int write_output_image(const GrayImage& result, const GrayImage& input, const std::string& file)
+{
+    try {
+        write_pgm(file, result);
+        fmt::print("  Wrote the output image to {} ({} x {}; the input was {} x {})\n", file, result.width,
+                   result.height, input.width, input.height);
+        return kPass;
+    } catch (const PgmError& e) {
+        fmt::print(stderr, "  hpclab: {}\n", e.what());
+        return kUsage;
+    }
+}
+
+// One task at one size: run, print, judge, and the image written.
+int run_size(Context& ctx, const LabInfo& lab, const TaskInfo& task, const std::filesystem::path& program,
+             const SizeCase& size, const RunArgs& args, const std::optional<GrayImage>& image, bool one_task)
+{
+    const auto* image_task = dynamic_cast<const ImageTask*>(find_task_spec(lab.id, task.id));
+    RunOptions o {.timed = !args.all_sizes, .seed = args.seed, .big = size.big};
+    Params params = size.params;
+    std::optional<GrayImage> result;
+    if (image && image_task) {
+        params = image_task->params_for(*image);
+        o.fill_inputs = [&](CallBuffers& call) { image_task->fill_from(*image, call); };
+        o.on_first_outputs = [&](const CallBuffers& call) { result = image_task->output_image(params, call, image->maxval); };
+    }
+    fmt::print("\nTask {} ({}), {}{}:\n", task.id, task.title, format_params(params),
+               args.all_sizes ? " - " + size.why : "");
+    const RunReport r = run_one(ctx, lab, task, program, params, o);
+    const TaskVerdict v = verdict_of(task, params, r);
+    print_run(stdout, r, v);
+    int exit = exit_of(v, r);
+    if (is_failure(v.verdict))
+        fmt::print("  Replay this run with --seed {}. Stuck? Read docs/{}.md\n", r.seed, lab.id);
+    if (result && r.status == RunStatus::completed) {
+        const std::string file = !args.output.empty() && one_task
+                                     ? args.output
+                                     : fmt::format("{}-{}{}.pgm", lab.id, task.id,
+                                                   args.variant == Variant::solution ? "-solution" : "");
+        exit = worse(exit, write_output_image(*result, *image, file));
     }
     return exit;
 }
@@ -135,75 +202,18 @@ int cmd_run(Context& ctx, const RunArgs& args)
     if (!args.json.empty()) throw UsageError("--json goes with --all");
     const LabInfo& lab = ctx.lab(args.lab);
     validate_size_options(lab, args);
-    std::vector<const TaskInfo*> tasks;
-    if (!args.task.empty()) {
-        const TaskInfo* t = lab.find_task(args.task);
-        if (!t)
-            throw UsageError(fmt::format("lab {} has no task '{}'; its tasks are: {}", lab.id, args.task, lab.task_ids()));
-        tasks.push_back(t);
-    } else {
-        for (const auto& t : lab.tasks) tasks.push_back(&t);
-    }
-
-    // An image lab runs on a real image unless sizes were asked for.
-    std::optional<GrayImage> image;
-    const bool image_lab = !lab.image.empty();
-    if (!args.image.empty() && !image_lab) throw UsageError(fmt::format("lab {} takes no image", lab.id));
-    if (!args.output.empty() && !image_lab) throw UsageError(fmt::format("lab {} writes no image", lab.id));
-    if (image_lab && args.sizes.empty() && !args.all_sizes) {
-        const fs::path file = args.image.empty() ? lab.lab_dir / lab.image : fs::path(args.image);
-        try {
-            image = read_pgm(file);
-        } catch (const PgmError& e) {
-            throw UsageError(e.what());
-        }
-    } else if (!args.image.empty()) {
-        throw UsageError("--image gives the size itself: leave out the size options and --all-sizes");
-    }
+    const std::vector<const TaskInfo*> tasks = tasks_to_run(lab, args.task);
+    const std::optional<GrayImage> image = image_to_run(lab, args);
 
     fmt::print("{}: {}\n", lab.id, lab.title);
     if (!require_gpu(ctx)) return kSkipped;
     const auto program = build_program(ctx, lab, args.variant, false);
     if (!program) return kFail;
     fmt::print("GPU: {}\n", ctx.gpu().name);
-
     int exit = kPass;
-    for (const TaskInfo* task : tasks) {
-        const auto* image_task = dynamic_cast<const ImageTask*>(find_task_spec(lab.id, task->id));
-        for (const SizeCase& size : sizes_for(*task, args)) {
-            RunOptions o;
-            o.timed = !args.all_sizes;
-            o.seed = args.seed;
-            o.big = size.big;
-            Params params = size.params;
-            if (image && image_task) {
-                params = image_task->params_for(*image);
-                o.fill_inputs = [&](CallBuffers& call) { image_task->fill_from(*image, call); };
-            }
-            fmt::print("\nTask {} ({}), {}{}:\n", task->id, task->title, format_params(params),
-                       args.all_sizes ? " - " + size.why : "");
-            const RunReport r = run_one(ctx, lab, *task, *program, params, o);
-            print_run(stdout, r);
-            exit = worse(exit, status_exit(r));
-            if (!r.passed() && r.status != RunStatus::no_gpu)
-                fmt::print("  Replay this run with --seed {}. Stuck? Read docs/{}.md\n", r.seed, lab.id);
-            if (image && image_task && r.status == RunStatus::completed && r.calls.front().done) {
-                const std::string out = !args.output.empty() && tasks.size() == 1
-                                            ? args.output
-                                            : fmt::format("{}-{}{}.pgm", lab.id, task->id,
-                                                          args.variant == Variant::solution ? "-solution" : "");
-                const GrayImage result = image_task->output_image(params, r.exchange->call(0), image->maxval);
-                try {
-                    write_pgm(out, result);
-                    fmt::print("  Wrote the output image to {} ({} x {}; the input was {} x {})\n", out, result.width,
-                               result.height, image->width, image->height);
-                } catch (const PgmError& e) {
-                    fmt::print(stderr, "  hpclab: {}\n", e.what());
-                    exit = worse(exit, kUsage);
-                }
-            }
-        }
-    }
+    for (const TaskInfo* task : tasks)
+        for (const SizeCase& size : sizes_for(*task, args))
+            exit = worse(exit, run_size(ctx, lab, *task, *program, size, args, image, tasks.size() == 1));
     return exit;
 }
 

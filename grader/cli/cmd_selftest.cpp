@@ -32,6 +32,38 @@ std::filesystem::path committed_skeleton(Context& ctx, const LabInfo& lab)
     return copy;
 }
 
+// The runs of one task: every size (or only the big ones), and for the
+// solution the demo size once more through the timed recipe.
+std::vector<std::pair<SizeCase, bool>> selftest_plan(const TaskInfo& task, bool skeleton, BigSizes big)
+{
+    std::vector<std::pair<SizeCase, bool>> plan;  // size, timed
+    for (const auto& s : task.sizes)
+        if (s.big ? big != BigSizes::leave_out : big != BigSizes::only) plan.emplace_back(s, false);
+    if (!skeleton && big != BigSizes::only) plan.emplace_back(SizeCase {task.demo, "the demo size, timed", false}, true);
+    return plan;
+}
+
+// One line per run; the whole report when it is not as expected. The
+// solution must pass; the skeleton must run to its end and fail its check.
+bool report_selftest_run(const LabInfo& lab, const TaskInfo& task, const SizeCase& size, bool timed, bool skeleton,
+                         const RunReport& r)
+{
+    const TaskVerdict v = verdict_of(task, size.params, r);
+    const bool as_expected = skeleton ? r.status == RunStatus::completed && is_failure(v.verdict)
+                                      : v.verdict == Verdict::pass;
+    const std::string why = v.verdict == Verdict::pass ? "" : ": " + verdict_word(v) + " " + v.reason.message;
+    fmt::print("{:<4} {} {} {} ({}) [{:.1f} s{}]{}\n", as_expected ? "ok" : "BAD", lab.id, task.id,
+               format_params(size.params), size.why, r.process.wall_s,
+               timed ? fmt::format(", {} per call", format_ms(r.median_gpu_ms())) : "", why.substr(0, why.find('\n')));
+    std::fflush(stdout);
+    if (as_expected) return true;
+    if (!skeleton || r.status != RunStatus::completed) print_run(stdout, r, v);
+    if (skeleton && v.verdict == Verdict::pass)
+        fmt::print("     the skeleton passes this check: it solves the task by accident (or it is "
+                   "your own solved lab, outside a git checkout)\n");
+    return false;
+}
+
 }  // namespace
 
 int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSizes big)
@@ -55,39 +87,13 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
     }
 
     int bad = 0, runs = 0;
-    for (const auto& task : lab.tasks) {
-        std::vector<std::pair<SizeCase, bool>> plan;  // size, timed
-        for (const auto& s : task.sizes)
-            if (s.big ? big != BigSizes::leave_out : big != BigSizes::only) plan.emplace_back(s, false);
-        // The solution also goes through the timed path once (fresh inputs per call).
-        if (!skeleton && big != BigSizes::only)
-            plan.emplace_back(SizeCase {task.demo, "the demo size, timed", false}, true);
-        for (const auto& [size, timed] : plan) {
-            RunOptions o;
-            o.timed = timed;
-            o.big = size.big;
-            const RunReport r = run_one(ctx, lab, task, *program, size.params, o);
-            ++runs;
-            const bool as_expected = skeleton ? r.status == RunStatus::completed && !r.passed() : r.passed();
-            const CallReport* fail = r.first_failure();
-            const std::string why = r.status != RunStatus::completed ? r.status_message
-                                    : fail                             ? fail->check.summary
-                                                                       : "";
-            fmt::print("{:<4} {} {} {} ({}) [{:.1f} s{}]{}\n", as_expected ? "ok" : "BAD", lab.id, task.id,
-                       format_params(size.params), size.why, r.process.wall_s,
-                       timed ? fmt::format(", {} per call", format_ms(r.median_gpu_ms())) : "",
-                       why.empty() ? "" : ": " + short_status(r) + " " + why);
-            std::fflush(stdout);
+    for (const auto& task : lab.tasks)
+        for (const auto& [size, timed] : selftest_plan(task, skeleton, big)) {
+            const RunReport r = run_one(ctx, lab, task, *program, size.params, {.timed = timed, .big = size.big});
             if (r.status == RunStatus::no_gpu) return kSkipped;
-            if (!as_expected) {
-                ++bad;
-                if (!skeleton || r.status != RunStatus::completed) print_run(stdout, r);
-                if (skeleton && r.passed())
-                    fmt::print("     the skeleton passes this check: it solves the task by accident (or it is "
-                               "your own solved lab, outside a git checkout)\n");
-            }
+            ++runs;
+            bad += !report_selftest_run(lab, task, size, timed, skeleton, r);
         }
-    }
     fmt::print("selftest {} {}: {} ({} runs, {} not as expected; seed per run is fresh)\n", lab.id, what,
                bad ? "FAILED" : "passed", runs, bad);
     return bad ? kFail : kPass;

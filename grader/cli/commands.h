@@ -55,6 +55,8 @@ struct BenchArgs {
 int cmd_list(Context& ctx, bool markdown, const std::string& lab);
 int cmd_check(Context& ctx, const CheckArgs& args);
 int cmd_info(Context& ctx);
+// The verdict table for people; with a file, as CMake variables for the tests.
+int cmd_verdicts(const std::string& cmake_file);
 int cmd_build(Context& ctx, const std::string& lab, Variant v);
 int cmd_run(Context& ctx, const RunArgs& args);
 // hpclab bench: measures (asserting nothing about time); with --report,

@@ -2,6 +2,7 @@
 // GPU (asked once, lazily), and the exit statuses.
 #pragma once
 
+#include "course/exit_status.h"
 #include "run/gpu_probe.h"
 #include "course/lab_catalog.h"
 #include "run/toolchain.h"
@@ -12,14 +13,7 @@
 
 namespace hpclab::cli {
 
-// Exit statuses of hpclab, the same for every command.
-enum Exit : int {
-    kPass = 0,          // everything checked passed
-    kFail = 1,          // a check failed (wrong answer, crash, compile error, ...)
-    kUsage = 2,         // bad command line or input file: nothing was run
-    kGraderError = 4,   // hpclab itself could not do its job: not the student's fault
-    kSkipped = 77,      // no GPU (or no CUDA compiler): nothing could be judged
-};
+// Exit statuses: course/exit_status.h (the verdict table maps verdicts to them).
 
 // A bad command line or input: printed as one clear message, exit 2.
 struct UsageError : std::runtime_error {

@@ -1,6 +1,10 @@
 #include "lab_runs.h"
 
+#include "check/decide.h"
+#include "check/evidence.h"
+#include "run/run_recipe.h"
 #include "util/shown_path.h"
+#include "util/text.h"
 
 #include <fmt/format.h>
 
@@ -24,22 +28,22 @@ std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, Variant 
     return build_program(ctx, lab, source_of(lab, v), variant_name(v), quiet);
 }
 
-std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, const fs::path& src,
-                                      const std::string& variant, bool quiet)
+std::optional<fs::path> build_program(Context& ctx, const LabInfo& lab, const fs::path& src, const std::string& build,
+                                      bool quiet)
 {
-    const BuildResult b = build_and_report(ctx, lab, src, variant, quiet, {});
+    const BuildResult b = build_and_report(ctx, lab, src, build, quiet, {});
     if (!b.ok) return std::nullopt;
     return b.program;
 }
 
-BuildResult build_and_report(Context& ctx, const LabInfo& lab, const fs::path& src, const std::string& variant,
+BuildResult build_and_report(Context& ctx, const LabInfo& lab, const fs::path& src, const std::string& build,
                              bool quiet, const std::vector<std::string>& link_libraries)
 {
     const Toolchain& tc = ctx.toolchain();
     if (!tc.available()) throw UsageError("cannot build lab programs: " + tc.unavailable);
     if (!quiet) fmt::print("Building {} ... ", relative_to_root(ctx, src));
     std::fflush(stdout);
-    const BuildResult b = build_lab_program(tc, lab, src, variant, link_libraries);
+    const BuildResult b = build_lab_program(tc, lab, src, build, link_libraries);
     if (!b.ok) {
         if (!quiet) fmt::print("failed\n");
         std::fflush(stdout);
@@ -59,21 +63,33 @@ BuildResult build_and_report(Context& ctx, const LabInfo& lab, const fs::path& s
 RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
                   const Params& params, const RunOptions& options)
 {
-    const TaskSpec* spec = find_task_spec(lab.id, task.id);
-    if (!spec) throw std::logic_error("lab " + lab.id + " task " + task.id + " has no spec compiled into hpclab");
-    RunRequest req;
-    req.lab = &lab;
-    req.task = &task;
-    req.spec = spec;
-    req.params = params;
-    req.program = program;
-    req.ncalls = options.timed ? 1 + static_cast<std::uint32_t>(task.timing_reps) : 1;
-    req.flush_l2 = options.timed;
-    req.seed = options.seed ? *options.seed : fresh_seed();
-    req.wall_limit_s = options.big ? lab.big_wall_limit_s : lab.wall_limit_s;
-    req.gpu_memory_bytes = ctx.gpu().memory_bytes;
+    const RunTarget target {.lab = &lab,
+                            .task = &task,
+                            .program = program,
+                            .params = params,
+                            .seed = options.seed ? *options.seed : fresh_seed(),
+                            .gpu_memory_bytes = ctx.gpu().memory_bytes,
+                            .big = options.big};
+    RunRequest req = options.timed ? timed_run(target, {.reps = task.timing_reps}) : correctness_run(target);
     req.fill_inputs = options.fill_inputs;
+    req.on_first_outputs = options.on_first_outputs;
     return run_task(req);
+}
+
+TaskVerdict verdict_of(const TaskInfo& task, const Params& params, const RunReport& r)
+{
+    return decide({task.id, findings_of_run(task, SizeCase {params, "", false}, r)});
+}
+
+int exit_of(const TaskVerdict& v, const RunReport& r)
+{
+    if (r.status == RunStatus::too_large) return kUsage;
+    return verdict_info(v.verdict).exit_status;
+}
+
+std::string verdict_word(const TaskVerdict& v)
+{
+    return v.verdict == Verdict::pass ? "OK" : upper(verdict_title(v.verdict));
 }
 
 std::string throughput(const RunReport& r)
@@ -81,33 +97,6 @@ std::string throughput(const RunReport& r)
     const double s = r.median_gpu_ms() / 1e3;
     if (s <= 0) return "-";
     return format_rate(r.work.bytes / s, r.work.flops / s);
-}
-
-std::string short_status(const RunReport& r)
-{
-    switch (r.status) {
-    case RunStatus::completed: break;
-    case RunStatus::no_gpu: return "NO GPU";
-    case RunStatus::too_large: return "TOO LARGE";
-    case RunStatus::could_not_start: return "NOT STARTED";
-    case RunStatus::timed_out: return "TIMEOUT";
-    case RunStatus::crashed: return "CRASH";
-    case RunStatus::gpu_fault: return "GPU FAULT";
-    case RunStatus::student_cuda_error: return "CUDA ERROR";
-    case RunStatus::ended_early: return "EXITED";
-    case RunStatus::harness_error: return "GRADER ERROR";
-    case RunStatus::cancelled: return "CANCELLED";
-    }
-    const CallReport* bad = r.first_failure();
-    if (!bad) return "OK";
-    if (!bad->inputs_modified.empty()) return "INPUT MODIFIED";
-    if (!bad->guards_damaged.empty() && bad->check.ok()) return "OUT OF BOUNDS";
-    switch (bad->check.kind) {
-    case CheckResult::Kind::unwritten: return "UNWRITTEN";
-    case CheckResult::Kind::wrong_return: return "WRONG RETURN";
-    case CheckResult::Kind::wrong_output: return "WRONG OUTPUT";
-    default: return "WRONG";
-    }
 }
 
 namespace {
@@ -131,47 +120,49 @@ std::string printed_text(const std::string& raw, std::size_t max_lines)
     return out;
 }
 
+// The first failing call's details: the comparison's, the guards', the launch's.
+void print_call_details(std::FILE* out, const CallReport& c)
+{
+    for (const auto& d : c.check.details) fmt::print(out, "         {}\n", d);
+    if (!c.guards_damaged.empty())
+        fmt::print(out, "         your code wrote past the end (or before the start) of: {}\n",
+                   fmt::join(c.guards_damaged, ", "));
+    if (c.launch_error)
+        fmt::print(out, "         a kernel launch failed (CUDA error {}): check the launch configuration\n",
+                   c.launch_error);
+}
+
+void print_time(std::FILE* out, const RunReport& r)
+{
+    if (r.calls.size() < 2) return;
+    fmt::print(out, "  Time:  {} per call (GPU, median of {} after a warm-up; wall {})", format_ms(r.median_gpu_ms()),
+               r.calls.size() - 1, format_ms(r.median_host_ms()));
+    if (const std::string tp = throughput(r); tp != "-") fmt::print(out, "   Throughput: {}", tp);
+    fmt::print(out, "\n");
+}
+
 }  // namespace
 
-void print_run(std::FILE* out, const RunReport& r)
+void print_run(std::FILE* out, const RunReport& r, const TaskVerdict& v)
 {
-    const std::string printed = printed_text(r.process.out, 40);
-    if (!printed.empty())
+    if (const std::string printed = printed_text(r.process.out, 40); !printed.empty())
         fmt::print(out, "  Your code printed:{}\n{}", r.process.out_truncated ? " (cut at 1 MiB)" : "", printed);
-    const std::string errors = printed_text(r.process.err, 20);
-    if (!errors.empty()) fmt::print(out, "  On stderr:{}\n{}", r.process.err_truncated ? " (cut at 1 MiB)" : "", errors);
-
+    if (const std::string errors = printed_text(r.process.err, 20); !errors.empty())
+        fmt::print(out, "  On stderr:{}\n{}", r.process.err_truncated ? " (cut at 1 MiB)" : "", errors);
     if (!r.computed.empty()) fmt::print(out, "  Computed: {}\n", r.computed);
-    if (r.status != RunStatus::completed) fmt::print(out, "  Check: {} - {}\n", short_status(r), r.status_message);
-    for (std::size_t k = 0; k < r.calls.size(); ++k) {
-        const CallReport& c = r.calls[k];
-        if (!c.done) continue;
-        if (c.passed()) continue;
-        fmt::print(out, "  Check: {}{} - {}\n", short_status(r),
-                   r.calls.size() > 1 ? fmt::format(" (call {} of {})", k + 1, r.calls.size()) : "", c.check.summary);
-        for (const auto& d : c.check.details) fmt::print(out, "         {}\n", d);
-        if (!c.guards_damaged.empty()) {
-            std::string names;
-            for (const auto& n : c.guards_damaged) names += (names.empty() ? "" : ", ") + n;
-            fmt::print(out, "         your code wrote past the end (or before the start) of: {}\n", names);
-        }
-        if (c.launch_error)
-            fmt::print(out, "         a kernel launch failed (CUDA error {}): check the launch configuration\n",
-                       c.launch_error);
+    if (v.verdict != Verdict::pass) {
+        std::string message = v.reason.message;  // its later lines under its first
+        for (std::size_t at = 0; (at = message.find('\n', at)) != std::string::npos; at += 10) message.insert(at + 1, 9, ' ');
+        fmt::print(out, "  Check: {}{} - {}\n", verdict_word(v), v.reason.where.empty() ? "" : " at " + v.reason.where,
+                   message);
+        if (const CallReport* bad = r.first_failure()) print_call_details(out, *bad);
         return;
     }
-    if (r.status != RunStatus::completed) return;
     const CallReport& first = r.calls.front();
     fmt::print(out, "  Check: OK - {}{}\n", first.check.summary,
                r.calls.size() > 1 ? fmt::format(" (all {} calls)", r.calls.size()) : "");
     for (const auto& d : first.check.details) fmt::print(out, "         {}\n", d);
-    if (r.calls.size() > 1) {
-        fmt::print(out, "  Time:  {} per call (GPU, median of {} after a warm-up; wall {})", format_ms(r.median_gpu_ms()),
-                   r.calls.size() - 1, format_ms(r.median_host_ms()));
-        const std::string tp = throughput(r);
-        if (tp != "-") fmt::print(out, "   Throughput: {}", tp);
-        fmt::print(out, "\n");
-    }
+    print_time(out, r);
 }
 
 }  // namespace hpclab::cli

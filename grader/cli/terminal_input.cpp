@@ -1,5 +1,7 @@
 #include "terminal_input.h"
 
+#include "util/text.h"
+
 #include <poll.h>
 #include <signal.h>
 #include <termios.h>
@@ -52,15 +54,6 @@ extern "C" void put_back_and_stop(int)
     sigaction(SIGTSTP, &ours, nullptr);
     if (g_changed) tcsetattr(STDIN_FILENO, TCSANOW, &g_keys);
     errno = saved_errno;
-}
-
-std::string trimmed_lower(std::string s)
-{
-    const auto not_space = [](unsigned char c) { return !std::isspace(c); };
-    s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-    s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "course/lab_catalog.h"
+#include "course/verdict.h"
 
 #include <nlohmann/json.hpp>
 
@@ -306,6 +307,7 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
         const Reader f = r.child("feedback");
         for (const auto& [key, value] : f.raw().items()) {
             if (!value.is_string() || value.get<std::string>().empty()) f.fail(key, "must be a non-empty string");
+            if (!verdict_from_name(key)) f.fail(key, "is not the name of a verdict (hpclab verdicts lists them)");
             lab.feedback[key] = value.get<std::string>();
         }
     }
@@ -315,6 +317,13 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
         lab.big_wall_limit_s = l.number_or("big_wall_s", lab.big_wall_limit_s);
     }
     lab.solution_dir = root / "solutions" / lab.id;
+    // The program the speed thresholds are measured against: a variant of
+    // bench/<lab>/ (the tuned kernels), or the solution when none is named.
+    lab.speed_baseline = r.str_or("speed_baseline", "");
+    if (lab.speed_baseline.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+        r.fail("speed_baseline", "must be the name of a file of bench/" + lab.id + "/ without .cu");
+    lab.baseline_source = lab.speed_baseline.empty() ? lab.solution_dir / lab.student_file
+                                                     : root / "bench" / lab.id / (lab.speed_baseline + ".cu");
     lab.doc = root / "docs" / (lab.id + ".md");
     return lab;
 }

@@ -38,7 +38,9 @@ struct Tolerance {
 // same run, as a ratio. Calibrated on a real GPU; until then `calibrated` is
 // false and the numbers are an estimate from the grading model's figures.
 struct Threshold {
-    std::string baseline;  // "reference" or the id of another task of the lab
+    // "reference": the same task of the lab's speed baseline program
+    // (LabInfo::baseline_source); or the id of another task of it.
+    std::string baseline;
     double min_speedup = 0;  // baseline time / task time must reach this
     bool calibrated = false;
     std::string note;
@@ -94,6 +96,10 @@ struct LabInfo {
 
     std::filesystem::path lab_dir;       // labs/<id>
     std::filesystem::path solution_dir;  // solutions/<id>
+    // lab.json's "speed_baseline": the program the thresholds are measured
+    // against, bench/<id>/<speed_baseline>.cu; empty: the solution.
+    std::string speed_baseline;
+    std::filesystem::path baseline_source;
     std::filesystem::path doc;           // docs/<id>.md
 
     std::filesystem::path student_source() const { return lab_dir / student_file; }

@@ -1,117 +1,97 @@
 #include "course/verdict.h"
 
-#include <algorithm>
 #include <array>
 
 namespace hpclab {
 
 namespace {
 
-struct Names {
-    Verdict v;
-    std::string_view name, title;
+using V = Verdict;
+using C = VerdictClass;
+
+constexpr std::array kTable = {
+    VerdictInfo {V::grader_error, "grader_error", "grader error", C::grader, kGraderError,
+                 "Not your fault: hpclab could not judge this. Tell your instructor."},
+    VerdictInfo {V::compile_error, "compile_error", "compile error", C::build, kFail,
+                 "Fix the first error the compiler reports (file and line above): later errors often follow from it."},
+    VerdictInfo {V::time_limit, "time_limit", "time limit", C::run, kFail,
+                 "An endless loop, or a kernel that never ends: a loop whose condition never changes, or a "
+                 "__syncthreads() that not every thread of the block reaches."},
+    VerdictInfo {V::crash, "crash", "crash", C::run, kFail,
+                 "The program died on the host: a device pointer dereferenced on the host, a host buffer too "
+                 "small, or an exit() in the lab's code."},
+    VerdictInfo {V::cuda_error, "cuda_error", "CUDA error", C::run, kFail,
+                 "A CUDA call failed and your own cudaSafeCall/cudaCheckError stopped the program: its message "
+                 "says which call and which error (an invalid launch configuration is the usual one)."},
+    VerdictInfo {V::gpu_fault, "gpu_fault", "GPU fault", C::run, kFail,
+                 "A kernel accessed memory it must not: an index far past an array, or a host pointer used on the "
+                 "device."},
+    VerdictInfo {V::output_limit, "output_limit", "too much output", C::run, kFail,
+                 "Print less: a printf in a kernel runs once per thread."},
+    VerdictInfo {V::no_output, "no_output", "no output written", C::result, kFail,
+                 "Some outputs were never written: does the grid cover every element, and does every thread in "
+                 "range store its result?"},
+    VerdictInfo {V::input_modified, "input_modified", "input modified", C::result, kFail,
+                 "A kernel writes into an input: only the output may be written."},
+    VerdictInfo {V::out_of_bounds, "out_of_bounds", "write out of bounds", C::result, kFail,
+                 "Threads past the end of the data wrote anyway: the last block has threads past n; guard the store "
+                 "with a bound check."},
+    VerdictInfo {V::wrong_answer, "wrong_answer", "wrong answer", C::result, kFail,
+                 "Compare your index arithmetic with the lecture's at the size named above (hpclab run with that "
+                 "size replays it)."},
+    VerdictInfo {V::not_on_gpu, "not_on_gpu", "not computed on the GPU", C::lesson, kFail,
+                 "The result must be computed by a kernel on the GPU, not on the host."},
+    VerdictInfo {V::wrong_launch, "wrong_launch", "wrong launch shape", C::lesson, kFail,
+                 "This lab is about its launch configuration: see the TODO step that launches the kernel."},
+    VerdictInfo {V::no_shared_memory, "no_shared_memory", "shared memory not used", C::lesson, kFail,
+                 "Declare a __shared__ array, have the block's threads load their data into it, __syncthreads(), "
+                 "then compute from it."},
+    VerdictInfo {V::memory_leak, "memory_leak", "device memory not freed", C::lesson, kFail,
+                 "Every cudaMalloc of the function needs its cudaFree before it returns."},
+    VerdictInfo {V::memcheck, "memcheck", "invalid memory access (memcheck)", C::sanitizer, kFail,
+                 "The line named above accesses memory outside its array: check the bounds of that access in the "
+                 "last (partial) block."},
+    VerdictInfo {V::race, "race", "data race (racecheck)", C::sanitizer, kFail,
+                 "Threads of a block read shared memory that others write, with no __syncthreads() between: a "
+                 "barrier after the loads, and before a loop overwrites the shared array."},
+    VerdictInfo {V::too_slow, "too_slow", "too slow", C::speed, kFail,
+                 "Right, but slower than the lesson's technique allows: see the walkthrough's part on why the "
+                 "solution is fast."},
+    VerdictInfo {V::inconclusive, "inconclusive", "inconclusive: rerun", C::speed, kFail,
+                 "Run hpclab check again, with no other program using the GPU."},
+    VerdictInfo {V::suspicious, "suspicious", "suspiciously fast", C::speed, kFail,
+                 "A person will look at this result."},
+    VerdictInfo {V::pass, "pass", "pass", C::none, kPass, ""},
+    VerdictInfo {V::not_run, "not_run", "not run (no GPU)", C::none, kSkipped, ""},
 };
 
-constexpr std::array kNames = {
-    Names {Verdict::grader_error, "grader_error", "grader error"},
-    Names {Verdict::compile_error, "compile_error", "compile error"},
-    Names {Verdict::time_limit, "time_limit", "time limit"},
-    Names {Verdict::crash, "crash", "crash"},
-    Names {Verdict::cuda_error, "cuda_error", "CUDA error"},
-    Names {Verdict::gpu_fault, "gpu_fault", "GPU fault"},
-    Names {Verdict::output_limit, "output_limit", "too much output"},
-    Names {Verdict::no_output, "no_output", "no output written"},
-    Names {Verdict::input_modified, "input_modified", "input modified"},
-    Names {Verdict::out_of_bounds, "out_of_bounds", "write out of bounds"},
-    Names {Verdict::wrong_answer, "wrong_answer", "wrong answer"},
-    Names {Verdict::not_on_gpu, "not_on_gpu", "not computed on the GPU"},
-    Names {Verdict::wrong_launch, "wrong_launch", "wrong launch shape"},
-    Names {Verdict::no_shared_memory, "no_shared_memory", "shared memory not used"},
-    Names {Verdict::memory_leak, "memory_leak", "device memory not freed"},
-    Names {Verdict::memcheck, "memcheck", "invalid memory access (memcheck)"},
-    Names {Verdict::race, "race", "data race (racecheck)"},
-    Names {Verdict::too_slow, "too_slow", "too slow"},
-    Names {Verdict::inconclusive, "inconclusive", "inconclusive: rerun"},
-    Names {Verdict::suspicious, "suspicious", "suspiciously fast"},
-    Names {Verdict::pass, "pass", "pass"},
-    Names {Verdict::not_run, "not_run", "not run (no GPU)"},
-};
-
-const Names& names_of(Verdict v)
+constexpr bool table_in_enum_order()
 {
-    for (const auto& n : kNames)
-        if (n.v == v) return n;
-    return kNames.back();
+    for (std::size_t i = 0; i < kTable.size(); ++i)
+        if (static_cast<std::size_t>(kTable[i].verdict) != i) return false;
+    return true;
 }
+static_assert(table_in_enum_order(), "kTable lists the verdicts in the order of enum Verdict");
+static_assert(kTable.size() == static_cast<std::size_t>(V::not_run) + 1, "every verdict has its row");
 
-int rank(Verdict v) { return static_cast<int>(v); }
-
-bool is_sanitizer(Verdict v) { return v == Verdict::memcheck || v == Verdict::race; }
-
-// Findings a sanitizer report explains: the symptom, where it names the cause.
-bool explained_by_sanitizer(Verdict v)
-{
-    return v == Verdict::wrong_answer || v == Verdict::out_of_bounds || v == Verdict::no_output;
-}
+constexpr std::array<std::string_view, 8> kClassNames = {"grader", "build",     "run",   "result",
+                                                         "lesson", "sanitizer", "speed", "none"};
 
 }  // namespace
 
-std::string_view verdict_name(Verdict v) { return names_of(v).name; }
-std::string_view verdict_title(Verdict v) { return names_of(v).title; }
+std::span<const VerdictInfo> verdict_table() { return kTable; }
+const VerdictInfo& verdict_info(Verdict v) { return kTable[static_cast<std::size_t>(v)]; }
+std::string_view verdict_name(Verdict v) { return verdict_info(v).name; }
+std::string_view verdict_title(Verdict v) { return verdict_info(v).title; }
+std::string_view class_name(VerdictClass c) { return kClassNames[static_cast<std::size_t>(c)]; }
+int precedence(Verdict v) { return static_cast<int>(v); }
+bool is_failure(Verdict v) { return v != Verdict::pass && v != Verdict::not_run; }
 
 std::optional<Verdict> verdict_from_name(std::string_view name)
 {
-    for (const auto& n : kNames)
-        if (n.name == name) return n.v;
+    for (const auto& row : kTable)
+        if (row.name == name) return row.verdict;
     return std::nullopt;
-}
-
-bool is_failure(Verdict v) { return v != Verdict::pass && v != Verdict::not_run; }
-
-TaskVerdict decide(const TaskEvidence& evidence)
-{
-    TaskVerdict out;
-    out.task = evidence.task;
-    std::vector<const Finding*> failures;
-    bool not_run = false;
-    for (const auto& f : evidence.findings) {
-        if (f.kind == Verdict::not_run) not_run = true;
-        else if (is_failure(f.kind)) failures.push_back(&f);
-    }
-    if (failures.empty()) {
-        out.verdict = not_run ? Verdict::not_run : Verdict::pass;
-        return out;
-    }
-    // Stable: among findings of the same kind, the first one gathered wins
-    // (the smallest size, the first call).
-    std::stable_sort(failures.begin(), failures.end(),
-                     [](const Finding* a, const Finding* b) { return rank(a->kind) < rank(b->kind); });
-    const Finding* chosen = failures.front();
-    if (explained_by_sanitizer(chosen->kind)) {
-        const auto cause = std::find_if(failures.begin(), failures.end(),
-                                        [](const Finding* f) { return is_sanitizer(f->kind); });
-        if (cause != failures.end()) chosen = *cause;
-    }
-    out.verdict = chosen->kind;
-    out.reason = *chosen;
-    // The other kinds of failure, once each (the first of each kind).
-    for (const Finding* f : failures) {
-        if (f == chosen || f->kind == chosen->kind) continue;
-        if (std::any_of(out.also.begin(), out.also.end(), [&](const Finding& a) { return a.kind == f->kind; })) continue;
-        out.also.push_back(*f);
-    }
-    return out;
-}
-
-Verdict worst(const std::vector<TaskVerdict>& tasks)
-{
-    Verdict w = Verdict::pass;
-    bool any_not_run = false;
-    for (const auto& t : tasks) {
-        if (t.verdict == Verdict::not_run) any_not_run = true;
-        else if (rank(t.verdict) < rank(w)) w = t.verdict;
-    }
-    return w == Verdict::pass && any_not_run ? Verdict::not_run : w;
 }
 
 }  // namespace hpclab

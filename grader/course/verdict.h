@@ -1,10 +1,14 @@
-// The verdict on a task: one pure function turns all the evidence a check
-// gathered (builds, runs, traces, sanitizer reports, timings) into one
-// verdict, in a fixed order of precedence, with a message a student can act
-// on. Unit-tested on the CPU; nothing here touches a GPU.
+// The verdicts a check can give, as one table: for each its name (for
+// --expect, records and the broken set), its title (for people), the advice
+// a student gets, its class, the exit status it gives, and, by its place in
+// the table, its precedence. Every command judges with this table; the
+// function that picks a task's verdict from the evidence is check/decide.h.
 #pragma once
 
+#include "course/exit_status.h"
+
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,7 +16,8 @@
 namespace hpclab {
 
 // In order of precedence: when several apply, the first one listed wins
-// (with one exception, see decide()).
+// (with one exception, see check/decide.h). The table in verdict.cpp lists
+// them in this order; a test keeps the two in step.
 enum class Verdict {
     grader_error,      // hpclab could not judge: never the student's fault
     compile_error,
@@ -38,10 +43,37 @@ enum class Verdict {
     not_run,           // compiled, but nothing could run (no GPU)
 };
 
-std::string_view verdict_name(Verdict v);                   // "wrong_answer"
-std::optional<Verdict> verdict_from_name(std::string_view);  // for --expect and the broken set
-std::string_view verdict_title(Verdict v);                  // "wrong answer", for people
-bool is_failure(Verdict v);                                 // everything but pass and not_run
+// What kind of problem a verdict names: which part of the work to look at.
+enum class VerdictClass {
+    grader,     // not the student's: hpclab or the machine
+    build,      // the file does not compile
+    run,        // the program did not run to its end (hang, crash, CUDA error)
+    result,     // it ran, and what it wrote is wrong (or where it wrote)
+    lesson,     // right results, not the way the lesson asks (launch, shared memory, frees)
+    sanitizer,  // compute-sanitizer found an invalid access or a race
+    speed,      // right, and the speed is the matter
+    none,       // pass, or nothing judged
+};
+
+struct VerdictInfo {
+    Verdict verdict;
+    std::string_view name;    // "wrong_answer"
+    std::string_view title;   // "wrong answer"
+    VerdictClass kind;
+    Exit exit_status;         // of a command whose check ends with this verdict
+    std::string_view advice;  // the likely bug, for a student (a lab.json "feedback" entry overrides it)
+};
+
+// Every verdict, in order of precedence.
+std::span<const VerdictInfo> verdict_table();
+const VerdictInfo& verdict_info(Verdict v);
+
+std::string_view verdict_name(Verdict v);
+std::string_view verdict_title(Verdict v);
+std::optional<Verdict> verdict_from_name(std::string_view name);  // for --expect and the broken set
+std::string_view class_name(VerdictClass c);                      // "result"
+bool is_failure(Verdict v);  // everything but pass and not_run
+int precedence(Verdict v);   // 0 first: the smaller wins
 
 // One piece of evidence, with what it says in the student's words.
 struct Finding {
@@ -63,14 +95,5 @@ struct TaskVerdict {
     Finding reason;                  // the finding that decided (empty for pass)
     std::vector<Finding> also;       // the other kinds of failure, the first of each
 };
-
-// The verdict of one task. The most serious finding wins, in the order of
-// Verdict; except that a sanitizer finding wins over a wrong answer, an
-// out-of-bounds write or missing output of the same task: it names the line
-// that causes them (a race explains outputs that change from run to run).
-TaskVerdict decide(const TaskEvidence& evidence);
-
-// The worst of several tasks' verdicts (for the exit status and a summary).
-Verdict worst(const std::vector<TaskVerdict>& tasks);
 
 }  // namespace hpclab

@@ -465,7 +465,7 @@ int main(int argc, char** argv)
         result.calls_done = k + 1;
     }
     const double t_back = now_ms();
-    if (job.flags & wire::kFlagMeasureCopy) result.copy_gbps = measure_copy(start, stop_event);
+    if (job.flags & wire::kFlagMeasureCopy) result.copy_bytes_per_s = measure_copy(start, stop_event);
     if (profile)
         std::fprintf(stderr, "hpclab profile: program: start %.0f ms, %u calls %.0f ms (%.1f ms in them), copy %.0f ms\n",
                      t_calls - t_begin, job.ncalls, t_back - t_calls, t_timed, now_ms() - t_back);

@@ -79,10 +79,10 @@ GpuInfo probe_gpu()
     return info;
 }
 
-int gpu_processes_now()
+std::optional<int> gpu_processes_now()
 {
     void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return -1;
+    if (!lib) return std::nullopt;
     using Device = void*;
     struct ProcessInfo {
         unsigned pid;
@@ -93,9 +93,9 @@ int gpu_processes_now()
     auto shutdown = symbol<int (*)()>(lib, "nvmlShutdown");
     auto handle = symbol<int (*)(unsigned, Device*)>(lib, "nvmlDeviceGetHandleByIndex_v2");
     auto processes = symbol<int (*)(Device, unsigned*, ProcessInfo*)>(lib, "nvmlDeviceGetComputeRunningProcesses_v3");
-    if (!init || !shutdown || !handle || !processes || init() != 0) return -1;
+    if (!init || !shutdown || !handle || !processes || init() != 0) return std::nullopt;
     Device dev = nullptr;
-    int count = -1;
+    std::optional<int> count;
     ProcessInfo infos[64];
     unsigned n = 64;
     if (handle(0, &dev) == 0 && processes(dev, &n, infos) == 0) count = static_cast<int>(n);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace hpclab {
@@ -24,9 +25,10 @@ struct GpuInfo {
 // Device 0 as the CUDA driver numbers it (CUDA_VISIBLE_DEVICES applies).
 GpuInfo probe_gpu();
 
-// Processes with a CUDA context on the GPU right now (NVML), or -1 when NVML
-// cannot tell. hpclab itself holds none, so between its runs any is another
-// user: timings taken meanwhile are not reliable.
-int gpu_processes_now();
+// Processes with a CUDA context on the GPU right now (NVML); nothing when
+// NVML cannot tell. hpclab itself holds none, so between its runs any is
+// another user: timings taken meanwhile are not reliable (nor are timings
+// taken when nobody can tell).
+std::optional<int> gpu_processes_now();
 
 }  // namespace hpclab

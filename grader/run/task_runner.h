@@ -33,6 +33,10 @@ struct RunRequest {
     std::uint64_t gpu_memory_bytes = 0;  // 0: unknown; else refuse sizes that cannot fit
     // Replaces the spec's generator for every call (an image file).
     std::function<void(CallBuffers&)> fill_inputs;
+    // Called with the first call's buffers once it is judged (to save an
+    // output image): the exchange ends with run_task, so this is the one
+    // moment they can be read.
+    std::function<void(const CallBuffers&)> on_first_outputs;
 
     enum class Trace { none, every_call, first_call };
     Trace trace = Trace::none;      // CUPTI records of the student's calls
@@ -92,10 +96,9 @@ struct RunReport {
     std::string device_name;
     std::string computed;  // what the first call computed, in one line (TaskSpec::summarize)
     bool trace_available = false;  // CUPTI ran in the program
-    double copy_gbps = 0;          // measure_copy: device copy bandwidth, bytes read + written
+    double copy_bytes_per_s = 0;   // measure_copy: device copy bandwidth, bytes read + written per second
     std::uint64_t seed = 0;
     Work work;
-    std::shared_ptr<ExchangeFile> exchange;  // inputs and outputs, e.g. to save an image
 
     bool passed() const;
     // Median GPU time of the timed calls (all but the first, the warm-up).

@@ -1,4 +1,5 @@
 #include "run/toolchain.h"
+#include "util/text.h"
 #include "util/text_file.h"
 
 #include "hpclab_build_config.h"
@@ -32,22 +33,6 @@ std::string file_identity(const fs::path& p)
     return fmt::format("{}:{}:{}", p.string(), ec ? 0 : size, ec ? 0 : time);
 }
 
-std::vector<std::string> split(const std::string& s, char sep)
-{
-    std::vector<std::string> out;
-    std::string cur;
-    for (char c : s) {
-        if (c == sep) {
-            if (!cur.empty()) out.push_back(cur);
-            cur.clear();
-        } else {
-            cur += c;
-        }
-    }
-    if (!cur.empty()) out.push_back(cur);
-    return out;
-}
-
 }  // namespace
 
 Toolchain Toolchain::configured()
@@ -73,6 +58,18 @@ Toolchain Toolchain::configured()
         tc.unavailable = fmt::format("the harness library {} is not built; run: cmake --build on this build folder",
                                      tc.harness_lib.string());
     return tc;
+}
+
+std::string build_name(const LabInfo& lab, const fs::path& source)
+{
+    std::error_code ec;
+    const auto same = [&](const fs::path& p) { return fs::equivalent(source, p, ec); };
+    if (same(lab.student_source())) return "student";
+    if (same(lab.solution_source())) return "solution";
+    if (same(lab.baseline_source)) return "baseline";
+    const std::string where = fs::absolute(source, ec).lexically_normal().string();
+    return fmt::format("file-{}-{:08x}", source.stem().string(),
+                       keyed_hash(std::as_bytes(std::span(where)), 0x66696C65ull) & 0xffffffffu);
 }
 
 std::vector<std::string> nvcc_arch_flags(const std::string& architectures)

@@ -44,6 +44,12 @@ struct BuildResult {
     std::string command;      // the compile command, for the record
 };
 
+// The name of `source`'s build in the cache: "student" and "solution" for
+// the lab's two files, the speed baseline's id for it, and for any other
+// file "file-<stem>-<hash of its absolute path>": two files of the same
+// name never share a program.
+std::string build_name(const LabInfo& lab, const std::filesystem::path& source);
+
 // `variant` names the build in the cache ("student", "solution").
 // `link_libraries` ("cublas") are libraries of the CUDA toolkit a benchmark
 // variant calls: linked from the toolkit's folder, found there at run time.

@@ -1,4 +1,5 @@
 #include "student/progress.h"
+#include "student/state_dir.h"
 #include "util/text_file.h"
 
 #include "util/clock_text.h"
@@ -122,7 +123,7 @@ void write_all(int fd, const std::string& text, const fs::path& name)
 
 void warn_on_stderr(const std::string& message) { fmt::print(stderr, "hpclab: {}\n", message); }
 
-fs::path Progress::file_of(const fs::path& root) { return root / ".hpclab" / "progress.json"; }
+fs::path Progress::file_of(const fs::path& root) { return state_dir(root) / "progress.json"; }
 
 Progress Progress::load(const fs::path& root, const ProgressWarning& warn)
 {

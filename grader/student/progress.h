@@ -1,5 +1,5 @@
 // A student's progress through the labs, kept beside the course in
-// <course root>/.hpclab/progress.json: how many hints each lab has shown,
+// <state folder>/progress.json (state_dir.h): how many hints each lab has shown,
 // its last verdict, whether a check has ever passed. It belongs to the
 // student's copy of the course (never committed: .gitignore names it).
 //

@@ -163,7 +163,7 @@ struct Result {
     std::int32_t cc_major;
     std::int32_t cc_minor;
     std::int32_t trace_available;    // the harness was built with CUPTI and it started
-    double copy_gbps;                // kFlagMeasureCopy: bytes read + written per second
+    double copy_bytes_per_s;         // kFlagMeasureCopy: bytes read + written per second
     CallOutcome calls[kMaxCalls];
 };
 

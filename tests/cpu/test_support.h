@@ -91,6 +91,9 @@ inline ProcessResult run_hpclab(std::vector<std::string> args, bool hide_gpu = t
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.wall_limit_s = limit_s;
     spec.set_env.push_back({"HPCLAB_ROOT", course_root().string()});
+    // What hpclab writes for its user (records, progress) goes to a folder
+    // of the tests, never into the checkout.
+    spec.set_env.push_back({"HPCLAB_STATE", (std::filesystem::temp_directory_path() / "hpclab-cpu-tests-state").string()});
     if (hide_gpu) spec.set_env.push_back({"CUDA_VISIBLE_DEVICES", ""});
     return run_process(spec);
 }

@@ -43,7 +43,7 @@ BenchResults sample()
     res.header.driver = "13.0";
     res.header.nvcc = "13.0.88";
     res.header.architectures = "90";
-    res.header.copy_gbps = 3000;
+    res.header.copy_gb_per_s = 3000;
     res.header.date = "2026-11-23T10:00:00Z";
     res.header.commit = "abcdef123456";
     res.header.command = "hpclab bench vecadd3 matmul";
@@ -91,7 +91,7 @@ TEST_CASE("bench report: the JSON file reads back as it was written")
     const BenchResults back = read_results_file(dir.path() / "r.json");
     CHECK(back.header.gpu == res.header.gpu);
     CHECK(back.header.commit == res.header.commit);
-    CHECK(back.header.copy_gbps == doctest::Approx(3000));
+    CHECK(back.header.copy_gb_per_s == doctest::Approx(3000));
     CHECK(back.header.complete);
     REQUIRE(back.rows.size() == res.rows.size());
     for (std::size_t i = 0; i < res.rows.size(); ++i) {

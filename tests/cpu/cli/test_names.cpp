@@ -13,7 +13,7 @@ TEST_CASE("tests: no test name contains a semicolon")
 {
     const std::regex name("TEST_CASE\\(\"([^\"]*)\"");
     int seen = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(hpclab::test::course_root() / "tests" / "cpu")) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(hpclab::test::course_root() / "tests" / "cpu")) {
         if (entry.path().extension() != ".cpp") continue;
         std::ifstream in(entry.path());
         std::ostringstream s;

@@ -1,7 +1,7 @@
 // The evidence a check turns into findings: CUPTI records against the
 // lesson's launch rules, speed ratios against thresholds, compute-sanitizer
 // reports, and the sizes the sanitizer runs.
-#include "check/lab_check.h"
+#include "check/evidence.h"
 #include "run/sanitizer.h"
 #include "test_support.h"
 

@@ -1,6 +1,6 @@
 // The verdict function: the precedence of evidence, the sanitizer naming the
 // cause of a wrong answer, and the worst of several tasks.
-#include "course/verdict.h"
+#include "check/decide.h"
 
 #include <doctest/doctest.h>
 

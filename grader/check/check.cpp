@@ -1,0 +1,133 @@
+#include "check/check.h"
+
+#include "check/correctness.h"
+#include "check/decide.h"
+#include "check/evidence.h"
+#include "check/feedback.h"
+#include "run/task_runner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace hpclab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::vector<const TaskInfo*> checked_tasks(const LabInfo& lab, const std::string& only)
+{
+    std::vector<const TaskInfo*> tasks;
+    for (const auto& t : lab.tasks)
+        if (only.empty() || t.id == only) tasks.push_back(&t);
+    return tasks;
+}
+
+// Every task gets the same single finding (nothing ran past the build).
+void every_task_finds(LabCheck& out, const std::vector<const TaskInfo*>& tasks, Verdict kind, const std::string& message)
+{
+    for (const TaskInfo* t : tasks) {
+        TaskCheck check;
+        check.task = t;
+        check.evidence = {t->id, {Finding {kind, message, "", ""}}};
+        check.verdict = decide(check.evidence);
+        out.tasks.push_back(std::move(check));
+    }
+    out.overall = kind;
+}
+
+// The student's program: the baseline's build when the file is the
+// baseline itself (one compile, not two of the same program at once).
+BuildResult build_student(const Toolchain& tc, const LabInfo& lab, const std::filesystem::path& source,
+                          const TimingPhase& timing)
+{
+    std::error_code ec;
+    if (timing.active() && std::filesystem::equivalent(source, lab.baseline_source, ec)) return timing.baseline_build();
+    return build_lab_program(tc, lab, source, build_name(lab, source));
+}
+
+// The split of the runs' shared wall time between correctness and sanitizer runs.
+void split_run_time(LabCheck& out, const std::vector<PlannedRun>& plan,
+                    const std::vector<std::optional<RunReport>>& reports, double wall_s)
+{
+    double sanitizer_busy = 0, run_busy = 0;
+    for (std::size_t j = 0; j < plan.size(); ++j)
+        if (reports[j]) (plan[j].sanitizer() ? sanitizer_busy : run_busy) += reports[j]->process.wall_s;
+    out.run_s = wall_s * (run_busy / std::max(1e-9, run_busy + sanitizer_busy));
+    out.sanitizer_s = wall_s - out.run_s;
+}
+
+bool all_correct(const TaskCheck& t)
+{
+    return std::none_of(t.evidence.findings.begin(), t.evidence.findings.end(),
+                        [](const Finding& f) { return is_failure(f.kind); });
+}
+
+}  // namespace
+
+LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const CheckOptions& o)
+{
+    const auto t_start = Clock::now();
+    const auto say = [&](const std::string& line) { if (o.progress) o.progress(line); };
+    LabCheck out {.lab = &lab, .source = o.source, .gpu = gpu, .seed = o.seed ? *o.seed : fresh_seed()};
+    const std::vector<const TaskInfo*> tasks = checked_tasks(lab, o.only_task);
+    // The baseline builds, and its timed programs get ready, during the compile.
+    TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing);
+
+    // 1. Build.
+    auto t0 = Clock::now();
+    out.build = build_student(tc, lab, o.source, timing);
+    out.compile_s = seconds_since(t0);
+    const auto stop_at_build = [&](Verdict v, const std::string& message) {
+        every_task_finds(out, tasks, v, message);
+        out.total_s = seconds_since(t_start);
+        return out;
+    };
+    if (!out.build.ok) return stop_at_build(Verdict::compile_error, out.build.diagnostics);
+    say(fmt::format("compiled in {:.1f} s{}", out.compile_s, out.build.cached ? " (up to date)" : ""));
+    if (!gpu.present) return stop_at_build(Verdict::not_run, "no GPU here: " + gpu.why_not);
+    if (timing.active()) timing.prepare_student(out.build.program);
+
+    // 2. Correctness and sanitizer runs, side by side, each a fresh process.
+    const auto sanitizer = o.sanitizer ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
+    if (!o.sanitizer) out.sanitizer_note = "left out (--no-sanitizer)";
+    else if (!sanitizer) out.sanitizer_note = "compute-sanitizer is not installed: graded without it";
+    const std::vector<PlannedRun> plan = plan_runs(lab, tasks, o.big, sanitizer.has_value());
+    t0 = Clock::now();
+    auto reports = run_correctness({&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs}, plan);
+    split_run_time(out, plan, reports, seconds_since(t0));
+    say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "",
+                    out.run_s + out.sanitizer_s));
+
+    // 3. Evidence, per task.
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        TaskCheck& t = out.tasks.emplace_back(TaskCheck {.task = tasks[i]});
+        t.evidence.task = tasks[i]->id;
+        gather_evidence(lab, i, plan, reports, t);
+    }
+
+    // 4. Speed, only where everything else is right.
+    t0 = Clock::now();
+    for (std::size_t i = 0; i < out.tasks.size(); ++i)
+        if (o.timing && out.tasks[i].task->threshold && all_correct(out.tasks[i]))
+            out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
+    timing.close_all();
+    out.timing_s = seconds_since(t0);
+
+    // 5. Decide.
+    std::vector<TaskVerdict> verdicts;
+    for (TaskCheck& t : out.tasks) {
+        t.verdict = decide(t.evidence);
+        if (is_failure(t.verdict.verdict)) t.verdict.reason.hint = likely_bug(lab, t.verdict.verdict, t.verdict.reason);
+        verdicts.push_back(t.verdict);
+    }
+    out.overall = worst(verdicts);
+    out.other_gpu_processes = gpu_processes_now();
+    out.total_s = seconds_since(t_start);
+    return out;
+}
+
+}  // namespace hpclab

@@ -1,0 +1,79 @@
+// `hpclab check`: judges every graded task of a lab. It builds the
+// student's file (and the speed baseline), runs every size in a fresh
+// process, reads the CUPTI records of what the code launched, runs
+// compute-sanitizer on small sizes, times the task against its baseline in
+// the same check, and turns all of that into one verdict per task
+// (check/decide.h). The student's process decides nothing.
+//
+//   build ──> correctness runs ──> evidence ──> timing ──> decide
+//   (check.cpp)  (plan, correctness)  (evidence)   (timing)   (decide)
+#pragma once
+
+#include "check/plan.h"
+#include "check/timing.h"
+#include "course/lab_catalog.h"
+#include "course/verdict.h"
+#include "run/gpu_probe.h"
+#include "run/sanitizer.h"
+#include "run/task_runner.h"
+#include "run/toolchain.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+struct CheckOptions {
+    std::filesystem::path source;   // the file to judge
+    std::string only_task;          // empty: every task
+    std::optional<std::uint64_t> seed;
+    bool sanitizer = true;
+    bool timing = true;
+    bool big = false;               // also the sizes past 2^31 bytes
+    int parallel_runs = 4;          // correctness runs at once (the GPU shares well; timing runs alone)
+    std::function<void(const std::string&)> progress;  // a line as each step ends
+};
+
+// One fresh process of the lab program.
+struct SizeRun {
+    SizeCase size;
+    RunReport report;
+};
+
+struct SanitizerRun {
+    std::string tool;  // memcheck, racecheck
+    SizeCase size;
+    RunReport report;
+    SanitizerReport findings;
+};
+
+struct TaskCheck {
+    const TaskInfo* task = nullptr;
+    std::vector<SizeRun> runs;
+    std::vector<SanitizerRun> sanitizer;
+    std::optional<Timing> timing;
+    std::vector<wire::KernelRecord> launches;  // what the first traced call launched
+    std::uint32_t launch_count = 0;
+    bool traced = false;
+    TaskEvidence evidence;
+    TaskVerdict verdict;
+};
+
+struct LabCheck {
+    const LabInfo* lab = nullptr;
+    std::filesystem::path source;
+    BuildResult build;
+    GpuInfo gpu;
+    std::optional<int> other_gpu_processes;  // after the check; empty: unknown
+    std::uint64_t seed = 0;
+    std::vector<TaskCheck> tasks;
+    Verdict overall = Verdict::pass;
+    std::string sanitizer_note;       // why the sanitizer did not run, if it did not
+    double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0, total_s = 0;
+};
+
+LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const CheckOptions& options);
+
+}  // namespace hpclab

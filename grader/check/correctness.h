@@ -1,0 +1,30 @@
+// The check's correctness and sanitizer runs: every planned run in a fresh
+// process, several at once (the GPU shares well; timed runs come later,
+// alone). A task whose run hit the time limit is not run again: its other
+// sizes would only wait out the same limit.
+#pragma once
+
+#include "check/plan.h"
+#include "run/gpu_probe.h"
+#include "run/task_runner.h"
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+namespace hpclab {
+
+struct CorrectnessRuns {
+    const LabInfo* lab = nullptr;
+    std::vector<const TaskInfo*> tasks;
+    std::filesystem::path program;
+    std::uint64_t seed = 0;   // the check's: each run's derives from it, the task and the size
+    const GpuInfo* gpu = nullptr;
+    std::optional<std::filesystem::path> sanitizer;  // compute-sanitizer, for the plan's sanitizer runs
+    int parallel = 4;
+};
+
+// Reports in the plan's order; empty where a run was skipped or cancelled.
+std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan);
+
+}  // namespace hpclab

@@ -1,0 +1,229 @@
+#include "check/evidence.h"
+
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
+namespace hpclab {
+
+namespace {
+
+Finding make(Verdict kind, std::string message, std::string where)
+{
+    return Finding {kind, std::move(message), "", std::move(where)};
+}
+
+// "n" -> params["n"], "32" -> 32, "*" -> nothing.
+std::optional<std::int64_t> shape_value(const std::string& e, const Params& p)
+{
+    if (e == "*") return std::nullopt;
+    if (const auto it = p.find(e); it != p.end()) return it->second;
+    return std::stoll(e);
+}
+
+bool shape_matches(const std::vector<std::string>& want, const std::int32_t got[3], const Params& p)
+{
+    if (want.empty()) return true;
+    for (int i = 0; i < 3; ++i)
+        if (const auto v = shape_value(want[static_cast<std::size_t>(i)], p); v && *v != got[i]) return false;
+    return true;
+}
+
+std::string shape_text(const std::vector<std::string>& want, const Params& p)
+{
+    std::string out = "(";
+    for (std::size_t i = 0; i < 3; ++i) {
+        const auto v = shape_value(want[i], p);
+        out += (i ? "," : "") + (v ? std::to_string(*v) : std::string("any"));
+    }
+    return out + ")";
+}
+
+// The finding of a run that did not complete; nothing when it did.
+std::optional<Finding> finding_of_status(const RunReport& r, const std::string& where)
+{
+    switch (r.status) {
+    case RunStatus::completed:
+    case RunStatus::cancelled: return std::nullopt;
+    case RunStatus::no_gpu: return make(Verdict::not_run, r.status_message, where);
+    case RunStatus::timed_out: return make(Verdict::time_limit, r.status_message, where);
+    case RunStatus::crashed:
+    case RunStatus::ended_early: return make(Verdict::crash, r.status_message, where);
+    case RunStatus::student_cuda_error: {
+        // hpc.h printed which call failed, and where: show its first line.
+        const std::string& err = r.process.err;
+        const std::string first = err.substr(0, err.find('\n'));
+        const auto detail = err.find("CUDA error");
+        return make(Verdict::cuda_error,
+                    first + (detail != std::string::npos ? ": " + err.substr(detail, err.find('\n', detail) - detail)
+                                                         : std::string()),
+                    where);
+    }
+    case RunStatus::gpu_fault: return make(Verdict::gpu_fault, r.status_message, where);
+    case RunStatus::too_large:
+    case RunStatus::could_not_start:
+    case RunStatus::harness_error: return make(Verdict::grader_error, r.status_message, where);
+    }
+    return std::nullopt;
+}
+
+// A status after which the calls say nothing: the run never ran them.
+bool calls_unknown(RunStatus s)
+{
+    return s == RunStatus::no_gpu || s == RunStatus::cancelled || s == RunStatus::too_large ||
+           s == RunStatus::could_not_start || s == RunStatus::harness_error;
+}
+
+void findings_of_call(const CallReport& c, const std::string& at, std::vector<Finding>& out)
+{
+    if (!c.inputs_modified.empty())
+        out.push_back(make(Verdict::input_modified,
+                           fmt::format("your code wrote into input {}, which it must only read", c.inputs_modified.front()),
+                           at));
+    if (!c.guards_damaged.empty())
+        out.push_back(make(Verdict::out_of_bounds,
+                           fmt::format("your code wrote past the end (or before the start) of {}", c.guards_damaged.front()),
+                           at));
+    if (!c.check.ok() && c.inputs_modified.empty()) {
+        const Verdict v = c.check.kind == CheckResult::Kind::unwritten ? Verdict::no_output : Verdict::wrong_answer;
+        std::string msg = c.check.summary;
+        if (c.launch_error) msg += fmt::format(" (a kernel launch failed: CUDA error {})", c.launch_error);
+        out.push_back(make(v, msg, at));
+    }
+}
+
+}  // namespace
+
+std::string demangle(const std::string& name)
+{
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+    std::string s = status == 0 && d ? d.get() : name;
+    const auto paren = s.find('(');
+    return paren == std::string::npos ? s : s.substr(0, paren);
+}
+
+std::string describe_launch(const wire::KernelRecord& k)
+{
+    const int shared = k.static_shared + k.dynamic_shared;
+    return fmt::format("{}<<<({},{},{}), ({},{},{})>>> {:.3f} ms, {}",
+                       demangle(std::string(k.name, wire::name_length(k.name, sizeof k.name))), k.grid[0], k.grid[1],
+                       k.grid[2], k.block[0], k.block[1], k.block[2], k.duration_ns / 1e6,
+                       shared > 0 ? fmt::format("{} B of shared memory", shared) : std::string("no shared memory"));
+}
+
+std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& params, const wire::CallTrace& t)
+{
+    std::vector<Finding> out;
+    const std::string where = format_params(params);
+    if (!t.traced) return out;
+    const LaunchExpectation& e = task.expect;
+    if (!e.kernel) {
+        if (t.kernels > 0)
+            out.push_back(make(Verdict::wrong_launch,
+                               fmt::format("{} kernel launch(es) where none may run: {}", t.kernels,
+                                           describe_launch(t.kernel[0])),
+                               where));
+        return out;
+    }
+    if (t.kernels == 0) {
+        out.push_back(make(Verdict::not_on_gpu,
+                           "no kernel ran during the call: the result was computed without the GPU", where));
+        return out;
+    }
+    const std::uint32_t recorded = std::min<std::uint32_t>(t.kernels, wire::kMaxKernelRecords);
+    auto any = [&](auto pred) {
+        for (std::uint32_t i = 0; i < recorded; ++i)
+            if (pred(t.kernel[i])) return true;
+        return false;
+    };
+    if ((!e.grid.empty() || !e.block.empty()) && !any([&](const wire::KernelRecord& k) {
+            return shape_matches(e.grid, k.grid, params) && shape_matches(e.block, k.block, params);
+        }))
+        out.push_back(make(Verdict::wrong_launch,
+                           fmt::format("the lesson asks for a grid of {} blocks of {} threads; your code launched {}",
+                                       e.grid.empty() ? "any" : shape_text(e.grid, params),
+                                       e.block.empty() ? "any" : shape_text(e.block, params),
+                                       describe_launch(t.kernel[0])),
+                           where));
+    if (e.two_d && !any([](const wire::KernelRecord& k) { return k.grid[1] > 1 || k.block[1] > 1; }))
+        out.push_back(make(Verdict::wrong_launch,
+                           fmt::format("the lesson asks for a 2-D launch (dim3 blocks and grid); your code launched {}",
+                                       describe_launch(t.kernel[0])),
+                           where));
+    if (task.technique == "shared_memory" && !t.any_shared)
+        out.push_back(make(Verdict::no_shared_memory,
+                           fmt::format("this task asks for shared memory, and no kernel of the call used any "
+                                       "(it launched {})",
+                                       describe_launch(t.kernel[0])),
+                           where));
+    if (e.frees && t.allocated_bytes > t.freed_bytes)
+        out.push_back(make(Verdict::memory_leak,
+                           fmt::format("the call allocated {} bytes of device memory ({} cudaMalloc) and freed {} "
+                                       "({} cudaFree)",
+                                       t.allocated_bytes, t.allocations, t.freed_bytes, t.frees),
+                           where));
+    return out;
+}
+
+std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size, const RunReport& r)
+{
+    std::vector<Finding> out;
+    const std::string where = format_params(size.params);
+    if (auto f = finding_of_status(r, where)) out.push_back(std::move(*f));
+    if (calls_unknown(r.status)) return out;
+    if (r.process.out_truncated)
+        out.push_back(make(Verdict::output_limit, "the program printed more than 1 MiB; the rest was cut", where));
+    for (std::size_t k = 0; k < r.calls.size(); ++k) {
+        const CallReport& c = r.calls[k];
+        if (!c.done) continue;
+        findings_of_call(c, r.calls.size() > 1 ? fmt::format("{}, call {}", where, k + 1) : where, out);
+        if (k == 0)
+            for (auto& f : findings_of_trace(task, size.params, c.trace)) out.push_back(std::move(f));
+    }
+    return out;
+}
+
+std::vector<Finding> findings_of_sanitizer(const SanitizerRun& s)
+{
+    if (s.findings.errors == 0) return {};
+    const Verdict v = s.tool == "racecheck" ? Verdict::race : Verdict::memcheck;
+    std::string msg = !s.findings.reports.empty()
+                          ? s.findings.reports.front()
+                          : fmt::format("{} reported an error{}", s.tool,
+                                        s.findings.location.empty() ? "" : " at " + s.findings.location);
+    if (s.findings.errors > 1) msg += fmt::format("\n({} errors in all)", s.findings.errors);
+    return {make(v, msg, format_params(s.size.params))};
+}
+
+void gather_evidence(const LabInfo& lab, std::size_t index, const std::vector<PlannedRun>& plan,
+                     std::vector<std::optional<RunReport>>& reports, TaskCheck& t)
+{
+    auto& findings = t.evidence.findings;
+    for (std::size_t j = 0; j < plan.size(); ++j) {
+        if (plan[j].task != index || !reports[j]) continue;  // skipped after a time limit
+        RunReport& r = *reports[j];
+        if (plan[j].sanitizer()) {
+            SanitizerRun s {plan[j].tool, plan[j].size, std::move(r), {}};
+            s.findings = parse_sanitizer_output(s.report.process.out + s.report.process.err,
+                                                lab.lab_dir.parent_path().parent_path(), lab.student_file);
+            for (auto& f : findings_of_sanitizer(s)) findings.push_back(std::move(f));
+            t.sanitizer.push_back(std::move(s));
+            continue;
+        }
+        for (auto& f : findings_of_run(*t.task, plan[j].size, r)) findings.push_back(std::move(f));
+        if (!t.traced && r.trace_available && !r.calls.empty() && r.calls[0].done && r.calls[0].trace.traced) {
+            t.traced = true;
+            const auto& trace = r.calls[0].trace;
+            t.launch_count = trace.kernels;
+            for (std::uint32_t k = 0; k < std::min<std::uint32_t>(trace.kernels, wire::kMaxKernelRecords); ++k)
+                t.launches.push_back(trace.kernel[k]);
+        }
+        t.runs.push_back({plan[j].size, std::move(r)});
+    }
+}
+
+}  // namespace hpclab

@@ -1,0 +1,31 @@
+// What a check's runs say about a task, as findings (course/verdict.h):
+// a run's status and each call's checks, the CUPTI record of what the
+// student's code launched against the lesson's launch rules, and
+// compute-sanitizer's reports. check/decide.h picks the verdict from them.
+#pragma once
+
+#include "check/check.h"
+
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+// The findings of one run (its status, and each call's checks and trace).
+std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size, const RunReport& report);
+// What the CUPTI record of one call says about the lesson's launch rules.
+std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& params, const wire::CallTrace& trace);
+// compute-sanitizer's errors in one run, as one finding (none when clean).
+std::vector<Finding> findings_of_sanitizer(const SanitizerRun& run);
+
+// The evidence about task `index` from the check's runs (`plan[j]` gave
+// `reports[j]`, empty when skipped), into `into` (runs, sanitizer runs,
+// the first traced call's launches, findings).
+void gather_evidence(const LabInfo& lab, std::size_t index, const std::vector<PlannedRun>& plan,
+                     std::vector<std::optional<RunReport>>& reports, TaskCheck& into);
+
+// A kernel record for people: "add<<<(977,1,1), (1024,1,1)>>>, 0.071 ms, 4096 B shared".
+std::string describe_launch(const wire::KernelRecord& k);
+std::string demangle(const std::string& name);
+
+}  // namespace hpclab

@@ -1,0 +1,221 @@
+#include "check/timing.h"
+
+#include "check/evidence.h"
+#include "course/random.h"
+#include "run/gate.h"
+#include "run/run_recipe.h"
+#include "util/shown_path.h"
+#include "util/statistics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace hpclab {
+
+namespace {
+
+constexpr int kMaxTimingRounds = 3;
+
+Finding make(Verdict kind, std::string message, std::string where)
+{
+    return Finding {kind, std::move(message), "", std::move(where)};
+}
+
+// The speedup's median and its spread, from the quartiles of both samples.
+void update_ratio(Timing& t)
+{
+    if (t.student_ms.empty() || t.baseline_ms.empty()) return;
+    t.ratio = median(t.baseline_ms) / median(t.student_ms);
+    t.ratio_low = quantile(t.baseline_ms, 0.25) / quantile(t.student_ms, 0.75);
+    t.ratio_high = quantile(t.baseline_ms, 0.75) / quantile(t.student_ms, 0.25);
+}
+
+// Whether more rounds could change the outcome: not when the whole spread
+// is on one side of the threshold, with a margin.
+bool conclusive(Timing& t)
+{
+    update_ratio(t);
+    if (t.student_ms.empty() || t.baseline_ms.empty()) return true;  // a run failed: more would not help
+    return t.ratio_low >= t.threshold * 1.05 || t.ratio_high < t.threshold / 1.05;
+}
+
+// Another process on the GPU makes timings unreliable; so does not knowing.
+bool gpu_was_shared(std::optional<int> before, std::optional<int> after)
+{
+    return !before || !after || *before > 0 || *after > 0;
+}
+
+}  // namespace
+
+Finding finding_of_timing(const Timing& t)
+{
+    const std::string where = format_params(t.size);
+    const std::string range = fmt::format("{:.2f}x the {} ({:.2f}..{:.2f}; needs {:.2f}x)", t.ratio, t.baseline,
+                                          t.ratio_low, t.ratio_high, t.threshold);
+    const double student = median(t.student_ms);
+    if (t.floor_ms > 0 && student < 0.9 * t.floor_ms)
+        return make(Verdict::suspicious,
+                    fmt::format("{:.3f} ms is below what the GPU's copy bandwidth allows for these bytes ({:.3f} ms): "
+                                "a person will look at it",
+                                student, t.floor_ms),
+                    where);
+    if (t.ratio_low >= t.threshold) return make(Verdict::pass, range, where);
+    if (t.ratio_high < t.threshold && !t.unreliable) return make(Verdict::too_slow, range, where);
+    return make(Verdict::inconclusive,
+                range + (t.unreliable ? ": another process was using the GPU" : ": too close to call, rerun"), where);
+}
+
+const TaskInfo* baseline_task(const LabInfo& lab, const TaskInfo& task)
+{
+    if (!task.threshold) return nullptr;
+    return task.threshold->baseline == "reference" ? &task : lab.find_task(task.threshold->baseline);
+}
+
+// A task's first timing round: both programs make their inputs and upload
+// them early, then wait at their gates until the timing phase lets them
+// run, one at a time.
+struct TimingPhase::PreparedRound {
+    std::shared_ptr<Gate> baseline_gate = std::make_shared<Gate>(), student_gate = std::make_shared<Gate>();
+    std::future<RunReport> baseline, student;
+
+    PreparedRound() = default;
+    PreparedRound(const PreparedRound&) = delete;
+    PreparedRound& operator=(const PreparedRound&) = delete;
+    // Not needed after all (a wrong answer, an exception): the programs end
+    // at their closed gates, and the futures' threads with them.
+    ~PreparedRound()
+    {
+        baseline_gate->close();
+        student_gate->close();
+        if (baseline.valid()) baseline.wait();
+        if (student.valid()) student.wait();
+    }
+
+    // Lets one program make its timed calls and returns its report.
+    RunReport run(bool of_student, double ready_within_s)
+    {
+        // The baseline goes first, once the student's program is ready too:
+        // its uploads must not share the GPU with the baseline's calls.
+        if (!of_student) (void)student_gate->wait_ready(ready_within_s);
+        Gate& gate = of_student ? *student_gate : *baseline_gate;
+        if (gate.wait_ready(ready_within_s)) gate.go();
+        else gate.close();
+        return (of_student ? student : baseline).get();
+    }
+};
+
+RunRequest TimingPhase::request(std::size_t index, bool of_student, const std::filesystem::path& program) const
+{
+    const TaskInfo& graded = *tasks_[index];
+    RunTarget target {.lab = &lab_,
+                      .task = of_student ? &graded : baseline_task(lab_, graded),
+                      .program = program,
+                      .params = graded.timing,
+                      .seed = mix64(seed_ ^ 0x71A1),
+                      .gpu_memory_bytes = gpu_.memory_bytes};
+    // The baseline's outputs stay on the GPU: it is trusted, and copying
+    // them back would only lengthen the check. It measures the copy.
+    return timed_run(target, {.reps = graded.timing_reps, .judge_outputs = of_student, .measure_copy = !of_student});
+}
+
+TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab,
+                         std::vector<const TaskInfo*> tasks, std::uint64_t seed, bool enabled)
+    : gpu_(gpu), lab_(lab), tasks_(std::move(tasks)), seed_(seed), prepared_(tasks_.size())
+{
+    active_ = enabled && gpu.present &&
+              std::any_of(tasks_.begin(), tasks_.end(), [](const TaskInfo* t) { return bool(t->threshold); });
+    if (!active_) return;
+    // Looked at before this check starts any program of its own.
+    gpu_processes_before_ = gpu_processes_now();
+    baseline_ = std::async(std::launch::async, [&tc, &lab] {
+                    return build_lab_program(tc, lab, lab.baseline_source, "baseline");
+                }).share();
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+        if (!baseline_task(lab, *tasks_[i])) continue;
+        auto p = std::make_unique<PreparedRound>();
+        RunRequest req = request(i, false, {});
+        req.gate = p->baseline_gate;
+        p->baseline = std::async(std::launch::async, [build = baseline_, req]() mutable {
+            RunReport r;  // the baseline not building is reported by measure()
+            if (build.get().ok) {
+                req.program = build.get().program;
+                r = run_task(req);
+            }
+            // Once run_task is back the program has ended or never started:
+            // the gate sees the end at once (program_started is idempotent).
+            req.gate->program_started();
+            return r;
+        });
+        prepared_[i] = std::move(p);
+    }
+}
+
+TimingPhase::~TimingPhase() { close_all(); }
+
+void TimingPhase::close_all() { prepared_.clear(); }
+
+void TimingPhase::prepare_student(const std::filesystem::path& program)
+{
+    student_program_ = program;
+    for (std::size_t i = 0; i < prepared_.size(); ++i) {
+        PreparedRound* p = prepared_[i].get();
+        if (!p) continue;
+        RunRequest req = request(i, true, program);
+        req.gate = p->student_gate;
+        p->student = std::async(std::launch::async, [req] {
+            RunReport r = run_task(req);
+            req.gate->program_started();
+            return r;
+        });
+    }
+}
+
+std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Finding>& findings)
+{
+    const TaskInfo& task = *tasks_[index];
+    std::unique_ptr<PreparedRound> first_round = std::move(prepared_[index]);
+    if (!first_round) return std::nullopt;
+    const BuildResult& base = baseline_build();
+    if (!base.ok) {
+        findings.push_back(make(Verdict::grader_error, "the speed baseline does not build:\n" + base.diagnostics, ""));
+        return std::nullopt;
+    }
+    const TaskInfo* base_task = baseline_task(lab_, task);
+    Timing timing;
+    const std::string program = shown_path(lab_.baseline_source, lab_.lab_dir.parent_path().parent_path());
+    timing.baseline = base_task == &task ? program : base_task->id + " task of " + program;
+    timing.size = task.timing;
+    timing.threshold = task.threshold->min_speedup;
+    // Rounds of (baseline, student), until the ratio's spread is clear of
+    // the threshold: far from it, one round decides; close to it, up to
+    // three. The first round was prepared during the correctness runs.
+    for (int round = 0; round < kMaxTimingRounds; ++round) {
+        if (round > 0 && conclusive(timing)) break;
+        for (const bool student : {false, true}) {
+            const RunReport r = round == 0 ? first_round->run(student, std::max(30.0, 2 * lab_.wall_limit_s))
+                                           : run_task(request(index, student, student ? student_program_ : base.program));
+            if (student)  // the timed calls are checked too
+                for (auto& f : findings_of_run(task, {task.timing, "the timing size", false}, r))
+                    if (is_failure(f.kind)) findings.push_back(std::move(f));
+            if (!r.passed()) continue;
+            auto& into = student ? timing.student_ms : timing.baseline_ms;
+            for (std::size_t k = 1; k < r.calls.size(); ++k) into.push_back(r.calls[k].gpu_ms);
+            if (!student && round == 0) timing.copy_bytes_per_s = r.copy_bytes_per_s;
+        }
+    }
+    timing.unreliable = gpu_was_shared(gpu_processes_before_, gpu_processes_now());
+    update_ratio(timing);
+    if (timing.student_ms.empty() || timing.baseline_ms.empty()) {
+        if (timing.baseline_ms.empty())
+            findings.push_back(
+                make(Verdict::grader_error, "the speed baseline failed its timed run", format_params(task.timing)));
+        return std::nullopt;
+    }
+    const Work w = find_task_spec(lab_.id, task.id)->work(task.timing);
+    if (timing.copy_bytes_per_s > 0 && w.bytes > 0) timing.floor_ms = w.bytes / timing.copy_bytes_per_s * 1e3;
+    findings.push_back(finding_of_timing(timing));
+    return timing;
+}
+
+}  // namespace hpclab

@@ -1,0 +1,82 @@
+// The speed part of a check: the student's timed calls against the lab's
+// speed baseline (LabInfo::baseline_source), in the same check, on the same
+// inputs, one program at a time, and the verdict the ratio gives.
+//
+// The first round of each task is prepared early: the baseline's program
+// starts (inputs, a CUDA context, uploads) while the student's file
+// compiles, the student's as soon as it is built; both wait at a gate
+// (run/gate.h) until the timing phase lets them make their calls.
+#pragma once
+
+#include "course/lab_catalog.h"
+#include "course/verdict.h"
+#include "run/gpu_probe.h"
+#include "run/task_runner.h"
+#include "run/toolchain.h"
+
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+// The task's speed against its baseline, from timed runs in this check.
+struct Timing {
+    std::string baseline;             // "bench/matmul/tuned.cu", or "naive task of bench/matmul/tuned.cu"
+    Params size;
+    std::vector<double> student_ms, baseline_ms;  // every timed call
+    double ratio = 0;                 // median(baseline) / median(student): the speedup
+    double ratio_low = 0, ratio_high = 0;  // from the quartiles: the ratio's spread
+    double threshold = 0;
+    double floor_ms = 0;              // the fewest bytes at the copy bandwidth: nothing is faster
+    double copy_bytes_per_s = 0;      // the device copy's, measured by the baseline's program
+    bool unreliable = false;          // another process used the GPU meanwhile (or none could tell)
+    std::string note;
+};
+
+// The verdict a speed measurement gives (pass when fast enough).
+Finding finding_of_timing(const Timing& t);
+// The baseline's task a task is timed against: the same task, or the one
+// its threshold names (the baseline's naive kernel). Null without a threshold.
+const TaskInfo* baseline_task(const LabInfo& lab, const TaskInfo& task);
+
+class TimingPhase {
+public:
+    // Starts building the baseline and preparing its first rounds (nothing
+    // when `enabled` is false or no task has a threshold).
+    TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, std::vector<const TaskInfo*> tasks,
+                std::uint64_t seed, bool enabled);
+    ~TimingPhase();  // programs still waiting end at their closed gates
+    TimingPhase(const TimingPhase&) = delete;
+    TimingPhase& operator=(const TimingPhase&) = delete;
+
+    bool active() const { return active_; }
+    // The baseline's build (waits for it). Only when active().
+    const BuildResult& baseline_build() const { return baseline_.get(); }
+    // The student's program is built: its first rounds get ready too.
+    void prepare_student(const std::filesystem::path& program);
+    // Task `index`'s timing, or the finding why there is none. Failures of
+    // the student's timed calls go into `failures` (a result cached from an
+    // earlier call fails there).
+    std::optional<Timing> measure(std::size_t index, std::vector<Finding>& findings);
+    // Every prepared program not measured ends now.
+    void close_all();
+
+private:
+    struct PreparedRound;
+    RunRequest request(std::size_t index, bool of_student, const std::filesystem::path& program) const;
+
+    const GpuInfo& gpu_;
+    const LabInfo& lab_;
+    std::vector<const TaskInfo*> tasks_;
+    std::uint64_t seed_ = 0;
+    bool active_ = false;
+    std::optional<int> gpu_processes_before_;
+    std::shared_future<BuildResult> baseline_;
+    std::filesystem::path student_program_;
+    std::vector<std::unique_ptr<PreparedRound>> prepared_;
+};
+
+}  // namespace hpclab

@@ -1,0 +1,201 @@
+#include "command_line.h"
+
+#include "commands.h"
+#include "size_options.h"
+
+namespace hpclab::cli {
+
+namespace {
+
+// Options live as long as the program: the calls read them after parsing.
+template <class T> T& keep(std::vector<std::shared_ptr<void>>& store)
+{
+    auto p = std::make_shared<T>();
+    store.push_back(p);
+    return *p;
+}
+
+std::vector<std::shared_ptr<void>> g_values;
+
+ParsedCommand list_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("list", "The labs, in course order, and your progress");
+    auto& markdown = keep<bool>(g_values);
+    auto& lab = keep<std::string>(g_values);
+    c->add_option("lab", lab, "One lab in detail: its tasks, sizes, tolerances and thresholds");
+    c->add_flag("--markdown", markdown, "As the README's table");
+    return {c, [&] { return cmd_list(ctx, markdown, lab); }};
+}
+
+ParsedCommand info_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("info", "This machine: the GPU, the CUDA compiler, the course folder");
+    return {c, [&] { return cmd_info(ctx); }};
+}
+
+ParsedCommand verdicts_command(CLI::App& app, Context&)
+{
+    auto* c = app.add_subcommand("verdicts", "The verdicts a check gives, in order of precedence, and what they mean");
+    auto& cmake = keep<std::string>(g_values);
+    c->add_option("--cmake", cmake, "Write them as CMake variables to this file (for the test suite)");
+    return {c, [&] { return cmd_verdicts(cmake); }};
+}
+
+ParsedCommand build_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("build", "Compile a lab without running it (no GPU needed)");
+    auto& lab = keep<std::string>(g_values);
+    auto& solution = keep<bool>(g_values);
+    c->add_option("lab", lab, "The lab's id (hpclab list)")->required();
+    c->add_flag("--solution", solution, "The reference solution instead of your code");
+    return {c, [&] { return cmd_build(ctx, lab, solution ? Variant::solution : Variant::student); }};
+}
+
+ParsedCommand run_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("run", "Run a lab on the GPU: what it computed, the check, the time");
+    auto& a = keep<RunArgs>(g_values);
+    auto& solution = keep<bool>(g_values);
+    auto& seed = keep<std::uint64_t>(g_values);
+    c->add_option("lab", a.lab, "The lab's id (hpclab list)");
+    c->add_flag("--all", a.all, "Every lab, one table (with --solution: the reference solutions)");
+    c->add_flag("--solution", solution, "The reference solution instead of your code");
+    c->add_option("--task", a.task, "Only this task of the lab");
+    c->add_flag("--all-sizes", a.all_sizes, "Every edge size of the lab instead of one timed size");
+    c->add_flag("--big", a.big, "With --all-sizes: also the sizes past 2^31 bytes (slow, needs memory)");
+    auto* seed_opt = c->add_option("--seed", seed, "Seed of the random inputs (to replay a run)");
+    c->add_option("--image", a.image, "A grayscale PGM image as input (image labs)");
+    c->add_option("--output", a.output, "Where to write the output image (image labs)");
+    c->add_option("--json", a.json, "With --all: also write the table as JSON to this file");
+    auto sizes = std::make_shared<SizeOptions>(*c, ctx.catalog(), SizeOptions::Values::one);
+    return {c, [&, seed_opt, sizes] {
+                a.variant = solution ? Variant::solution : Variant::student;
+                if (seed_opt->count()) a.seed = seed;
+                for (const auto& [name, values] : sizes->given()) a.sizes[name] = values.front();
+                return cmd_run(ctx, a);
+            }};
+}
+
+ParsedCommand check_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("check", "Judge a lab: one verdict per task, what is wrong, where, and why");
+    auto& a = keep<CheckArgs>(g_values);
+    auto& solution = keep<bool>(g_values);
+    auto& seed = keep<std::uint64_t>(g_values);
+    c->add_option("lab", a.lab, "The lab's id (hpclab list)")->required();
+    c->add_flag("--solution", solution, "The reference solution instead of your code");
+    c->add_option("--file", a.file, "Judge this file in place of labs/<lab>/<lab>.cu");
+    c->add_option("--task", a.task, "Only this task");
+    auto* seed_opt = c->add_option("--seed", seed, "Seed of the inputs (to replay a check)");
+    c->add_flag("--no-sanitizer", a.no_sanitizer, "Leave out the compute-sanitizer runs");
+    c->add_flag("--no-timing", a.no_timing, "Leave out the speed measurement");
+    c->add_flag("--big", a.big, "Also the sizes past 2^31 bytes");
+    c->add_flag("--quiet", a.quiet, "Less progress output");
+    c->add_option("--expect", a.expect, "A verdict name: exit 0 only if the check gives exactly that verdict");
+    c->add_option("--json", a.json, "Also write the grade record to this file");
+    return {c, [&, seed_opt] {
+                if (solution && !a.file.empty()) throw UsageError("give --solution or --file, not both");
+                a.variant = solution ? Variant::solution : Variant::student;
+                if (seed_opt->count()) a.seed = seed;
+                return cmd_check(ctx, a);
+            }};
+}
+
+ParsedCommand selftest_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("selftest", "Maintainer check: the solution passes / the skeleton fails");
+    auto& lab = keep<std::string>(g_values);
+    auto& f = keep<std::array<bool, 4>>(g_values);  // solution, skeleton, no-big, only-big
+    c->add_option("lab", lab, "The lab's id")->required();
+    auto* sol = c->add_flag("--solution", f[0], "Every task at every size must pass");
+    c->add_flag("--skeleton", f[1], "Every task at every size must fail its check")->excludes(sol);
+    auto* no_big = c->add_flag("--no-big", f[2], "Leave out the sizes past 2^31 bytes");
+    c->add_flag("--only-big", f[3], "Only the sizes past 2^31 bytes")->excludes(no_big);
+    return {c, [&] {
+                if (!f[0] && !f[1]) throw UsageError("selftest needs --solution or --skeleton");
+                return cmd_selftest(ctx, lab, f[1], f[3] ? BigSizes::only : f[2] ? BigSizes::leave_out : BigSizes::include);
+            }};
+}
+
+ParsedCommand bench_command(CLI::App& app, Context& ctx, std::string command_line)
+{
+    auto* c = app.add_subcommand(
+        "bench", "Benchmark the reference solutions and the variants in bench/<lab>/ over sizes (asserts nothing)");
+    auto& a = keep<BenchArgs>(g_values);
+    auto& reps = keep<int>(g_values);
+    c->add_option("labs", a.labs, "Labs (default: every lab with a sweep in its lab.json)");
+    c->add_option("--task", a.task, "Only this task");
+    c->add_option("--variants", a.variants, "Only these variants (file names in bench/<lab>/, or solution)")
+        ->delimiter(',')
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    auto* reps_opt = c->add_option("--reps", reps, "Timed calls per run after the warm-up (default: the task's "
+                                                   "timing reps, at least 10)");
+    c->add_flag("--quick", a.quick, "Only the largest size of each sweep");
+    auto sizes = std::make_shared<SizeOptions>(*c, ctx.catalog(), SizeOptions::Values::list);
+    c->add_option("--csv", a.csv, "Also write every row to this CSV file");
+    c->add_option("--json", a.json, "Also write the results to this JSON file (for --report)");
+    c->add_option("--variants-dir", a.variants_dir, "Where the variants are (default: bench/ of the course)");
+    c->add_flag("--build-only", a.build_only, "Compile every variant, run nothing (no GPU needed)");
+    c->add_option("--report", a.report, "Render this results file (written by --json) instead of measuring");
+    c->add_flag("--markdown", a.markdown, "With --report: as markdown tables, for the docs");
+    c->add_option("--update", a.update,
+                  "With --report: rewrite the generated section of this document (docs/performance.md)");
+    c->footer("Rows: every variant of every timed task at every size of its sweep (labs/<lab>/lab.json, \"bench\"),\n"
+              "verified call by call; a wrong one gets no number. The docs' results:\n"
+              "  hpclab bench --json docs/results/bench-h100.json\n"
+              "  hpclab bench --report docs/results/bench-h100.json --update docs/performance.md");
+    return {c, [&, reps_opt, sizes, command_line] {
+                if (reps_opt->count()) a.reps = reps;
+                a.sizes = sizes->given();
+                a.command_line = command_line;
+                return a.report.empty() ? cmd_bench(ctx, a) : cmd_bench_report(a);
+            }};
+}
+
+ParsedCommand hint_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("hint", "The lab's next hint, gentle first (remembered)");
+    auto& lab = keep<std::string>(g_values);
+    auto& all = keep<bool>(g_values);
+    auto& reset = keep<bool>(g_values);
+    c->add_option("lab", lab, "The lab's id (hpclab list)")->required();
+    auto* all_opt = c->add_flag("--all", all, "Every hint shown so far");
+    c->add_flag("--reset", reset, "Start the lab's hints over")->excludes(all_opt);
+    return {c, [&] {
+                return cmd_hint(ctx, lab, all ? HintAction::all_shown : reset ? HintAction::start_over : HintAction::next);
+            }};
+}
+
+ParsedCommand reset_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("reset", "Your lab file back to the skeleton (after a backup in .hpclab/backups)");
+    auto& lab = keep<std::string>(g_values);
+    c->add_option("lab", lab, "The lab's id (hpclab list)")->required();
+    return {c, [&] { return cmd_reset(ctx, lab); }};
+}
+
+ParsedCommand watch_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("watch", "Check the lab every time you save it; keys for hints and labs");
+    auto& lab = keep<std::string>(g_values);
+    c->add_option("lab", lab, "The lab to start at (default: the first one not solved)");
+    c->footer("Keys, on a terminal (no Enter): h hint, n next lab, p previous lab, r check now, q quit.\n"
+              "From a pipe: the words hint, next, prev, check, quit, one per line.");
+    return {c, [&] { return cmd_watch(ctx, lab); }};
+}
+
+}  // namespace
+
+std::vector<ParsedCommand> define_commands(CLI::App& app, Context& ctx, int argc, char** argv)
+{
+    std::string command_line = "hpclab";
+    for (int i = 1; i < argc; ++i) command_line += " " + std::string(argv[i]);
+    return {list_command(app, ctx),     info_command(app, ctx),  verdicts_command(app, ctx),
+            build_command(app, ctx),    run_command(app, ctx),   check_command(app, ctx),
+            selftest_command(app, ctx), bench_command(app, ctx, command_line),
+            hint_command(app, ctx),     reset_command(app, ctx), watch_command(app, ctx)};
+}
+
+}  // namespace hpclab::cli

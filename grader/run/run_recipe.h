@@ -1,0 +1,51 @@
+// How hpclab sets up a run of a lab program, in one place for every
+// command. Two recipes:
+// - a correctness run: the calls' outputs all checked, every call traced
+//   (CUPTI), fresh inputs per call;
+// - a timed run: a warm-up call then the timed ones, cycling through a few
+//   input sets kept on the device (input_sets.h), each call starting with a
+//   cold L2 cache, only outputs copied back, on the same two CPUs.
+// `hpclab check` times its student and its baseline this way, `hpclab bench`
+// its variants, and `hpclab run` the demo size: their times compare.
+#pragma once
+
+#include "course/lab_catalog.h"
+#include "run/task_runner.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace hpclab {
+
+// Input sets the timed calls cycle through: consecutive calls always
+// differ, and each call costs a device copy, not a host one.
+inline constexpr std::uint32_t kTimingInputSets = 3;
+// Reference operations a timed call may cost before outputs are sampled: a
+// result cached or skipped is wrong nearly everywhere, so a sample finds it.
+inline constexpr double kTimedReferenceBudget = 2e7;
+
+// What every run names: the lab program, the task it runs, the size.
+struct RunTarget {
+    const LabInfo* lab = nullptr;
+    const TaskInfo* task = nullptr;
+    std::filesystem::path program;
+    Params params;
+    std::uint64_t seed = 0;
+    std::uint64_t gpu_memory_bytes = 0;  // 0: unknown
+    bool big = false;                    // a size past 2^31 bytes: the lab's longer wall limit
+};
+
+RunRequest correctness_run(const RunTarget& target);
+
+struct TimedOptions {
+    int reps = 5;                 // timed calls after the warm-up
+    bool judge_outputs = true;    // false: a trusted baseline's outputs stay on the GPU
+    bool measure_copy = false;    // time a device copy after the calls (the bandwidth ceiling)
+};
+RunRequest timed_run(const RunTarget& target, const TimedOptions& options);
+
+// The CPUs every timed program runs on (empty: any).
+const std::vector<int>& timing_cpus();
+
+}  // namespace hpclab

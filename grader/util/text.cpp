@@ -1,0 +1,87 @@
+#include "util/text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+namespace hpclab {
+
+std::string upper(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string trimmed_lower(std::string_view text)
+{
+    std::string s(text);
+    const auto not_space = [](unsigned char c) { return !std::isspace(c); };
+    s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
+    s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+std::string indent(const std::string& text, const std::string& pad)
+{
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line)) out += pad + line + '\n';
+    return out;
+}
+
+std::string first_lines(const std::string& text, std::size_t n)
+{
+    std::string out;
+    std::size_t pos = 0;
+    for (std::size_t i = 0; i < n && pos < text.size(); ++i) {
+        const std::size_t end = text.find('\n', pos);
+        out += (out.empty() ? "" : " / ") + text.substr(pos, end == std::string::npos ? end : end - pos);
+        if (end == std::string::npos) break;
+        pos = end + 1;
+    }
+    return out;
+}
+
+std::vector<std::string> split(const std::string& s, char sep)
+{
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == sep) {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+std::string wrap(std::string_view text, std::size_t width, std::string_view indent)
+{
+    std::string out, line;
+    auto flush = [&] {
+        if (line.empty()) return;
+        out.append(indent).append(line).push_back('\n');
+        line.clear();
+    };
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t start = text.find_first_not_of(' ', pos);
+        if (start == std::string_view::npos) break;
+        std::size_t end = text.find(' ', start);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view word = text.substr(start, end - start);
+        if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) flush();
+        if (!line.empty()) line.push_back(' ');
+        line.append(word);
+        pos = end;
+    }
+    flush();
+    return out;
+}
+
+}  // namespace hpclab

@@ -1,0 +1,25 @@
+// Small text helpers, one definition each, for every folder.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hpclab {
+
+std::string upper(std::string_view s);
+// The text lowercased, without leading or trailing white space.
+std::string trimmed_lower(std::string_view s);
+// Every line of `text` prefixed with `pad`.
+std::string indent(const std::string& text, const std::string& pad);
+// The first `n` lines of `text` on one line, joined by " / ".
+std::string first_lines(const std::string& text, std::size_t n);
+// The non-empty parts of `s` between `sep`s.
+std::vector<std::string> split(const std::string& s, char sep);
+// `text` broken at spaces into lines of at most `width` columns, each line
+// starting with `indent` and ending with '\n'. A word longer than a line
+// (a long expression in a hint) stays whole on a line of its own.
+std::string wrap(std::string_view text, std::size_t width, std::string_view indent = "");
+
+}  // namespace hpclab
