@@ -1,5 +1,7 @@
 #include "bench/measure.h"
 
+#include "run/run_recipe.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,26 +12,15 @@ namespace hpclab {
 RunRequest bench_request(const BenchCall& call, const std::filesystem::path& program, bool measure_copy,
                          std::uint64_t gpu_memory_bytes)
 {
-    RunRequest req;
-    req.lab = call.lab;
-    req.task = call.task;
-    req.spec = call.spec;
-    req.params = call.params;
-    req.program = program;
-    req.ncalls = 1 + static_cast<std::uint32_t>(call.reps);  // the first call warms up
-    // As in a check's timed runs: consecutive calls get different inputs
-    // (input_sets.h), so no variant can be faster by remembering a result.
-    req.input_sets = std::min<std::uint32_t>(3, req.ncalls);
-    req.flush_l2 = true;
-    req.seed = call.seed;
     // The sweeps' largest sizes take the time the lab allows its big sizes.
-    req.wall_limit_s = std::max(call.lab->wall_limit_s, call.lab->big_wall_limit_s);
-    req.gpu_memory_bytes = gpu_memory_bytes;
-    req.trace = RunRequest::Trace::none;  // CUPTI would be in the times
-    req.outputs_only = true;
-    req.measure_copy = measure_copy;
-    req.reference_budget = kBenchReferenceBudget;
-    return req;
+    const RunTarget target {.lab = call.lab,
+                            .task = call.task,
+                            .program = program,
+                            .params = call.params,
+                            .seed = call.seed,
+                            .gpu_memory_bytes = gpu_memory_bytes,
+                            .big = true};
+    return timed_run(target, {.reps = call.reps, .measure_copy = measure_copy});
 }
 
 BenchRow bench_row(const BenchCall& call, const BenchVariant& variant)

@@ -14,11 +14,6 @@
 
 namespace hpclab {
 
-// Reference operations per timed call before outputs are sampled: a cached
-// or skipped result is wrong nearly everywhere, so a sample catches it, and
-// matmul's reference at n = 4096 would otherwise cost more than the run.
-inline constexpr double kBenchReferenceBudget = 2e7;
-
 struct BenchCall {
     const LabInfo* lab = nullptr;
     const TaskInfo* task = nullptr;
@@ -28,8 +23,9 @@ struct BenchCall {
     std::uint64_t seed = 0;  // the same for every variant at one size: the same inputs
 };
 
-// A warm-up call then `reps` timed ones, each with fresh inputs, a cold L2
-// and its outputs checked; `measure_copy` times a device copy afterwards.
+// The timed recipe (run/run_recipe.h), as `hpclab check` times: a warm-up
+// call then `reps` timed ones, cycling through input sets, a cold L2, every
+// call's outputs checked; `measure_copy` times a device copy afterwards.
 RunRequest bench_request(const BenchCall& call, const std::filesystem::path& program, bool measure_copy,
                          std::uint64_t gpu_memory_bytes);
 

@@ -126,7 +126,7 @@ std::vector<LabPlan> plan_bench(const std::vector<const LabInfo*>& labs, const B
         for (const TaskInfo* t : planned_tasks(*lab, choices.task))
             plan.tasks.push_back({t, bench_sweep(*t, choices.sizes, choices.quick), bench_reps(*t, choices.reps)});
         std::vector<BenchVariant> found = discover_variants(variants_dir, *lab, root);
-        found.push_back(reference_variant(*lab));
+        found.push_back(solution_variant(*lab));
         std::stable_sort(found.begin(), found.end(), variant_order);
         for (auto& v : found) {
             variant_ids.insert(v.id);

@@ -172,7 +172,7 @@ BenchVariant read_variant_file(const fs::path& file, const std::string& shown, c
     v.id = file.stem().string();
     if (!std::all_of(v.id.begin(), v.id.end(), [](char c) { return is_name_char(c) || c == '-'; }))
         throw BenchInputError(fmt::format("{}: a variant's file name is its id: use letters, digits, _ and -", shown));
-    if (v.id == kReferenceId || v.id == kCopyVariantId)
+    if (v.id == kSolutionId || v.id == kCopyVariantId)
         throw BenchInputError(fmt::format("{}: the id '{}' is taken by the bench's own rows: rename the file", shown, v.id));
     for (const auto& task : v.tasks)
         if (!lab.find_task(task))
@@ -197,12 +197,12 @@ std::vector<BenchVariant> discover_variants(const fs::path& dir, const LabInfo& 
     return out;
 }
 
-BenchVariant reference_variant(const LabInfo& lab)
+BenchVariant solution_variant(const LabInfo& lab)
 {
     BenchVariant v;
-    v.id = kReferenceId;
-    v.kind = VariantKind::reference;
-    v.title = "the reference solution";
+    v.id = kSolutionId;
+    v.kind = VariantKind::course;
+    v.title = "the solution (the course's version)";
     v.source = lab.solution_source();
     for (const auto& t : lab.tasks)
         if (t.timed) v.tasks.push_back(t.id);

@@ -1,4 +1,4 @@
-// The variants `hpclab bench` measures: the reference solution, and other
+// The variants `hpclab bench` measures: the solution, and other
 // implementations of a lab's entry points in bench/<lab>/<id>.cu. Each such
 // file implements every entry point of labs/<lab>/<lab>.h and says near its
 // top, in one line, what it is:
@@ -29,7 +29,7 @@ std::optional<VariantKind> kind_from_name(std::string_view name);
 std::string kind_names();
 
 struct BenchVariant {
-    std::string id;  // the file's stem; "reference" for the solution
+    std::string id;  // the file's stem; "solution" for the solution
     VariantKind kind = VariantKind::reference;
     std::vector<std::string> tasks;
     std::string title;
@@ -42,7 +42,7 @@ struct BenchVariant {
 inline constexpr std::string_view kVariantTag = "// hpclab-bench:";
 // How far from the top the line may be (after a licence header, say).
 inline constexpr int kVariantLineWindow = 30;
-inline constexpr std::string_view kReferenceId = "reference";
+inline constexpr std::string_view kSolutionId = "solution";
 
 // The fields after the tag (`kind=... tasks=... title="..." [link=...]`);
 // `where` ("bench/matmul/cublas.cu:3") starts every error message. Checks
@@ -58,8 +58,8 @@ BenchVariant read_variant_file(const std::filesystem::path& file, const std::str
 std::vector<BenchVariant> discover_variants(const std::filesystem::path& dir, const LabInfo& lab,
                                             const std::filesystem::path& root);
 
-// The lab's reference solution, as the variant of every timed task.
-BenchVariant reference_variant(const LabInfo& lab);
+// The lab's solution (the course's version), as the variant of every timed task.
+BenchVariant solution_variant(const LabInfo& lab);
 
 // Table order: kind (naive first, library last), then id.
 bool variant_order(const BenchVariant& a, const BenchVariant& b);

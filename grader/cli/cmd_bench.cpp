@@ -59,7 +59,7 @@ std::map<std::string, BuiltVariant> build_variants(Context& ctx, const LabPlan& 
 {
     std::map<std::string, BuiltVariant> built;
     for (const auto& v : plan.variants) {
-        const std::string cache_name = v.id == kReferenceId ? "solution" : "bench-" + v.id;
+        const std::string cache_name = v.id == kSolutionId ? "solution" : "bench-" + v.id;
         const BuildResult b = build_and_report(ctx, *plan.lab, v.source, cache_name, false, v.link);
         built[v.id] = b.ok ? BuiltVariant {b.program, ""}
                            : BuiltVariant {std::nullopt, "does not build: " +

@@ -126,15 +126,15 @@ TEST_CASE("bench measure: a complete run's times are the timed calls', the warm-
     RunReport r;
     r.status = RunStatus::completed;
     r.calls = {call(50.0), call(3.0), call(1.0), call(2.0), call(4.0)};
-    const BenchRow out = measured_row(bench_row(vecadd3_call(1024, 4), reference_variant(lab_of("vecadd3"))), r);
+    const BenchRow out = measured_row(bench_row(vecadd3_call(1024, 4), solution_variant(lab_of("vecadd3"))), r);
     CHECK(out.status == BenchStatus::ok);
     CHECK(out.timed());
     CHECK(out.median_ms == doctest::Approx(2.5));
     CHECK(out.min_ms == doctest::Approx(1.0));
     CHECK(out.max_ms == doctest::Approx(4.0));
     CHECK(out.reps == 4);
-    CHECK(out.variant == "reference");
-    CHECK(out.kind == "reference");
+    CHECK(out.variant == "solution");
+    CHECK(out.kind == "course");
     CHECK(out.bytes == doctest::Approx(12.0 * 1024));
 }
 
@@ -146,7 +146,7 @@ TEST_CASE("bench measure: a wrong call gives no number but the first mismatch")
     r.calls[2].check.kind = CheckResult::Kind::mismatch;
     r.calls[2].check.summary = "c[7] (index 7): expected 3, got 4";
     r.calls[2].check.details = {"1 of 1024 elements differ"};
-    const BenchRow out = measured_row(bench_row(vecadd3_call(1024, 2), reference_variant(lab_of("vecadd3"))), r);
+    const BenchRow out = measured_row(bench_row(vecadd3_call(1024, 2), solution_variant(lab_of("vecadd3"))), r);
     CHECK(out.status == BenchStatus::wrong);
     CHECK_FALSE(out.timed());
     CHECK(out.median_ms == 0);
@@ -193,6 +193,7 @@ TEST_CASE("bench measure: the request times a warm-up and the reps, cold, verifi
     CHECK(req.seed == 42);
     CHECK(req.params.at("n") == 1 << 20);
     CHECK(req.wall_limit_s >= lab_of("vecadd3").wall_limit_s);
+    CHECK(req.input_sets == 3);  // the timed recipe: consecutive calls differ
     CHECK_FALSE(bench_request(c, "/tmp/program", false, 0).measure_copy);
     // a, b and c of 2^20 ints, for each of the 13 calls.
     CHECK(exchange_bytes(*c.spec, c.params, 13) == 13ull * 3 * 4 * (1 << 20));

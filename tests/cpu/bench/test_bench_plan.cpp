@@ -141,7 +141,7 @@ TEST_CASE("bench plan: labs, tasks and variants from the fixture folder")
     REQUIRE(plans.size() == 2);
     std::vector<std::string> ids;
     for (const auto& v : plans[0].variants) ids.push_back(v.id);
-    CHECK(ids == std::vector<std::string> {"one_thread_per_block", "reference", "grid_stride"});
+    CHECK(ids == std::vector<std::string> {"one_thread_per_block", "solution", "grid_stride"});
     REQUIRE(plans[0].tasks.size() == 1);
     CHECK(plans[0].tasks[0].sizes.size() == 4);
     CHECK(plans[0].tasks[0].reps == 10);
@@ -184,10 +184,10 @@ TEST_CASE("bench plan: bad choices are refused with what to do")
     CHECK(contains(plan_error({&demo}, task), "task refuse of lab demo has no \"timing\""));
 
     BenchChoices variant;
-    variant.variants = {"reference", "cublas"};
+    variant.variants = {"solution", "cublas"};
     const std::string unknown = plan_error({vecadd3}, variant);
     CHECK(contains(unknown, "no variant 'cublas' for lab vecadd3"));
-    CHECK(contains(unknown, "grid_stride, one_thread_per_block, reference"));
+    CHECK(contains(unknown, "grid_stride, one_thread_per_block, solution"));
 
     BenchChoices reps;
     reps.reps = 0;

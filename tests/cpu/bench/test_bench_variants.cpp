@@ -115,8 +115,8 @@ TEST_CASE("bench variants: a file's line is found near its top, once")
     CHECK(contains(file_error("vecadd3", "bad.cu", "// hpclab-bench: kind=naive tasks=ad title=\"a\"\n"),
                    "bad.cu:1: lab vecadd3 has no task 'ad'; its tasks are: add"));
     CHECK(contains(file_error("vecadd3", "bin.cu", std::string("\x7f" "ELF\0\0", 6)), "bin.cu: not a text file"));
-    CHECK(contains(file_error("vecadd3", "reference.cu", "// hpclab-bench: kind=naive tasks=add title=\"a\"\n"),
-                   "the id 'reference' is taken"));
+    CHECK(contains(file_error("vecadd3", "solution.cu", "// hpclab-bench: kind=naive tasks=add title=\"a\"\n"),
+                   "the id 'solution' is taken"));
     CHECK(contains(file_error("vecadd3", "two words.cu", "// hpclab-bench: kind=naive tasks=add title=\"a\"\n"),
                    "letters, digits, _ and -"));
 }
@@ -154,11 +154,11 @@ TEST_CASE("bench variants: a bad file in the folder stops discovery, naming it r
     }
 }
 
-TEST_CASE("bench variants: the reference solution covers the lab's timed tasks")
+TEST_CASE("bench variants: the solution covers the lab's timed tasks, as the course's version")
 {
-    const BenchVariant ref = reference_variant(lab_of("matmul"));
-    CHECK(ref.id == "reference");
-    CHECK(ref.kind == VariantKind::reference);
+    const BenchVariant ref = solution_variant(lab_of("matmul"));
+    CHECK(ref.id == "solution");
+    CHECK(ref.kind == VariantKind::course);
     CHECK(ref.tasks == std::vector<std::string> {"naive", "tiled"});
     CHECK(ref.source == lab_of("matmul").solution_source());
 }
