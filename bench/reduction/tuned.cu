@@ -1,11 +1,16 @@
+// hpclab-bench: kind=reference tasks=naive,tree,atomic title="Tuned reference: the course's naive and tree, a one-pass atomic sum"
+// The speed baseline that labs/reduction/lab.json names ("speed_baseline": "tuned"): the
+// thresholds are measured against it. naive and tree are the course's kernels, as in the solution
+// (solutions/reduction/reduction.cu); atomic reads a[] in one pass, 8 loads in flight a thread.
 /****************************************************************************
  *
- * reduction.cu - Sum of an array: three ways (solution)
+ * tuned.cu - reduction, the tuned reference: a one-pass atomic sum
  *
  * Based on the course's cuda-reduction0.cu, cuda-reduction1.cu and
  * cuda-reduction3.cu (Moreno Marzolla, "CUDA Programming").
  *
- * Run it:  hpclab run reduction --solution
+ * Check it:  hpclab check reduction --file bench/reduction/tuned.cu
+ * Time it:   hpclab bench reduction --variants reference,tuned
  *
  ****************************************************************************/
 #include "hpc.h"
@@ -135,7 +140,8 @@ int sum_tree( const int *d_a, int n )
 /****************************************************************************
  * (c) atomic: the blocks add their sums into one int on the device, in a
  *     single pass. The course's version (the tree of (b), then one
- *     atomicAdd() per block of 1024 elements) is bench/reduction/course.cu.
+ *     atomicAdd() per block of 1024 elements) is the solution's,
+ *     solutions/reduction/reduction.cu.
  ****************************************************************************/
 
 /*

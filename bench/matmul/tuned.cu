@@ -1,13 +1,18 @@
+// hpclab-bench: kind=reference tasks=naive,tiled title="Tuned reference: 32x32 tiles, four outputs per thread in blocks of 32x8"
+// The speed baseline that labs/matmul/lab.json names ("speed_baseline": "tuned"): the
+// thresholds are measured against it. Its naive kernel is the course's, as in the solution
+// (solutions/matmul/matmul.cu); its tiled kernel gives each thread four outputs, not one.
 /****************************************************************************
  *
- * matmul.cu - Matrix-matrix multiply, naive and with shared memory tiles
- *             (solution)
+ * tuned.cu - matmul, the tuned reference: four outputs per thread in the
+ *            tiled kernel
  *
  * Based on the course's cuda-matmul.cu (Moreno Marzolla, "CUDA
  * Programming", after Mark Harris's "CUDA C/C++ Basics"; the tiled kernel
  * after Salvatore Orlando's).
  *
- * Run it:  hpclab run matmul --solution
+ * Check it:  hpclab check matmul --file bench/matmul/tuned.cu
+ * Time it:   hpclab bench matmul --variants reference,tuned
  *
  ****************************************************************************/
 #include "hpc.h"
@@ -77,13 +82,14 @@ void matmul_naive( const float *d_p, const float *d_q, float *d_r, int n )
  * shared memory without bank conflicts: local_p[y][k] is one word for the
  * whole warp (a broadcast), local_q[k][tx] is 32 consecutive words, one per
  * bank. What makes it faster than the lesson's one-output-per-thread
- * version (bench/matmul/course.cu) is the inner loop: one thread reads
- * local_q[k][tx] once and uses it for its ROWS outputs, so there are 5
- * shared-memory reads for 4 multiply-adds instead of 8. Shared memory
- * bandwidth is what limits the lesson's version (about one read per clock
- * on each multiprocessor, a broadcast included); the same reads now feed
- * 1.6x as many multiply-adds. Blocks of 256 threads also let 8 blocks share
- * a multiprocessor, so while one waits at a barrier the others compute.
+ * version (the solution, solutions/matmul/matmul.cu) is the inner loop:
+ * one thread reads local_q[k][tx] once and uses it for its ROWS outputs,
+ * so there are 5 shared-memory reads for 4 multiply-adds instead of 8.
+ * Shared memory bandwidth is what limits the lesson's version (about one
+ * read per clock on each multiprocessor, a broadcast included); the same
+ * reads now feed 1.6x as many multiply-adds. Blocks of 256 threads also
+ * let 8 blocks share a multiprocessor, so while one waits at a barrier the
+ * others compute.
  * Expected: about 1.5x the lesson's tiled kernel, 2x or more the naive one.
  *
  * Why it is not faster still: every multiply-add still needs some shared

@@ -1,11 +1,17 @@
+// hpclab-bench: kind=reference tasks=naive,tiled title="Tuned reference: a 32x33 tile moved by 32x8 threads, four pixels each"
+// The speed baseline that labs/rotation/lab.json names ("speed_baseline": "tuned"): the
+// thresholds are measured against it. Its naive kernel is the course's, as in the solution
+// (solutions/rotation/rotation.cu); its tiled kernel moves the tile with 32x8 threads, not 32x32.
 /****************************************************************************
  *
- * rotation.cu - Rotate a grayscale image 90 degrees clockwise (solution)
+ * tuned.cu - rotation, the tuned reference: four pixels per thread in the
+ *            tiled kernel
  *
  * Based on the course's cuda-image-rotation.cu (Moreno Marzolla, "CUDA
  * Programming", University of Bologna).
  *
- * Run it:  hpclab run rotation --solution
+ * Check it:  hpclab check rotation --file bench/rotation/tuned.cu
+ * Time it:   hpclab bench rotation --variants reference,tuned
  *
  ****************************************************************************/
 #include "hpc.h"
@@ -70,8 +76,9 @@ void rotate_naive( const float *d_in, float *d_out, int width, int height )
  * With rows of 33 words they fall in 32 different banks.
  *
  * What makes it faster than the lesson's version with one pixel per thread
- * in blocks of 32 x 32 (bench/rotation/course.cu): the kernel only moves
- * bytes, so it needs many loads in flight to reach the memory bandwidth.
+ * in blocks of 32 x 32 (the solution, solutions/rotation/rotation.cu): the
+ * kernel only moves bytes, so it needs many loads in flight to reach the
+ * memory bandwidth.
  * Here each thread issues its 4 loads before it waits for any, and with
  * blocks of 256 threads a multiprocessor holds 8 blocks: while some wait at
  * their barrier, the others have loads or stores on the way, where a block

@@ -1,12 +1,17 @@
+// hpclab-bench: kind=reference tasks=shared title="Tuned reference: eight outputs per thread in blocks of 256"
+// The speed baseline that labs/stencil/lab.json names ("speed_baseline": "tuned"): the
+// thresholds are measured against it. The course's version, one output per thread in blocks
+// of 1024, is the solution (solutions/stencil/stencil.cu); here each thread computes 8 outputs.
 /****************************************************************************
  *
- * stencil.cu - 1-D stencil with a shared-memory cache (solution)
+ * tuned.cu - stencil, the tuned reference: eight outputs per thread
  *
  * Based on the course's cuda-stencil1d.cu and cuda-stencil1d-shared.cu
  * (Moreno Marzolla, "CUDA Programming", after Mark Harris's "CUDA C/C++
  * Basics").
  *
- * Run it:  hpclab run stencil --solution
+ * Check it:  hpclab check stencil --file bench/stencil/tuned.cu
+ * Time it:   hpclab bench stencil --variants reference,tuned
  *
  ****************************************************************************/
 #include "hpc.h"
@@ -15,7 +20,8 @@
 /* Blocks of BLKDIM threads; each thread computes ELEMS outputs, so a block
    computes TILE = ELEMS * BLKDIM of them from a cache of TILE + 2*RADIUS
    inputs. The lesson's version (one output per thread, blocks of 1024) is
-   the same pattern with ELEMS = 1: bench/stencil/course.cu keeps it. */
+   the same pattern with ELEMS = 1: it is the solution,
+   solutions/stencil/stencil.cu. */
 #define BLKDIM 256
 #define ELEMS 8
 #define TILE (ELEMS * BLKDIM)

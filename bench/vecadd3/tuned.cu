@@ -1,11 +1,16 @@
+// hpclab-bench: kind=reference tasks=add title="Tuned reference: four elements per thread in blocks of 256"
+// The speed baseline that labs/vecadd3/lab.json names ("speed_baseline": "tuned"): the
+// thresholds are measured against it. The course's version, one element per thread in blocks
+// of 1024, is the solution (solutions/vecadd3/vecadd3.cu); here each thread has 8 loads in flight.
 /****************************************************************************
  *
- * vecadd3.cu - Vector addition with blocks and threads (solution)
+ * tuned.cu - vecadd3, the tuned reference: four elements per thread
  *
  * Based on the course's cuda-vecadd3.cu (Moreno Marzolla, "CUDA
  * Programming", after Mark Harris's "CUDA C/C++ Basics").
  *
- * Run it:  hpclab run vecadd3 --solution
+ * Check it:  hpclab check vecadd3 --file bench/vecadd3/tuned.cu
+ * Time it:   hpclab bench vecadd3 --variants reference,tuned
  *
  ****************************************************************************/
 #include "hpc.h"
@@ -13,7 +18,7 @@
 
 /* Blocks of 256 threads, and each thread adds ELEMS elements. The lesson's
    version (one element per thread, blocks of 1024) is the same kernel with
-   ELEMS = 1: bench/vecadd3/course.cu keeps it. */
+   ELEMS = 1: it is the solution, solutions/vecadd3/vecadd3.cu. */
 #define BLKDIM 256
 #define ELEMS 4
 
