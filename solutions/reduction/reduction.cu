@@ -1,7 +1,3 @@
-// hpclab-bench: kind=course tasks=naive,tree,atomic title="Course reductions 0 1 and 3: one element per thread in blocks of 1024"
-// The course's version: the reference solution as it was before it was tuned
-// (solutions/reduction/reduction.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * reduction.cu - Sum of an array: three ways (solution)
@@ -34,14 +30,19 @@
  */
 __global__ void sum_naive_kernel( const int *a, int n, int *d_partial )
 {
+    /* 1: each thread copies its element into the block's temp[]; threads
+       past the end of a[] store a zero, which does not change the sum. */
     __shared__ int temp[BLKDIM];
     const int lindex = threadIdx.x;
     const int bindex = blockIdx.x;
     const int gindex = threadIdx.x + blockIdx.x * blockDim.x;
 
-    /* Threads past the end of a[] store a zero, which does not change the sum. */
     temp[lindex] = (gindex < n ? a[gindex] : 0);
+
+    /* 2: wait until every element is in temp[] */
     __syncthreads();
+
+    /* 3: thread 0 alone adds them up */
     if ( 0 == lindex ) {
         int i, my_sum = 0;
         for (i = 0; i < BLKDIM; i++) {
@@ -52,21 +53,27 @@ __global__ void sum_naive_kernel( const int *a, int n, int *d_partial )
 }
 
 /*
- * The host's part of (a) and (b): copy the n_blocks partial sums back and
- * add them up. A few thousand ints at most for the sizes of this lab: a
- * small copy and a short loop next to reading n ints on the GPU.
+ * The host's part of (a) and (b): returns the sum of the n_blocks partial
+ * sums that d_partial (device memory) holds. A few thousand ints at most
+ * for the sizes of this lab (one per 1024 elements): a small copy and a
+ * short loop next to reading n ints on the GPU.
  */
 static int add_partial_sums( const int *d_partial, int n_blocks )
 {
+    int sum = 0;
+
+    /* 4: the partial sums to the host, added up there. cudaMemcpy waits
+       for the kernel that wrote them. */
     const size_t size = n_blocks * sizeof(int);
     int *h_partial = (int *)malloc(size);
-    int i, sum = 0;
+    int i;
 
     cudaSafeCall( cudaMemcpy(h_partial, d_partial, size, cudaMemcpyDeviceToHost) );
     for (i = 0; i < n_blocks; i++) {
         sum += h_partial[i];
     }
     free(h_partial);
+
     return sum;
 }
 
@@ -101,6 +108,7 @@ int sum_naive( const int *d_a, int n )
  */
 __global__ void sum_tree_kernel( const int *a, int n, int *d_partial )
 {
+    /* 5: as in the naive kernel: temp[] filled, zeros past the end */
     __shared__ int temp[BLKDIM];
     const int lindex = threadIdx.x;
     const int bindex = blockIdx.x;
@@ -109,8 +117,9 @@ __global__ void sum_tree_kernel( const int *a, int n, int *d_partial )
 
     temp[lindex] = (gindex < n ? a[gindex] : 0);
     __syncthreads();
-    /* Every thread runs every step of the loop (bsize is the same for the
-       whole block), so every thread reaches every barrier. */
+
+    /* 6: the tree. Every thread runs every step of the loop (bsize is the
+       same for the whole block), so every thread reaches every barrier. */
     while ( bsize > 0 ) {
         if ( lindex < bsize ) {
             temp[lindex] += temp[lindex + bsize];
@@ -118,6 +127,8 @@ __global__ void sum_tree_kernel( const int *a, int n, int *d_partial )
         bsize = bsize / 2;
         __syncthreads();
     }
+
+    /* 7: the block's sum is in temp[0] */
     if ( 0 == lindex ) {
         d_partial[bindex] = temp[0];
     }
@@ -147,9 +158,17 @@ int sum_tree( const int *d_a, int n )
  * them and blocks finish at different times, so they hardly ever wait.
  * What this version saves is around the kernel: no array of partial sums
  * to allocate and free, no copy back and no loop on the host.
+ *
+ * Why it is not faster still: one element per thread, as in (a) and (b),
+ * leaves the memory idle part of the time, and the tree costs 10 barriers
+ * per block. The speed baseline, bench/reduction/tuned.cu, reads a[] in a
+ * single pass with a grid that just fills the GPU: each thread adds up
+ * many elements in a register with 8 loads in flight, and the warps add up
+ * their sums with register shuffles.
  */
 __global__ void sum_atomic_kernel( const int *a, int n, int *result )
 {
+    /* 8: the tree of sum_tree_kernel... */
     __shared__ int temp[BLKDIM];
     const int lindex = threadIdx.x;
     const int gindex = threadIdx.x + blockIdx.x * blockDim.x;
@@ -164,6 +183,8 @@ __global__ void sum_atomic_kernel( const int *a, int n, int *result )
         bsize = bsize / 2;
         __syncthreads();
     }
+    /* ...and one atomicAdd() per block: a plain *result += temp[0] would
+       lose the sums of blocks that add at the same moment. */
     if ( 0 == lindex ) {
         atomicAdd(result, temp[0]);
     }
@@ -173,9 +194,10 @@ void sum_atomic( const int *d_a, int n, int *d_sum )
 {
     const int n_blocks = (n + BLKDIM - 1) / BLKDIM;
 
-    /* *d_sum holds garbage: start from zero. The memset and the kernel go
-       to the same (default) stream, so the kernel starts after it. */
+    /* 9: *d_sum holds garbage: start from zero. The memset and the kernel
+       go to the same (default) stream, so the kernel starts after it. */
     cudaSafeCall( cudaMemset(d_sum, 0, sizeof(*d_sum)) );
+
     sum_atomic_kernel<<<n_blocks, BLKDIM>>>(d_a, n, d_sum);
     cudaCheckError();
 }

@@ -1,7 +1,3 @@
-// hpclab-bench: kind=course tasks=tiled title="Course tiled matmul: 32x32 shared tiles and one output per thread"
-// The course's version: the reference solution as it was before it was tuned
-// (solutions/matmul/matmul.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * matmul.cu - Matrix-matrix multiply, naive and with shared memory tiles
@@ -24,8 +20,8 @@
 #define BLKDIM 32
 
 /*
- * One thread per element of r. Thread (threadIdx.x, threadIdx.y) of block
- * (blockIdx.x, blockIdx.y) computes row i, column j.
+ * Task "naive": one thread per element of r. Thread (threadIdx.x,
+ * threadIdx.y) of block (blockIdx.x, blockIdx.y) computes row i, column j.
  *
  * Why it is slow: each thread reads 2n floats for 2n flops, and every
  * element of p and q is read n times over the grid. The accesses are at
@@ -38,8 +34,11 @@
  */
 __global__ void matmul( const float *p, const float *q, float *r, int n )
 {
+    /* 1: the row from the y coordinates, the column from the x ones */
     const int i = blockIdx.y * blockDim.y + threadIdx.y;  /* row of r */
     const int j = blockIdx.x * blockDim.x + threadIdx.x;  /* column of r */
+
+    /* 2: row i of p times column j of q, for the threads inside r */
     if (i < n && j < n) {
         float v = 0.0f;
         for (int k = 0; k < n; k++) {
@@ -51,6 +50,7 @@ __global__ void matmul( const float *p, const float *q, float *r, int n )
 
 void matmul_naive( const float *d_p, const float *d_q, float *d_r, int n )
 {
+    /* 3: BLKDIM x BLKDIM blocks, enough of them in x and y to cover r */
     const dim3 block(BLKDIM, BLKDIM);
     const dim3 grid((n + BLKDIM - 1) / BLKDIM, (n + BLKDIM - 1) / BLKDIM);
     matmul<<<grid, block>>>(d_p, d_q, d_r, n);
@@ -58,7 +58,8 @@ void matmul_naive( const float *d_p, const float *d_q, float *d_r, int n )
 }
 
 /*
- * The same product through BLKDIM x BLKDIM tiles in shared memory.
+ * Task "tiled": the same product through BLKDIM x BLKDIM tiles in shared
+ * memory.
  *
  * Why it is faster: each element of a tile is read from global memory by
  * one thread and then used by BLKDIM threads from shared memory, so global
@@ -71,8 +72,11 @@ void matmul_naive( const float *d_p, const float *d_q, float *d_r, int n )
  * Why it is not BLKDIM times faster: the inner loop still does one shared
  * memory load per multiply-add, so shared memory bandwidth becomes the
  * limit, and the two barriers per step make threads wait for the slowest
- * warp of their block. Library kernels (cuBLAS) go further by keeping
- * several results per thread in registers.
+ * warp of their block. The speed baseline, bench/matmul/tuned.cu, gives
+ * each thread four outputs of one column, so that each local_q[k][tx] it
+ * reads serves four multiply-adds; library kernels (cuBLAS) go further by
+ * keeping an 8 x 8 block of results per thread in registers
+ * (docs/matmul-further.md).
  *
  * Any n: the tiles that stick out of the matrices are padded with zeros,
  * which add nothing to the sums. No thread leaves early: threads outside
@@ -81,6 +85,7 @@ void matmul_naive( const float *d_p, const float *d_q, float *d_r, int n )
  */
 __global__ void matmulb( const float *p, const float *q, float *r, int n )
 {
+    /* 4: the two tiles, and this thread's element of r */
     __shared__ float local_p[BLKDIM][BLKDIM];
     __shared__ float local_q[BLKDIM][BLKDIM];
     const int tx = threadIdx.x;
@@ -90,15 +95,22 @@ __global__ void matmulb( const float *p, const float *q, float *r, int n )
     float v = 0.0f;
 
     for (int m = 0; m < n; m += BLKDIM) {
-        /* m + tx and m + ty are < n + BLKDIM: no overflow */
+        /* 5: one element of each tile, a zero outside the matrices
+           (m + tx and m + ty are < n + BLKDIM: no overflow) */
         local_p[ty][tx] = (i < n && m + tx < n) ? p[i*n + (m + tx)] : 0.0f;
         local_q[ty][tx] = (m + ty < n && j < n) ? q[(m + ty)*n + j] : 0.0f;
-        __syncthreads();  /* the tiles are complete */
+
+        /* 6: the tiles are complete: row ty of one times column tx of the other */
+        __syncthreads();
         for (int k = 0; k < BLKDIM; k++) {
             v += local_p[ty][k] * local_q[k][tx];
         }
-        __syncthreads();  /* everyone is done with them: they may be overwritten */
+
+        /* 7: everyone is done with them: they may be overwritten */
+        __syncthreads();
     }
+
+    /* 8: only the store is guarded */
     if (i < n && j < n) {
         r[i*n + j] = v;
     }
@@ -106,6 +118,7 @@ __global__ void matmulb( const float *p, const float *q, float *r, int n )
 
 void matmul_tiled( const float *d_p, const float *d_q, float *d_r, int n )
 {
+    /* 9: the same block and grid as matmul_naive */
     const dim3 block(BLKDIM, BLKDIM);
     const dim3 grid((n + BLKDIM - 1) / BLKDIM, (n + BLKDIM - 1) / BLKDIM);
     matmulb<<<grid, block>>>(d_p, d_q, d_r, n);

@@ -1,7 +1,3 @@
-// hpclab-bench: kind=course tasks=add title="Course cuda-vecadd3: one element per thread in blocks of 1024"
-// The course's version: the reference solution as it was before it was tuned
-// (solutions/vecadd3/vecadd3.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * vecadd3.cu - Vector addition with blocks and threads (solution)
@@ -25,11 +21,16 @@
  * kernel does one addition per 12 bytes moved, so memory bandwidth alone
  * bounds it: it can at best match a device-to-device copy of the same bytes.
  * What keeps it a little below that: each thread does a single element, so
- * there are few loads in flight per thread to hide the memory latency.
+ * there are few loads in flight per thread to hide the memory latency. The
+ * speed baseline, bench/vecadd3/tuned.cu, gives each thread four elements
+ * in blocks of 256 to keep more of them on their way.
  */
 __global__ void add( const int *a, const int *b, int *c, int n )
 {
+    /* 1: the element this thread handles (n <= 2^30: an int will do) */
     const int index = threadIdx.x + blockIdx.x * blockDim.x;
+
+    /* 2: the threads of the last block past the end do nothing */
     if (index < n) {
         c[index] = a[index] + b[index];
     }
@@ -37,6 +38,7 @@ __global__ void add( const int *a, const int *b, int *c, int n )
 
 void vecadd( const int *d_a, const int *d_b, int *d_c, int n )
 {
+    /* 3: enough blocks of BLKDIM threads to cover all n elements */
     add<<<(n + BLKDIM - 1) / BLKDIM, BLKDIM>>>(d_a, d_b, d_c, n);
     cudaCheckError();
 }

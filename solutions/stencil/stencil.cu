@@ -1,7 +1,3 @@
-// hpclab-bench: kind=course tasks=shared title="Course cuda-stencil1d-shared: one output per thread in blocks of 1024"
-// The course's version: the reference solution as it was before it was tuned
-// (solutions/stencil/stencil.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * stencil.cu - 1-D stencil with a shared-memory cache (solution)
@@ -33,10 +29,14 @@
  * block (no thread may start adding until the slowest warp has loaded), and
  * a halo copied by only RADIUS threads of one warp. Either way the kernel
  * does 6 additions per 8 bytes moved, so memory bandwidth bounds it: it can
- * at best match a copy of in[] into out[].
+ * at best match a copy of in[] into out[]. The speed baseline,
+ * bench/stencil/tuned.cu, keeps the cache and gets closer to that: 8
+ * outputs per thread in blocks of 256, so more loads are on their way and
+ * a barrier comes once per 2048 outputs.
  */
 __global__ void stencil1d_kernel( const int *in, int *out, int n )
 {
+    /* 1: the cache, and where this thread's output and centre are */
     __shared__ int temp[BLKDIM + 2 * RADIUS];
     const int gindex = threadIdx.x + blockIdx.x * blockDim.x; /* the output this thread computes */
     const int lindex = threadIdx.x + RADIUS; /* where its centre in[gindex + RADIUS] goes in temp[] */
@@ -46,11 +46,12 @@ __global__ void stencil1d_kernel( const int *in, int *out, int n )
     const int bsize = (n - first < BLKDIM ? n - first : BLKDIM);
     int result = 0, offset;
 
-    /* Read this block's inputs into shared memory: every thread its centre... */
+    /* 2: every thread copies its centre... */
     if (gindex < n) {
         temp[lindex] = in[gindex + RADIUS];
     }
-    /* ...and the first RADIUS threads the halo: RADIUS inputs before the
+
+    /* 3: ...and the first RADIUS threads the halo: RADIUS inputs before the
        first centre, and RADIUS inputs after the LAST centre of the block
        (bsize, not blockDim.x: in a partial last block the lecture's
        in[gindex + RADIUS + blockDim.x] would be past the end of in[]). These
@@ -59,10 +60,12 @@ __global__ void stencil1d_kernel( const int *in, int *out, int n )
         temp[lindex - RADIUS] = in[gindex];
         temp[lindex + bsize] = in[gindex + RADIUS + bsize];
     }
-    /* Every thread reaches the barrier, those past n included: nobody
+
+    /* 4: every thread reaches the barrier, those past n included: nobody
        reads temp[] before all of it is written. */
     __syncthreads();
 
+    /* 5: the sum of the 2*RADIUS+1 inputs around the centre */
     if (gindex < n) {
         for (offset = -RADIUS; offset <= RADIUS; offset++) {
             result += temp[lindex + offset];

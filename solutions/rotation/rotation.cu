@@ -1,7 +1,3 @@
-// hpclab-bench: kind=course tasks=tiled title="Course tiled rotation: a 32x33 shared tile and 32x32 threads"
-// The course's version: the reference solution as it was before it was tuned
-// (solutions/rotation/rotation.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
 /****************************************************************************
  *
  * rotation.cu - Rotate a grayscale image 90 degrees clockwise (solution)
@@ -21,8 +17,8 @@
 #define BLKDIM 32
 
 /*
- * One thread per pixel: thread (x, y) copies input pixel (x, y) to output
- * row x, column height - 1 - y.
+ * Task "naive": one thread per pixel. Thread (x, y) copies input pixel
+ * (x, y) to output row x, column height - 1 - y.
  *
  * Why it is slow: the 32 threads of a warp have consecutive x and the same
  * y. Their reads are 32 consecutive floats of an input row (one coalesced
@@ -34,16 +30,20 @@
  */
 __global__ void rotate( const float *in, float *out, int width, int height )
 {
+    /* 1: the input pixel of this thread */
     const int x = blockIdx.x * blockDim.x + threadIdx.x;  /* input column */
     const int y = blockIdx.y * blockDim.y + threadIdx.y;  /* input row */
+
+    /* 2: to output row x, column height - 1 - y; size_t, as width *
+       height may pass 2^31 */
     if (x < width && y < height) {
-        /* size_t: width * height may pass 2^31 */
         out[(size_t)x * height + (height - 1 - y)] = in[(size_t)y * width + x];
     }
 }
 
 void rotate_naive( const float *d_in, float *d_out, int width, int height )
 {
+    /* 3: BLKDIM x BLKDIM blocks, enough of them to cover the input */
     const dim3 block(BLKDIM, BLKDIM);
     const dim3 grid((width + BLKDIM - 1) / BLKDIM, (height + BLKDIM - 1) / BLKDIM);
     rotate<<<grid, block>>>(d_in, d_out, width, height);
@@ -51,9 +51,10 @@ void rotate_naive( const float *d_in, float *d_out, int width, int height )
 }
 
 /*
- * Through a tile in shared memory. Block (bx, by) rotates the square of the
- * input with top-left pixel (x0, y0) = (bx * BLKDIM, by * BLKDIM), which
- * becomes the square of the output at rows x0 .. x0 + BLKDIM - 1.
+ * Task "tiled": through a tile in shared memory. Block (bx, by) rotates
+ * the square of the input with top-left pixel (x0, y0) = (bx * BLKDIM,
+ * by * BLKDIM), which becomes the square of the output at rows
+ * x0 .. x0 + BLKDIM - 1.
  *
  * Why it is fast: both global accesses are coalesced. The read is as in
  * the naive kernel (thread tx reads pixel x0 + tx of a row). For the write
@@ -66,6 +67,13 @@ void rotate_naive( const float *d_in, float *d_out, int width, int height )
  * one bank and be served one after the other (a 32-way bank conflict).
  * With rows of 33 words they fall in 32 different banks.
  *
+ * Why it is not faster still: the kernel only moves bytes, so it needs
+ * many loads in flight to reach the memory bandwidth, and a block of 1024
+ * threads leaves the memory idle while all of it waits at the barrier. The
+ * speed baseline, bench/rotation/tuned.cu, moves the same tile with 32 x 8
+ * threads, four pixels each, so that 8 smaller blocks share a
+ * multiprocessor and some always have loads or stores on the way.
+ *
  * One barrier: every element of the tile is written by one thread before
  * it, and read by another after it; the tile is used once. No thread
  * leaves before the barrier: threads outside the image skip their load
@@ -73,21 +81,25 @@ void rotate_naive( const float *d_in, float *d_out, int width, int height )
  */
 __global__ void rotateb( const float *in, float *out, int width, int height )
 {
+    /* 4: the tile, with one extra column against bank conflicts */
     __shared__ float tile[BLKDIM][BLKDIM + 1];
     const int tx = threadIdx.x;
     const int ty = threadIdx.y;
     const int x0 = blockIdx.x * BLKDIM;
     const int y0 = blockIdx.y * BLKDIM;
 
-    /* tile[ly][lx] holds input pixel (x0 + lx, y0 + ly) */
+    /* 5: tile[ty][tx] holds input pixel (x0 + tx, y0 + ty): coalesced reads */
     int x = x0 + tx;
     int y = y0 + ty;
     if (x < width && y < height) {
         tile[ty][tx] = in[(size_t)y * width + x];
     }
+
+    /* 6: the whole tile is in shared memory */
     __syncthreads();
 
-    /* Output row x0 + ty, from the bottom of the tile up. */
+    /* 7: output row x0 + ty, from the bottom of the tile up: thread tx and
+       tx + 1 write neighbouring floats */
     x = x0 + ty;
     y = y0 + BLKDIM - 1 - tx;
     if (x < width && y < height) {
@@ -97,6 +109,7 @@ __global__ void rotateb( const float *in, float *out, int width, int height )
 
 void rotate_tiled( const float *d_in, float *d_out, int width, int height )
 {
+    /* 8: the same block and grid as rotate_naive */
     const dim3 block(BLKDIM, BLKDIM);
     const dim3 grid((width + BLKDIM - 1) / BLKDIM, (height + BLKDIM - 1) / BLKDIM);
     rotateb<<<grid, block>>>(d_in, d_out, width, height);
