@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole GPU check in one command, for a machine with a GPU: configure,
-# build, run every test (CPU and GPU), then every lab's reference solution
+# build, run every test (CPU and GPU), then every lab's solution
 # through the runner (the table of times and throughputs) and the rotation
 # lab on its image. Logs and a summary go to $OUT (default: ./out).
 #
@@ -11,9 +11,11 @@
 #
 # Parts: tests (ctest), runs (hpclab run of every lab), loop (the student
 # loop measured: scripts/gpu-loop.sh), bench (hpclab bench: the table, and
-# $OUT/bench-h100.json for docs/results/), course (hpclab check of every
-# variant in bench/ that needs no library: the course's own kernels must
-# pass the thresholds a student meets). One device call has ten minutes: the
+# $OUT/bench-h100.json for docs/results/), course (hpclab check of the
+# solution of every lab with a bench/ folder: the course's own kernels must
+# pass the thresholds a student meets against the tuned speed baseline; and
+# of every variant in bench/ that needs no library: the tuned baselines and
+# the going-further versions must pass). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
 # and CTEST_ARGS (-L broken / -LE broken).
 set -u -o pipefail
@@ -65,7 +67,7 @@ part_tests() {
 
 part_runs() {
   say ""
-  say "== every lab's reference solution (hpclab run --all --solution)"
+  say "== every lab's solution (hpclab run --all --solution)"
   "$hpclab" run --all --solution --json "$OUT/solutions.json" 2>&1 | tee "$LOGS/run-all.log" | tee -a "$summary"
   run_rc=${PIPESTATUS[0]}
 
@@ -95,7 +97,15 @@ part_loop() {
 
 part_course() {
   say ""
-  say "== hpclab check of the variants in bench/ (the course's versions, going further; library ones need their library)"
+  say "== hpclab check of the solutions (the course's versions) against the speed baselines"
+  for d in bench/*/; do
+    lab=$(basename "$d")
+    "$hpclab" check "$lab" --solution --json "$LOGS/check-$lab-solution.json" > "$LOGS/check-$lab-solution.txt" 2>&1
+    rc=$?
+    say "$(printf '%-9s %-15s exit %d: ' "$lab" solution $rc)$(grep -E 'x the|tasks pass' "$LOGS/check-$lab-solution.txt" | head -3 | tr -s ' ' | tr '\n' ' ')"
+    [ $rc -eq 0 ] || course_rc=1
+  done
+  say "== hpclab check of the variants in bench/ (the tuned speed baselines, going further; library ones need their library)"
   for f in bench/*/*.cu; do
     lab=$(basename "$(dirname "$f")"); v=$(basename "$f" .cu)
     grep -q "link=" "$f" && continue

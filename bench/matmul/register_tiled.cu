@@ -64,7 +64,7 @@ __device__ float4 load4( const float *m, int row, int col, int n )
  *
  * Why it is fast:
  * - Register tiling. The lesson's tiled kernel reads two floats from shared
- *   memory per multiply-add; the 4-output solution 1.25. Here 16 floats
+ *   memory per multiply-add; the 4-output tuned.cu 1.25. Here 16 floats
  *   feed 64 multiply-adds: 0.25 per multiply-add, and shared memory stops
  *   being the limit. From global memory, each block reads
  *   (BM + BN) * BK floats per step for BM * BN * BK multiply-adds: 64

@@ -3,8 +3,8 @@
  *
  * vectorized.cu - reduction, going further: vector loads (int4)
  *
- * Not part of the lesson: a benchmark variant. The reference solution's
- * atomic task (solutions/reduction/reduction.cu) reads one int per load
+ * Not part of the lesson: a benchmark variant. The tuned reference's
+ * atomic task (bench/reduction/tuned.cu) reads one int per load
  * instruction; this one reads an int4, four ints (16 bytes), per load,
  * as CUB does. The rest is the same: a grid that just fills the GPU, a
  * grid-stride loop, warp shuffles, one atomicAdd() per block.
@@ -38,7 +38,7 @@ __device__ int warp_total( int v )
  *
  * Why it is fast: a pure read, so the read bandwidth bounds it. Each load
  * instruction brings 16 bytes, and each thread has UNROLL = 4 of them (64
- * bytes) in flight: the same bytes in flight as the reference's 8 int
+ * bytes) in flight: the same bytes in flight as tuned.cu's 8 int
  * loads with half the instructions, and four times the bytes per
  * instruction of the lesson's kernels. __launch_bounds__(BLKDIM, 2) keeps
  * it within 32 registers per thread, so that two blocks of 1024 threads

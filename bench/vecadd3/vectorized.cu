@@ -4,9 +4,9 @@
  * vectorized.cu - vecadd3, going further: vector loads (int4)
  *
  * Not part of the lesson: a benchmark variant that shows what is left
- * between the reference solution and the memory bandwidth. The reference
- * (solutions/vecadd3/vecadd3.cu) moves one int per load instruction; here
- * each load moves an int4, four ints (16 bytes) at once.
+ * between the tuned reference and the memory bandwidth. The tuned
+ * reference (bench/vecadd3/tuned.cu) moves one int per load instruction;
+ * here each load moves an int4, four ints (16 bytes) at once.
  *
  ****************************************************************************/
 #include <stdint.h>
@@ -18,7 +18,7 @@
 
 /*
  * Each thread adds VECS int4 of a and b (4 * VECS ints), BLKDIM int4
- * apart, as the reference does with single ints: at every round a warp
+ * apart, as tuned.cu does with single ints: at every round a warp
  * reads 32 consecutive int4, 512 bytes, of each array.
  *
  * Why it is fast: a 16-byte load brings as many bytes as four 4-byte ones

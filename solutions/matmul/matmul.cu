@@ -20,8 +20,8 @@
 #define BLKDIM 32
 
 /*
- * One thread per element of r. Thread (threadIdx.x, threadIdx.y) of block
- * (blockIdx.x, blockIdx.y) computes row i, column j.
+ * Task "naive": one thread per element of r. Thread (threadIdx.x,
+ * threadIdx.y) of block (blockIdx.x, blockIdx.y) computes row i, column j.
  *
  * Why it is slow: each thread reads 2n floats for 2n flops, and every
  * element of p and q is read n times over the grid. The accesses are at
@@ -34,8 +34,11 @@
  */
 __global__ void matmul( const float *p, const float *q, float *r, int n )
 {
+    /* 1: the row from the y coordinates, the column from the x ones */
     const int i = blockIdx.y * blockDim.y + threadIdx.y;  /* row of r */
     const int j = blockIdx.x * blockDim.x + threadIdx.x;  /* column of r */
+
+    /* 2: row i of p times column j of q, for the threads inside r */
     if (i < n && j < n) {
         float v = 0.0f;
         for (int k = 0; k < n; k++) {
@@ -47,96 +50,76 @@ __global__ void matmul( const float *p, const float *q, float *r, int n )
 
 void matmul_naive( const float *d_p, const float *d_q, float *d_r, int n )
 {
+    /* 3: BLKDIM x BLKDIM blocks, enough of them in x and y to cover r */
     const dim3 block(BLKDIM, BLKDIM);
     const dim3 grid((n + BLKDIM - 1) / BLKDIM, (n + BLKDIM - 1) / BLKDIM);
     matmul<<<grid, block>>>(d_p, d_q, d_r, n);
     cudaCheckError();
 }
 
-/* The tiled kernel computes BLKDIM x BLKDIM tiles of r with blocks of
-   BLKDIM x (BLKDIM / ROWS) = 32 x 8 threads: each thread computes ROWS = 4
-   elements of r, in one column, BLKDIM / ROWS rows apart. */
-#define ROWS 4
-#define STEP (BLKDIM / ROWS)  /* = blockDim.y: the rows between a thread's outputs */
-
 /*
- * The same product through BLKDIM x BLKDIM tiles in shared memory. Block
- * (blockIdx.x, blockIdx.y) computes the tile of r with top-left element
- * (blockIdx.y * BLKDIM, blockIdx.x * BLKDIM); thread (tx, ty) computes its
- * column j = blockIdx.x * BLKDIM + tx at the ROWS rows i0, i0 + STEP,
- * i0 + 2*STEP, i0 + 3*STEP, where i0 = blockIdx.y * BLKDIM + ty, and keeps
- * the ROWS partial sums in registers (v[]). At each step m the block copies
- * a BLKDIM x BLKDIM tile of p and one of q into shared memory (each thread
- * ROWS elements of each, the rows of its outputs), and then runs the inner
- * loop over k.
+ * Task "tiled": the same product through BLKDIM x BLKDIM tiles in shared
+ * memory.
  *
- * Why it is faster: each element of a tile is read from global memory once
- * and then used by BLKDIM threads from shared memory, so global (and cache)
- * traffic drops by a factor BLKDIM. The loads are coalesced (a warp reads
- * 32 consecutive floats of a row of p or q), and the inner loop reads
- * shared memory without bank conflicts: local_p[y][k] is one word for the
- * whole warp (a broadcast), local_q[k][tx] is 32 consecutive words, one per
- * bank. What makes it faster than the lesson's one-output-per-thread
- * version (bench/matmul/course.cu) is the inner loop: one thread reads
- * local_q[k][tx] once and uses it for its ROWS outputs, so there are 5
- * shared-memory reads for 4 multiply-adds instead of 8. Shared memory
- * bandwidth is what limits the lesson's version (about one read per clock
- * on each multiprocessor, a broadcast included); the same reads now feed
- * 1.6x as many multiply-adds. Blocks of 256 threads also let 8 blocks share
- * a multiprocessor, so while one waits at a barrier the others compute.
- * Expected: about 1.5x the lesson's tiled kernel, 2x or more the naive one.
+ * Why it is faster: each element of a tile is read from global memory by
+ * one thread and then used by BLKDIM threads from shared memory, so global
+ * (and cache) traffic drops by a factor BLKDIM. The loads stay coalesced
+ * (thread tx reads column m + tx of p and column j of q: consecutive
+ * addresses), and the inner loop reads shared memory without bank
+ * conflicts: local_p[ty][k] is one word for the whole warp (a broadcast)
+ * and local_q[k][tx] is 32 consecutive words, one per bank.
  *
- * Why it is not faster still: every multiply-add still needs some shared
- * memory traffic. Library kernels (cuBLAS) give each thread an 8 x 8 block
- * of outputs held in registers; docs/matmul-further.md walks through it.
+ * Why it is not BLKDIM times faster: the inner loop still does one shared
+ * memory load per multiply-add, so shared memory bandwidth becomes the
+ * limit, and the two barriers per step make threads wait for the slowest
+ * warp of their block. The speed baseline, bench/matmul/tuned.cu, gives
+ * each thread four outputs of one column, so that each local_q[k][tx] it
+ * reads serves four multiply-adds; library kernels (cuBLAS) go further by
+ * keeping an 8 x 8 block of results per thread in registers
+ * (docs/matmul-further.md).
  *
  * Any n: the tiles that stick out of the matrices are padded with zeros,
  * which add nothing to the sums. No thread leaves early: threads outside
- * r still load (zeros) and reach both barriers, and only the final stores
- * are guarded. Each sum adds its products in the order k = 0, 1, ..., n-1,
- * as the naive kernel does.
+ * r still load (zeros) and reach both barriers, and only the final store
+ * is guarded.
  */
 __global__ void matmulb( const float *p, const float *q, float *r, int n )
 {
+    /* 4: the two tiles, and this thread's element of r */
     __shared__ float local_p[BLKDIM][BLKDIM];
     __shared__ float local_q[BLKDIM][BLKDIM];
     const int tx = threadIdx.x;
     const int ty = threadIdx.y;
-    const int i0 = blockIdx.y * BLKDIM + ty;  /* first row of r this thread computes */
-    const int j = blockIdx.x * BLKDIM + tx;   /* its column of r */
-    float v[ROWS] = {0.0f};
-    int s;
+    const int i = blockIdx.y * BLKDIM + ty;  /* row of r */
+    const int j = blockIdx.x * BLKDIM + tx;  /* column of r */
+    float v = 0.0f;
 
     for (int m = 0; m < n; m += BLKDIM) {
-        /* Rows ty, ty + STEP, ... of both tiles: local_p[y][x] = p[i0 + s*STEP][m + x]
-           and local_q[y][x] = q[m + y][j - tx + x], or 0 outside the matrices.
-           m + tx and m + y are < n + BLKDIM: no overflow. */
-        for (s = 0; s < ROWS; s++) {
-            const int y = ty + s * STEP;
-            const int i = i0 + s * STEP;
-            local_p[y][tx] = (i < n && m + tx < n) ? p[i*n + (m + tx)] : 0.0f;
-            local_q[y][tx] = (m + y < n && j < n) ? q[(m + y)*n + j] : 0.0f;
-        }
-        __syncthreads();  /* the tiles are complete */
+        /* 5: one element of each tile, a zero outside the matrices
+           (m + tx and m + ty are < n + BLKDIM: no overflow) */
+        local_p[ty][tx] = (i < n && m + tx < n) ? p[i*n + (m + tx)] : 0.0f;
+        local_q[ty][tx] = (m + ty < n && j < n) ? q[(m + ty)*n + j] : 0.0f;
+
+        /* 6: the tiles are complete: row ty of one times column tx of the other */
+        __syncthreads();
         for (int k = 0; k < BLKDIM; k++) {
-            const float qk = local_q[k][tx];  /* read once, used ROWS times */
-            for (s = 0; s < ROWS; s++) {
-                v[s] += local_p[ty + s * STEP][k] * qk;
-            }
+            v += local_p[ty][k] * local_q[k][tx];
         }
-        __syncthreads();  /* everyone is done with them: they may be overwritten */
+
+        /* 7: everyone is done with them: they may be overwritten */
+        __syncthreads();
     }
-    for (s = 0; s < ROWS; s++) {
-        const int i = i0 + s * STEP;
-        if (i < n && j < n) {
-            r[i*n + j] = v[s];
-        }
+
+    /* 8: only the store is guarded */
+    if (i < n && j < n) {
+        r[i*n + j] = v;
     }
 }
 
 void matmul_tiled( const float *d_p, const float *d_q, float *d_r, int n )
 {
-    const dim3 block(BLKDIM, STEP);  /* 32 x 8 threads */
+    /* 9: the same block and grid as matmul_naive */
+    const dim3 block(BLKDIM, BLKDIM);
     const dim3 grid((n + BLKDIM - 1) / BLKDIM, (n + BLKDIM - 1) / BLKDIM);
     matmulb<<<grid, block>>>(d_p, d_q, d_r, n);
     cudaCheckError();

@@ -30,14 +30,19 @@
  */
 __global__ void sum_naive_kernel( const int *a, int n, int *d_partial )
 {
+    /* 1: each thread copies its element into the block's temp[]; threads
+       past the end of a[] store a zero, which does not change the sum. */
     __shared__ int temp[BLKDIM];
     const int lindex = threadIdx.x;
     const int bindex = blockIdx.x;
     const int gindex = threadIdx.x + blockIdx.x * blockDim.x;
 
-    /* Threads past the end of a[] store a zero, which does not change the sum. */
     temp[lindex] = (gindex < n ? a[gindex] : 0);
+
+    /* 2: wait until every element is in temp[] */
     __syncthreads();
+
+    /* 3: thread 0 alone adds them up */
     if ( 0 == lindex ) {
         int i, my_sum = 0;
         for (i = 0; i < BLKDIM; i++) {
@@ -48,21 +53,27 @@ __global__ void sum_naive_kernel( const int *a, int n, int *d_partial )
 }
 
 /*
- * The host's part of (a) and (b): copy the n_blocks partial sums back and
- * add them up. A few thousand ints at most for the sizes of this lab: a
- * small copy and a short loop next to reading n ints on the GPU.
+ * The host's part of (a) and (b): returns the sum of the n_blocks partial
+ * sums that d_partial (device memory) holds. A few thousand ints at most
+ * for the sizes of this lab (one per 1024 elements): a small copy and a
+ * short loop next to reading n ints on the GPU.
  */
 static int add_partial_sums( const int *d_partial, int n_blocks )
 {
+    int sum = 0;
+
+    /* 4: the partial sums to the host, added up there. cudaMemcpy waits
+       for the kernel that wrote them. */
     const size_t size = n_blocks * sizeof(int);
     int *h_partial = (int *)malloc(size);
-    int i, sum = 0;
+    int i;
 
     cudaSafeCall( cudaMemcpy(h_partial, d_partial, size, cudaMemcpyDeviceToHost) );
     for (i = 0; i < n_blocks; i++) {
         sum += h_partial[i];
     }
     free(h_partial);
+
     return sum;
 }
 
@@ -97,6 +108,7 @@ int sum_naive( const int *d_a, int n )
  */
 __global__ void sum_tree_kernel( const int *a, int n, int *d_partial )
 {
+    /* 5: as in the naive kernel: temp[] filled, zeros past the end */
     __shared__ int temp[BLKDIM];
     const int lindex = threadIdx.x;
     const int bindex = blockIdx.x;
@@ -105,8 +117,9 @@ __global__ void sum_tree_kernel( const int *a, int n, int *d_partial )
 
     temp[lindex] = (gindex < n ? a[gindex] : 0);
     __syncthreads();
-    /* Every thread runs every step of the loop (bsize is the same for the
-       whole block), so every thread reaches every barrier. */
+
+    /* 6: the tree. Every thread runs every step of the loop (bsize is the
+       same for the whole block), so every thread reaches every barrier. */
     while ( bsize > 0 ) {
         if ( lindex < bsize ) {
             temp[lindex] += temp[lindex + bsize];
@@ -114,6 +127,8 @@ __global__ void sum_tree_kernel( const int *a, int n, int *d_partial )
         bsize = bsize / 2;
         __syncthreads();
     }
+
+    /* 7: the block's sum is in temp[0] */
     if ( 0 == lindex ) {
         d_partial[bindex] = temp[0];
     }
@@ -133,111 +148,56 @@ int sum_tree( const int *d_a, int n )
 }
 
 /****************************************************************************
- * (c) atomic: the blocks add their sums into one int on the device, in a
- *     single pass. The course's version (the tree of (b), then one
- *     atomicAdd() per block of 1024 elements) is bench/reduction/course.cu.
+ * (c) atomic: the blocks add their sums into one int on the device
  ****************************************************************************/
 
 /*
- * The sum of v over the 32 threads of a warp, with register shuffles: at
- * each of the 5 steps every thread adds the value of the thread `offset`
- * lanes above it (__shfl_down_sync reads another thread's register
- * directly: no shared memory, no barrier). Lane 0 ends up with the total.
- */
-__device__ int warp_sum( int v )
-{
-    int offset;
-    for (offset = 16; offset > 0; offset /= 2) {
-        v += __shfl_down_sync(0xffffffff, v, offset);
-    }
-    return v;
-}
-
-/* Elements each thread reads per step of its loop, stride apart. */
-#define UNROLL 8
-
-/*
- * One pass over a[], with a grid that just fills the GPU: thread t of the
- * grid (stride threads in all) adds up a[t], a[t + stride], a[t + 2*stride],
- * ... in a register; then each warp adds up its 32 sums with shuffles, the
- * warps' sums meet in shared memory (BLKDIM / 32 ints), the first warp adds
- * them up, and its lane 0 adds the block's sum into *result with a single
- * atomicAdd().
+ * Why it is fast: the same tree inside each block, and then a single
+ * atomicAdd() per block, n / BLKDIM of them, on one address. Atomics on
+ * the same address are serialised (in the L2 cache), but there are few of
+ * them and blocks finish at different times, so they hardly ever wait.
+ * What this version saves is around the kernel: no array of partial sums
+ * to allocate and free, no copy back and no loop on the host.
  *
- * Why it is fast: this is a pure read of n ints, so the best it can do is
- * the device's read bandwidth, and the work is arranged to get there:
- * - at each step of the loop a warp reads 32 consecutive ints (coalesced),
- *   and each thread issues UNROLL = 8 independent loads before it needs
- *   any of them: enough bytes in flight to cover the latency of device
- *   memory, where one element per thread (the tree above) leaves it idle;
- * - the additions happen in registers: no shared memory traffic and no
- *   barrier per element, only one barrier per block at the very end (the
- *   tree above has 10 of them for 1024 elements);
- * - the grid has just as many blocks as the GPU holds at once (2 blocks of
- *   1024 threads per multiprocessor on an H100, 264 in all), so there are
- *   only a few hundred atomicAdd() calls, and no block waits for a free
- *   multiprocessor.
- * Expected: close to CUB's DeviceReduce::Sum, which works the same way.
- *
- * The indices are size_t: i + 7 * stride would pass 2^31 for n close to it.
+ * Why it is not faster still: one element per thread, as in (a) and (b),
+ * leaves the memory idle part of the time, and the tree costs 10 barriers
+ * per block. The speed baseline, bench/reduction/tuned.cu, reads a[] in a
+ * single pass with a grid that just fills the GPU: each thread adds up
+ * many elements in a register with 8 loads in flight, and the warps add up
+ * their sums with register shuffles.
  */
 __global__ void sum_atomic_kernel( const int *a, int n, int *result )
 {
-    __shared__ int warp_sums[BLKDIM / 32];
-    const int lane = threadIdx.x % 32;  /* this thread's place in its warp */
-    const int warp = threadIdx.x / 32;  /* its warp's place in the block */
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    int sum = 0, k;
+    /* 8: the tree of sum_tree_kernel... */
+    __shared__ int temp[BLKDIM];
+    const int lindex = threadIdx.x;
+    const int gindex = threadIdx.x + blockIdx.x * blockDim.x;
+    int bsize = blockDim.x / 2;
 
-    /* UNROLL elements per step while they all exist... */
-    for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
-        for (k = 0; k < UNROLL; k++) {
-            sum += a[i + k * stride];
+    temp[lindex] = (gindex < n ? a[gindex] : 0);
+    __syncthreads();
+    while ( bsize > 0 ) {
+        if ( lindex < bsize ) {
+            temp[lindex] += temp[lindex + bsize];
         }
+        bsize = bsize / 2;
+        __syncthreads();
     }
-    /* ...then the last ones (fewer than UNROLL per thread) one by one. */
-    for (; i < n; i += stride) {
-        sum += a[i];
-    }
-
-    sum = warp_sum(sum);
-    if (0 == lane) {
-        warp_sums[warp] = sum;
-    }
-    __syncthreads();  /* every warp's sum is in warp_sums[] */
-    if (0 == warp) {
-        sum = (lane < blockDim.x / 32 ? warp_sums[lane] : 0);
-        sum = warp_sum(sum);
-        if (0 == lane) {
-            atomicAdd(result, sum);
-        }
+    /* ...and one atomicAdd() per block: a plain *result += temp[0] would
+       lose the sums of blocks that add at the same moment. */
+    if ( 0 == lindex ) {
+        atomicAdd(result, temp[0]);
     }
 }
 
 void sum_atomic( const int *d_a, int n, int *d_sum )
 {
-    static int n_resident = 0;  /* blocks the GPU runs at once, found on the first call */
-    int n_blocks = (n + BLKDIM - 1) / BLKDIM;  /* one element per thread at most */
+    const int n_blocks = (n + BLKDIM - 1) / BLKDIM;
 
-    /* As many blocks as the GPU runs at once: the blocks of BLKDIM threads
-       that fit on one multiprocessor (their registers and shared memory
-       decide: 2 on an H100), times the multiprocessors. Fewer when n is
-       small. */
-    if (n_resident == 0) {
-        int device, n_sm, per_sm;
-        cudaSafeCall( cudaGetDevice(&device) );
-        cudaSafeCall( cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device) );
-        cudaSafeCall( cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sum_atomic_kernel, BLKDIM, 0) );
-        n_resident = n_sm * (per_sm > 0 ? per_sm : 1);
-    }
-    if (n_blocks > n_resident) {
-        n_blocks = n_resident;
-    }
-
-    /* *d_sum holds garbage: start from zero. The memset and the kernel go
-       to the same (default) stream, so the kernel starts after it. */
+    /* 9: *d_sum holds garbage: start from zero. The memset and the kernel
+       go to the same (default) stream, so the kernel starts after it. */
     cudaSafeCall( cudaMemset(d_sum, 0, sizeof(*d_sum)) );
+
     sum_atomic_kernel<<<n_blocks, BLKDIM>>>(d_a, n, d_sum);
     cudaCheckError();
 }

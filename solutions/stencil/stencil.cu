@@ -12,76 +12,70 @@
 #include "hpc.h"
 #include "stencil.h"
 
-/* Blocks of BLKDIM threads; each thread computes ELEMS outputs, so a block
-   computes TILE = ELEMS * BLKDIM of them from a cache of TILE + 2*RADIUS
-   inputs. The lesson's version (one output per thread, blocks of 1024) is
-   the same pattern with ELEMS = 1: bench/stencil/course.cu keeps it. */
-#define BLKDIM 256
-#define ELEMS 8
-#define TILE (ELEMS * BLKDIM)
+#define BLKDIM 1024
 
 /*
- * Block b computes the outputs first .. first + bsize - 1, with
- * first = b * TILE and bsize = TILE (fewer in the last block when n is not
- * a multiple of TILE). Those outputs need the inputs in[first] ..
- * in[first + bsize + 2*RADIUS - 1]: the block copies them into temp[]
- * (temp[k] = in[first + k]), then each output out[first + k] is the sum of
- * temp[k] .. temp[k + 2*RADIUS].
+ * One thread per output; each block first copies the part of in[] its
+ * outputs need (BLKDIM + 2*RADIUS ints) into shared memory, then every
+ * thread adds up its 2*RADIUS+1 neighbours from there.
  *
- * Both phases go in rounds of BLKDIM consecutive elements, one per thread
- * (thread t handles k = t, t + BLKDIM, t + 2*BLKDIM, ...), so the warps read
- * in[] and write out[] at consecutive addresses (coalesced), and read
- * temp[] at consecutive words (32 different banks). The halo needs no
- * special threads: the copy is just 2*RADIUS elements longer than the
- * block's outputs, and one more round (ELEMS + 1 rounds for up to
- * TILE + 2*RADIUS elements) covers them.
- *
- * Why it is fast: the kernel does 6 additions per 8 bytes moved, so memory
- * bandwidth bounds it, and each input comes from device memory once (plus
- * 2*RADIUS = 6 halo ints per 2048 outputs). Three things keep the memory
- * busy, where the lesson's version (1024 threads, one output each) left it
- * idle part of the time: each thread issues its ELEMS + 1 loads before it
- * waits for any; the barrier comes once per 2048 outputs; and with blocks
- * of 256 threads a multiprocessor holds 8 of them, so while one block waits
- * at its barrier or adds up, the others have their loads on the way.
- * Expected: about 0.85-0.9 of a copy of in[] into out[].
- *
- * Every thread reaches the barrier: the guards skip loads and stores, never
- * the __syncthreads(). The indices into in[] and out[] are size_t, as n + a
- * block's offsets can come close to 2^31.
+ * Why it is fast, or not: the copy into shared memory is coalesced
+ * (consecutive threads read consecutive ints), each input element comes
+ * from device memory about once, and the 2*RADIUS+1 = 7 reads of each
+ * element then hit fast on-chip memory. That is what made this version
+ * worth it on GPUs without data caches. On a recent GPU (H100) the L1
+ * cache already serves a plain kernel's repeated reads of in[], and the
+ * shared version pays for what the plain one does not: a barrier in every
+ * block (no thread may start adding until the slowest warp has loaded), and
+ * a halo copied by only RADIUS threads of one warp. Either way the kernel
+ * does 6 additions per 8 bytes moved, so memory bandwidth bounds it: it can
+ * at best match a copy of in[] into out[]. The speed baseline,
+ * bench/stencil/tuned.cu, keeps the cache and gets closer to that: 8
+ * outputs per thread in blocks of 256, so more loads are on their way and
+ * a barrier comes once per 2048 outputs.
  */
 __global__ void stencil1d_kernel( const int *in, int *out, int n )
 {
-    __shared__ int temp[TILE + 2 * RADIUS];
-    const size_t first = (size_t)blockIdx.x * TILE;  /* this block's first output */
-    const int bsize = (n - first < TILE ? n - first : TILE);  /* and how many it computes */
-    int k, offset;
+    /* 1: the cache, and where this thread's output and centre are */
+    __shared__ int temp[BLKDIM + 2 * RADIUS];
+    const int gindex = threadIdx.x + blockIdx.x * blockDim.x; /* the output this thread computes */
+    const int lindex = threadIdx.x + RADIUS; /* where its centre in[gindex + RADIUS] goes in temp[] */
+    /* How many outputs this block computes: blockDim.x, except in the last
+       block when n is not a multiple of BLKDIM. */
+    const int first = blockIdx.x * blockDim.x;
+    const int bsize = (n - first < BLKDIM ? n - first : BLKDIM);
+    int result = 0, offset;
 
-    /* Copy in[first .. first + bsize + 2*RADIUS - 1] into temp[]. */
-    for (k = 0; k <= ELEMS; k++) {
-        const int j = threadIdx.x + k * BLKDIM;
-        if (j < bsize + 2 * RADIUS) {
-            temp[j] = in[first + j];
-        }
+    /* 2: every thread copies its centre... */
+    if (gindex < n) {
+        temp[lindex] = in[gindex + RADIUS];
     }
-    /* Nobody reads temp[] before all of it is written. */
+
+    /* 3: ...and the first RADIUS threads the halo: RADIUS inputs before the
+       first centre, and RADIUS inputs after the LAST centre of the block
+       (bsize, not blockDim.x: in a partial last block the lecture's
+       in[gindex + RADIUS + blockDim.x] would be past the end of in[]). These
+       threads exist in every block (BLKDIM >= RADIUS), even when bsize < RADIUS. */
+    if (threadIdx.x < RADIUS) {
+        temp[lindex - RADIUS] = in[gindex];
+        temp[lindex + bsize] = in[gindex + RADIUS + bsize];
+    }
+
+    /* 4: every thread reaches the barrier, those past n included: nobody
+       reads temp[] before all of it is written. */
     __syncthreads();
 
-    for (k = 0; k < ELEMS; k++) {
-        const int j = threadIdx.x + k * BLKDIM;
-        if (j < bsize) {
-            int result = 0;
-            for (offset = 0; offset <= 2 * RADIUS; offset++) {
-                result += temp[j + offset];
-            }
-            out[first + j] = result;
+    /* 5: the sum of the 2*RADIUS+1 inputs around the centre */
+    if (gindex < n) {
+        for (offset = -RADIUS; offset <= RADIUS; offset++) {
+            result += temp[lindex + offset];
         }
+        out[gindex] = result;
     }
 }
 
 void stencil1d( const int *d_in, int *d_out, int n )
 {
-    /* Enough blocks of TILE outputs to cover n (n <= 2^30 in this lab). */
-    stencil1d_kernel<<<(n + TILE - 1) / TILE, BLKDIM>>>(d_in, d_out, n);
+    stencil1d_kernel<<<(n + BLKDIM - 1) / BLKDIM, BLKDIM>>>(d_in, d_out, n);
     cudaCheckError();
 }

@@ -1,15 +1,16 @@
-// hpclab-bench: kind=course tasks=naive,tree,atomic title="Course reductions 0 1 and 3: one element per thread in blocks of 1024"
-// The course's version: the reference solution as it was before it was tuned
-// (solutions/reduction/reduction.cu, verbatim below this header). GPU tests also use it
-// to prove that a course-style student solution still passes (gpu.<lab>.bench.course).
+// hpclab-bench: kind=reference tasks=naive,tree,atomic title="Tuned reference: the course's naive and tree, a one-pass atomic sum"
+// The speed baseline that labs/reduction/lab.json names ("speed_baseline": "tuned"): the
+// thresholds are measured against it. naive and tree are the course's kernels, as in the solution
+// (solutions/reduction/reduction.cu); atomic reads a[] in one pass, 8 loads in flight a thread.
 /****************************************************************************
  *
- * reduction.cu - Sum of an array: three ways (solution)
+ * tuned.cu - reduction, the tuned reference: a one-pass atomic sum
  *
  * Based on the course's cuda-reduction0.cu, cuda-reduction1.cu and
  * cuda-reduction3.cu (Moreno Marzolla, "CUDA Programming").
  *
- * Run it:  hpclab run reduction --solution
+ * Check it:  hpclab check reduction --file bench/reduction/tuned.cu
+ * Time it:   hpclab bench reduction --variants reference,tuned
  *
  ****************************************************************************/
 #include "hpc.h"
@@ -137,41 +138,108 @@ int sum_tree( const int *d_a, int n )
 }
 
 /****************************************************************************
- * (c) atomic: the blocks add their sums into one int on the device
+ * (c) atomic: the blocks add their sums into one int on the device, in a
+ *     single pass. The course's version (the tree of (b), then one
+ *     atomicAdd() per block of 1024 elements) is the solution's,
+ *     solutions/reduction/reduction.cu.
  ****************************************************************************/
 
 /*
- * Why it is fast: the same tree inside each block, and then a single
- * atomicAdd() per block, n / BLKDIM of them, on one address. Atomics on
- * the same address are serialised (in the L2 cache), but there are few of
- * them and blocks finish at different times, so they hardly ever wait.
- * What this version saves is around the kernel: no array of partial sums
- * to allocate and free, no copy back and no loop on the host.
+ * The sum of v over the 32 threads of a warp, with register shuffles: at
+ * each of the 5 steps every thread adds the value of the thread `offset`
+ * lanes above it (__shfl_down_sync reads another thread's register
+ * directly: no shared memory, no barrier). Lane 0 ends up with the total.
+ */
+__device__ int warp_sum( int v )
+{
+    int offset;
+    for (offset = 16; offset > 0; offset /= 2) {
+        v += __shfl_down_sync(0xffffffff, v, offset);
+    }
+    return v;
+}
+
+/* Elements each thread reads per step of its loop, stride apart. */
+#define UNROLL 8
+
+/*
+ * One pass over a[], with a grid that just fills the GPU: thread t of the
+ * grid (stride threads in all) adds up a[t], a[t + stride], a[t + 2*stride],
+ * ... in a register; then each warp adds up its 32 sums with shuffles, the
+ * warps' sums meet in shared memory (BLKDIM / 32 ints), the first warp adds
+ * them up, and its lane 0 adds the block's sum into *result with a single
+ * atomicAdd().
+ *
+ * Why it is fast: this is a pure read of n ints, so the best it can do is
+ * the device's read bandwidth, and the work is arranged to get there:
+ * - at each step of the loop a warp reads 32 consecutive ints (coalesced),
+ *   and each thread issues UNROLL = 8 independent loads before it needs
+ *   any of them: enough bytes in flight to cover the latency of device
+ *   memory, where one element per thread (the tree above) leaves it idle;
+ * - the additions happen in registers: no shared memory traffic and no
+ *   barrier per element, only one barrier per block at the very end (the
+ *   tree above has 10 of them for 1024 elements);
+ * - the grid has just as many blocks as the GPU holds at once (2 blocks of
+ *   1024 threads per multiprocessor on an H100, 264 in all), so there are
+ *   only a few hundred atomicAdd() calls, and no block waits for a free
+ *   multiprocessor.
+ * Expected: close to CUB's DeviceReduce::Sum, which works the same way.
+ *
+ * The indices are size_t: i + 7 * stride would pass 2^31 for n close to it.
  */
 __global__ void sum_atomic_kernel( const int *a, int n, int *result )
 {
-    __shared__ int temp[BLKDIM];
-    const int lindex = threadIdx.x;
-    const int gindex = threadIdx.x + blockIdx.x * blockDim.x;
-    int bsize = blockDim.x / 2;
+    __shared__ int warp_sums[BLKDIM / 32];
+    const int lane = threadIdx.x % 32;  /* this thread's place in its warp */
+    const int warp = threadIdx.x / 32;  /* its warp's place in the block */
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int sum = 0, k;
 
-    temp[lindex] = (gindex < n ? a[gindex] : 0);
-    __syncthreads();
-    while ( bsize > 0 ) {
-        if ( lindex < bsize ) {
-            temp[lindex] += temp[lindex + bsize];
+    /* UNROLL elements per step while they all exist... */
+    for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
+        for (k = 0; k < UNROLL; k++) {
+            sum += a[i + k * stride];
         }
-        bsize = bsize / 2;
-        __syncthreads();
     }
-    if ( 0 == lindex ) {
-        atomicAdd(result, temp[0]);
+    /* ...then the last ones (fewer than UNROLL per thread) one by one. */
+    for (; i < n; i += stride) {
+        sum += a[i];
+    }
+
+    sum = warp_sum(sum);
+    if (0 == lane) {
+        warp_sums[warp] = sum;
+    }
+    __syncthreads();  /* every warp's sum is in warp_sums[] */
+    if (0 == warp) {
+        sum = (lane < blockDim.x / 32 ? warp_sums[lane] : 0);
+        sum = warp_sum(sum);
+        if (0 == lane) {
+            atomicAdd(result, sum);
+        }
     }
 }
 
 void sum_atomic( const int *d_a, int n, int *d_sum )
 {
-    const int n_blocks = (n + BLKDIM - 1) / BLKDIM;
+    static int n_resident = 0;  /* blocks the GPU runs at once, found on the first call */
+    int n_blocks = (n + BLKDIM - 1) / BLKDIM;  /* one element per thread at most */
+
+    /* As many blocks as the GPU runs at once: the blocks of BLKDIM threads
+       that fit on one multiprocessor (their registers and shared memory
+       decide: 2 on an H100), times the multiprocessors. Fewer when n is
+       small. */
+    if (n_resident == 0) {
+        int device, n_sm, per_sm;
+        cudaSafeCall( cudaGetDevice(&device) );
+        cudaSafeCall( cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device) );
+        cudaSafeCall( cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sum_atomic_kernel, BLKDIM, 0) );
+        n_resident = n_sm * (per_sm > 0 ? per_sm : 1);
+    }
+    if (n_blocks > n_resident) {
+        n_blocks = n_resident;
+    }
 
     /* *d_sum holds garbage: start from zero. The memset and the kernel go
        to the same (default) stream, so the kernel starts after it. */
