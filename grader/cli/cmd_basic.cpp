@@ -38,10 +38,12 @@ int list_lab(Context& ctx, const LabInfo& lab)
         fmt::print("  sizes (hpclab run {} --all-sizes):\n", lab.id);
         for (const auto& s : t.sizes)
             fmt::print("    {:<28} {}{}\n", format_params(s.params), s.why, s.big ? "  [big: with --big]" : "");
-        fmt::print("  timed at {} ({} calls after a warm-up)\n", format_params(t.demo), t.timing_reps);
+        fmt::print("  timed at {} by hpclab run, at {} by hpclab check ({} calls after a warm-up)\n",
+                   format_params(t.demo), format_params(t.timing), t.timing_reps);
         if (t.threshold)
-            fmt::print("  speed: at least {:g}x the {} ({}){}\n", t.threshold->min_speedup,
-                       t.threshold->baseline == "reference" ? "reference solution" : "task " + t.threshold->baseline,
+            fmt::print("  speed: at least {:g}x the {} of {} ({}){}\n", t.threshold->min_speedup,
+                       t.threshold->baseline == "reference" ? "same task" : "task " + t.threshold->baseline,
+                       relative_to_root(ctx, lab.baseline_source),
                        t.threshold->calibrated ? "calibrated" : "not calibrated yet",
                        t.threshold->note.empty() ? "" : "\n    " + t.threshold->note);
     }

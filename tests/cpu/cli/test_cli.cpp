@@ -2,7 +2,9 @@
 // work, and every bad input gives one clear message and exit status 2
 // before anything is built or run. No GPU is visible to these runs, so
 // they behave the same everywhere.
+#include "course/verdict.h"
 #include "test_support.h"
+#include "util/text_file.h"
 
 #include <doctest/doctest.h>
 
@@ -201,3 +203,24 @@ TEST_CASE("cli: check of a file that does not compile says where, without a GPU 
     CHECK(has(r.out, "COMPILE ERROR"));
 }
 #endif
+
+TEST_CASE("cli: verdicts lists the table in order, and writes it for CMake")
+{
+    ProcessResult r = run_hpclab({"verdicts"});
+    CHECK(r.exit_code == 0);
+    std::size_t last = 0;
+    for (const VerdictInfo& v : verdict_table()) {
+        CAPTURE(v.name);
+        const std::size_t at = r.out.find(std::string(v.name) + " ");
+        REQUIRE(at != std::string::npos);
+        CHECK(at >= last);  // in order of precedence
+        last = at;
+    }
+    TempDir dir;
+    const auto file = dir.path() / "verdicts.cmake";
+    r = run_hpclab({"verdicts", "--cmake", file.string()});
+    CHECK(r.exit_code == 0);
+    const std::string text = hpclab::read_text_file(file).value_or("");
+    CHECK(has(text, "set(HPCLAB_VERDICTS \"grader_error;compile_error;"));
+    CHECK(has(text, "set(HPCLAB_TIMED_VERDICTS \"too_slow;inconclusive;suspicious;pass\")"));
+}

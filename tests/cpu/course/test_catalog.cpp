@@ -65,6 +65,23 @@ TEST_CASE("catalog: a complete lab.json loads with every field")
     CHECK_FALSE(t.threshold->calibrated);
     CHECK(lab.wall_limit_s == doctest::Approx(5));
     CHECK(lab.solution_source() == dir.path() / "solutions" / "demo" / "demo.cu");
+    // No speed baseline named: the solution is the baseline.
+    CHECK(lab.speed_baseline.empty());
+    CHECK(lab.baseline_source == lab.solution_source());
+}
+
+TEST_CASE("catalog: a named speed baseline is a file of bench/<lab>/, and feedback keys are verdicts")
+{
+    TempDir dir;
+    const auto file = dir.write("labs/demo/lab.json", variant("\"pointers\": \"device\",",
+                                                              "\"pointers\": \"device\", \"speed_baseline\": \"tuned\","));
+    const LabInfo lab = Catalog::load_lab(dir.path(), file);
+    CHECK(lab.speed_baseline == "tuned");
+    CHECK(lab.baseline_source == dir.path() / "bench" / "demo" / "tuned.cu");
+    CHECK(load_error(variant("\"pointers\": \"device\",", "\"pointers\": \"device\", \"speed_baseline\": \"../x\","))
+              .find(".speed_baseline") != std::string::npos);
+    CHECK(load_error(variant("\"limits\"", "\"feedback\": {\"wrong_anwser\": \"typo\"}, \"limits\""))
+              .find("wrong_anwser: is not the name of a verdict") != std::string::npos);
 }
 
 TEST_CASE("catalog: mistakes in lab.json are named by file and field")

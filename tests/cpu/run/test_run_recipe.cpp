@@ -1,0 +1,64 @@
+// The run recipes (run/run_recipe.h): what a correctness run and a timed run
+// ask of the lab program, the same for check, run and bench; and the names
+// builds are cached under.
+#include "run/run_recipe.h"
+#include "run/toolchain.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+using namespace hpclab;
+using hpclab::test::lab_of;
+using hpclab::test::TempDir;
+
+TEST_CASE("run recipe: a correctness run traces every call, with the lab's wall limits")
+{
+    const LabInfo& lab = lab_of("matmul");
+    RunTarget t {.lab = &lab, .task = &lab.tasks.front(), .program = "/p", .params = {{"n", 33}}, .seed = 7};
+    RunRequest r = correctness_run(t);
+    CHECK(r.trace == RunRequest::Trace::every_call);
+    CHECK(r.ncalls == 1);
+    CHECK(r.input_sets == 0);  // fresh inputs
+    CHECK(r.judge_outputs);
+    CHECK(r.guard_zones);
+    CHECK(r.seed == 7);
+    CHECK(r.spec == find_task_spec("matmul", "naive"));
+    CHECK(r.wall_limit_s == doctest::Approx(lab.wall_limit_s));
+    t.big = true;
+    CHECK(correctness_run(t).wall_limit_s == doctest::Approx(lab.big_wall_limit_s));
+}
+
+TEST_CASE("run recipe: a timed run is a warm-up and the reps, cycling input sets, cold, untraced")
+{
+    const LabInfo& lab = lab_of("vecadd3");
+    const RunTarget t {.lab = &lab, .task = &lab.tasks.front(), .program = "/p", .params = {{"n", 1 << 20}}};
+    const RunRequest r = timed_run(t, {.reps = 8});
+    CHECK(r.ncalls == 9);
+    CHECK(r.input_sets == kTimingInputSets);
+    CHECK(r.flush_l2);
+    CHECK(r.outputs_only);
+    CHECK(r.trace == RunRequest::Trace::none);
+    CHECK(r.reference_budget == doctest::Approx(kTimedReferenceBudget));
+    CHECK(r.cpus == timing_cpus());
+    CHECK(r.judge_outputs);
+    CHECK_FALSE(r.measure_copy);
+    const RunRequest baseline = timed_run(t, {.reps = 1, .judge_outputs = false, .measure_copy = true});
+    CHECK(baseline.ncalls == 2);
+    CHECK(baseline.input_sets == 2);  // never more sets than calls
+    CHECK_FALSE(baseline.judge_outputs);
+    CHECK(baseline.measure_copy);
+}
+
+TEST_CASE("build names: the lab's files by role, any other file by its name and place")
+{
+    const LabInfo& lab = lab_of("vecadd3");
+    CHECK(build_name(lab, lab.student_source()) == "student");
+    CHECK(build_name(lab, lab.solution_source()) == "solution");
+    CHECK(build_name(lab, lab.baseline_source) == "baseline");
+    TempDir dir;
+    const auto a = dir.write("a/vecadd3.cu", "x");
+    const auto b = dir.write("b/vecadd3.cu", "x");
+    CHECK(build_name(lab, a).rfind("file-vecadd3-", 0) == 0);
+    CHECK(build_name(lab, a) != build_name(lab, b));  // two files of one name never share a program
+    CHECK(build_name(lab, a) == build_name(lab, a));
+}
