@@ -15,7 +15,8 @@
 # solution of every lab with a bench/ folder: the course's own kernels must
 # pass the thresholds a student meets against the tuned speed baseline; and
 # of every variant in bench/ that needs no library: the tuned baselines and
-# the going-further versions must pass). One device call has ten minutes: the
+# the going-further versions must pass), calibrate (the speed ratios the
+# thresholds are set from). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
 # and CTEST_ARGS (-L broken / -LE broken).
 set -u -o pipefail
@@ -48,7 +49,7 @@ if ! cmake --build "$BUILD" -j "$(nproc)" > "$LOGS/build.log" 2>&1; then
   say "build FAILED:"; grep -E "error|FAILED" "$LOGS/build.log" | head -30 | tee -a "$summary"; exit 1
 fi
 say "configure + build: $(( $(date +%s) - t0 )) s"
-PARTS=${PARTS:-tests runs loop course bench}
+PARTS=${PARTS:-tests runs loop course calibrate bench}
 ctest_rc=0 run_rc=0 runs_rc=0 loop_rc=0 course_rc=0 bench_rc=0
 hpclab="$BUILD/grader/hpclab"
 
@@ -120,6 +121,47 @@ part_course() {
   done
 }
 
+# The ratios the thresholds are calibrated from: each solution (the course's
+# version) checked CAL_REPS times against its speed baseline, and the broken
+# files that must be too slow; one line per task: threshold, ratios, margin.
+part_calibrate() {
+  say ""
+  say "== calibration: the solutions' speed ratios against the speed baselines, and the too-slow broken files"
+  mkdir -p "$LOGS/calibrate"
+  for j in labs/*/lab.json; do
+    lab=$(basename "$(dirname "$j")")
+    grep -q '"threshold"' "$j" || continue
+    for i in $(seq "${CAL_REPS:-3}"); do
+      "$hpclab" check "$lab" --solution --no-sanitizer --json "$LOGS/calibrate/$lab-solution-$i.json" \
+        > "$LOGS/calibrate/$lab-solution-$i.txt" 2>&1
+    done
+  done
+  for f in $(grep -l "expect: too_slow" tests/broken/*/*.cu); do
+    lab=$(basename "$(dirname "$f")"); v=$(basename "$f" .cu)
+    "$hpclab" check "$lab" --file "$f" --no-sanitizer --json "$LOGS/calibrate/$lab-broken-$v.json" \
+      > "$LOGS/calibrate/$lab-broken-$v.txt" 2>&1
+  done
+  python3 - "$LOGS/calibrate" <<'PY' | tee -a "$summary"
+import json, glob, os, sys, collections
+rows = collections.defaultdict(list)
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+    who = os.path.basename(f).rsplit("-", 1)[0] if "-solution-" in f else os.path.basename(f)[:-5]
+    r = json.load(open(f))
+    for t in r["tasks"]:
+        tm = t.get("timing")
+        if tm: rows[(r["lab"], t["task"], who)].append((tm["ratio"], tm["ratio_low"], tm["ratio_high"], tm["threshold"], t["verdict"]))
+        else: rows[(r["lab"], t["task"], who)].append((None, None, None, None, t["verdict"]))
+for (lab, task, who), v in sorted(rows.items()):
+    ratios = [x[0] for x in v if x[0] is not None]
+    th = next((x[3] for x in v if x[3] is not None), None)
+    verdicts = ",".join(sorted(set(x[4] for x in v)))
+    spread = f"{min(x[1] for x in v if x[1] is not None):.2f}..{max(x[2] for x in v if x[2] is not None):.2f}" if ratios else "-"
+    med = sorted(ratios)[len(ratios)//2] if ratios else None
+    print(f"{lab:<10} {task:<7} {who:<40} threshold {th if th is not None else '-':<5} ratio median {med if med is None else round(med,3)} "
+          f"(all {[round(x,3) for x in ratios]}; spread {spread}) verdicts {verdicts}")
+PY
+}
+
 part_bench() {
   say ""
   say "== hpclab bench (every lab with a sweep)"
@@ -132,7 +174,7 @@ part_bench() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests runs loop course bench)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests runs loop course calibrate bench)"; exit 2; }
   "part_$p"
   pack
 done

@@ -10,7 +10,7 @@
 #include "bench/plan.h"
 #include "bench/render.h"
 #include "util/clock_text.h"
-#include "course/committed_file.h"
+#include "student/committed_file.h"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 #include "util/clock_text.h"
 #include "util/text_file.h"
 #include "commands.h"
-#include "course/committed_file.h"
+#include "student/committed_file.h"
 #include "student/progress.h"
 
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 #include "commands.h"
 #include "util/text_file.h"
 
-#include "course/committed_file.h"
+#include "student/committed_file.h"
 
 #include <fmt/format.h>
 

@@ -5,19 +5,13 @@
 // a given seed, whatever the number of threads.
 #pragma once
 
+#include "util/mix64.h"
+
 #include <cstdint>
 #include <span>
 
 namespace hpclab {
 
-// SplitMix64's finaliser: a good 64-bit mix of a 64-bit value.
-constexpr std::uint64_t mix64(std::uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
 
 class RandomStream {
 public:

@@ -1,7 +1,7 @@
 #include "util/keyed_hash.h"
 
 #include "util/parallel.h"
-#include "course/random.h"
+#include "util/mix64.h"
 
 #include <atomic>
 #include <cstring>

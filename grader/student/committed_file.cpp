@@ -1,4 +1,4 @@
-#include "course/committed_file.h"
+#include "student/committed_file.h"
 
 #include "run/process.h"
 

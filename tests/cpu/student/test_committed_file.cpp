@@ -1,5 +1,5 @@
 // The committed version of a file, read back from git.
-#include "course/committed_file.h"
+#include "student/committed_file.h"
 #include "run/process.h"
 #include "test_support.h"
 
