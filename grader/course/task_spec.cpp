@@ -71,6 +71,196 @@ std::vector<std::uint64_t> sample_indices(std::uint64_t count, std::uint64_t bud
     return idx;
 }
 
+// Unwritten elements, over the whole buffer: cheap, and a missed tail
+// of the array is the most common bug of the early labs.
+struct PoisonScan {
+    std::uint64_t count = 0;
+    std::uint64_t first = 0;  // the buffer's size when there is none
+};
+
+PoisonScan scan_poison(const std::byte* base, std::uint64_t count)
+{
+    PoisonScan scan {0, count};
+    std::mutex m;
+    parallel_for(count, [&](std::uint64_t b, std::uint64_t e) {
+        std::uint64_t n = 0, first = count;
+        for (std::uint64_t i = b; i < e; ++i)
+            if (is_poison(base, i)) {
+                if (first == count) first = i;
+                ++n;
+            }
+        std::lock_guard lock(m);
+        scan.count += n;
+        scan.first = std::min(scan.first, first);
+    });
+    return scan;
+}
+
+// The elements of one output compared with the reference.
+struct Sample {
+    bool sampled = false;                // else every element, in order
+    std::vector<std::uint64_t> indices;  // when sampled
+    std::uint64_t size = 0;              // elements compared
+
+    std::uint64_t index(std::uint64_t k) const { return sampled ? indices[k] : k; }
+};
+
+// Sample only when the sample is a small part of the buffer: past a
+// quarter, comparing everything costs less than drawing indices.
+Sample choose_sample(std::uint64_t count, double cost, const CheckInput& in)
+{
+    const auto budget = static_cast<std::uint64_t>(std::max(1024.0, in.reference_budget / cost));
+    Sample sample;
+    sample.sampled = budget < count / 4;
+    if (sample.sampled) sample.indices = sample_indices(count, budget, in.sample_seed);
+    sample.size = sample.sampled ? sample.indices.size() : count;
+    return sample;
+}
+
+// The comparison of one output with the reference, or of a part of it.
+struct Comparison {
+    Mismatch first;  // the lowest index that differs
+    std::uint64_t wrong = 0;
+    double max_abs = 0, max_rel = 0;
+
+    void judge(const Tolerance& tol, const std::byte* base, ElemType type, std::uint64_t index, double want,
+               double scale)
+    {
+        const double got = element_value(base, type, index);
+        bool good;
+        if (tol.kind == Tolerance::Kind::exact) {
+            good = got == want;
+        } else {
+            const double sc = std::isnan(scale) ? std::fabs(want) : scale;
+            const double err = std::fabs(got - want);
+            good = std::isfinite(got) && err <= tol.atol + tol.rtol * sc;
+            if (std::isfinite(got)) {
+                max_abs = std::max(max_abs, err);
+                if (sc > 0) max_rel = std::max(max_rel, err / sc);
+            }
+        }
+        if (good) return;
+        ++wrong;
+        if (index < first.index) first = {index, want, got, is_poison(base, index)};
+    }
+
+    void merge(const Comparison& part)
+    {
+        wrong += part.wrong;
+        max_abs = std::max(max_abs, part.max_abs);
+        max_rel = std::max(max_rel, part.max_rel);
+        if (part.first.index < first.index) first = part.first;
+    }
+};
+
+// One output of one call, and what comparing it takes.
+struct OutputCheck {
+    const TaskSpec& spec;
+    const CheckInput& in;
+    const BufferDecl& decl;
+    const std::byte* base;
+    double cost;  // reference operations per element
+    Sample sample;
+};
+
+// Elements [b, e) of the sample, in batches: the reference computes a
+// batch at a time.
+Comparison compare_range(const OutputCheck& c, std::uint64_t b, std::uint64_t e, std::uint64_t batch)
+{
+    std::vector<std::uint64_t> idx;
+    std::vector<double> expected, scale;
+    Comparison part;
+    for (std::uint64_t s = b; s < e; s += batch) {
+        const std::uint64_t n = std::min(batch, e - s);
+        idx.resize(n);
+        for (std::uint64_t k = 0; k < n; ++k) idx[k] = c.sample.index(s + k);
+        expected.assign(n, 0.0);
+        scale.assign(n, std::numeric_limits<double>::quiet_NaN());
+        c.spec.reference(c.in.params, c.in.buffers, c.decl.name, idx, expected, scale);
+        for (std::uint64_t k = 0; k < n; ++k)
+            part.judge(c.in.task.tolerance, c.base, c.decl.type, idx[k], expected[k], scale[k]);
+    }
+    return part;
+}
+
+Comparison compare_with_reference(const OutputCheck& c)
+{
+    // Batches small enough that a costly reference (matmul: n operations
+    // an element) still spreads over every thread.
+    const auto batch = static_cast<std::uint64_t>(std::clamp((1u << 16) / c.cost, 64.0, double(1u << 16)));
+    Comparison whole;
+    std::mutex m;
+    parallel_for(
+        c.sample.size,
+        [&](std::uint64_t b, std::uint64_t e) {
+            const Comparison part = compare_range(c, b, e, batch);
+            std::lock_guard lock(m);
+            whole.merge(part);
+        },
+        /*grain=*/batch);
+    return whole;
+}
+
+std::string error_line(double max_abs, double max_rel, const Tolerance& tol)
+{
+    return fmt::format("max abs error {:.3g}, max rel error {:.3g} (tolerance: rel {:.1g})", max_abs, max_rel,
+                       tol.rtol);
+}
+
+// The summary and details of the first output that fails.
+void describe_failure(CheckResult& result, const OutputCheck& c, const PoisonScan& unwritten, const Comparison& cmp,
+                      const std::string& what)
+{
+    const BufferDecl& d = c.decl;
+    const std::uint64_t count = d.count;
+    if (unwritten.count > 0 && unwritten.first <= cmp.first.index) {
+        result.kind = CheckResult::Kind::unwritten;
+        result.summary = fmt::format("{}[{}] was never written ({}): {} of {} elements were left unwritten", d.name,
+                                     unwritten.first, c.spec.locate(c.in.params, d.name, unwritten.first),
+                                     unwritten.count, count);
+    } else {
+        result.kind = CheckResult::Kind::mismatch;
+        result.summary = fmt::format("{}[{}] ({}): expected {}, got {}", d.name, cmp.first.index,
+                                     c.spec.locate(c.in.params, d.name, cmp.first.index),
+                                     show_value(cmp.first.expected, d.type),
+                                     cmp.first.poison ? "nothing (never written)" : show_value(cmp.first.got, d.type));
+        result.details.push_back(fmt::format("{} of {} compared elements differ", cmp.wrong, what));
+        if (unwritten.count > 0)
+            result.details.push_back(fmt::format("{} elements were never written", unwritten.count));
+    }
+    const Tolerance& tol = c.in.task.tolerance;
+    if (tol.kind == Tolerance::Kind::relative) result.details.push_back(error_line(cmp.max_abs, cmp.max_rel, tol));
+}
+
+// One output's counts into the result; a line for `passed` when it
+// matches, the result's summary when it is the first that does not.
+void report_output(CheckResult& result, std::vector<std::string>& passed, const OutputCheck& c,
+                   const PoisonScan& unwritten, const Comparison& cmp)
+{
+    result.checked += c.sample.size;
+    result.wrong += cmp.wrong;
+    result.unwritten += unwritten.count;
+    result.sampled = result.sampled || c.sample.sampled;
+    result.max_abs_error = std::max(result.max_abs_error, cmp.max_abs);
+    result.max_rel_error = std::max(result.max_rel_error, cmp.max_rel);
+    const std::string what = c.sample.sampled ? fmt::format("{} sampled of {}", c.sample.size, c.decl.count)
+                                              : fmt::format("{}", c.decl.count);
+    if (cmp.wrong == 0 && unwritten.count == 0) {
+        passed.push_back(fmt::format("{}: {} elements match", c.decl.name, what));
+        return;
+    }
+    if (!result.ok()) return;  // report the first failing output in full only
+    describe_failure(result, c, unwritten, cmp, what);
+}
+
+void report_pass(CheckResult& result, const std::vector<std::string>& passed, const Tolerance& tol)
+{
+    result.summary = passed.empty() ? "no outputs to compare" : passed.front();
+    for (std::size_t i = 1; i < passed.size(); ++i) result.summary += "; " + passed[i];
+    if (tol.kind == Tolerance::Kind::relative)
+        result.details.push_back(error_line(result.max_abs_error, result.max_rel_error, tol));
+}
+
 }  // namespace
 
 void TaskSpec::reference(const Params&, const CallBuffers&, std::string_view output, std::span<const std::uint64_t>,
@@ -116,124 +306,14 @@ CheckResult compare_outputs(const TaskSpec& spec, const CheckInput& in)
     std::vector<std::string> passed;
     for (const auto& entry : in.buffers.entries()) {
         if (entry.decl.role != Role::output) continue;
-        const BufferDecl& d = entry.decl;
         const std::byte* base = entry.bytes.data();
-        const std::uint64_t count = d.count;
-
-        // Unwritten elements, over the whole buffer: cheap, and a missed tail
-        // of the array is the most common bug of the early labs.
-        std::uint64_t unwritten = 0;
-        std::uint64_t first_unwritten = count;
-        std::mutex m;
-        parallel_for(count, [&](std::uint64_t b, std::uint64_t e) {
-            std::uint64_t n = 0, first = count;
-            for (std::uint64_t i = b; i < e; ++i)
-                if (is_poison(base, i)) {
-                    if (first == count) first = i;
-                    ++n;
-                }
-            std::lock_guard lock(m);
-            unwritten += n;
-            first_unwritten = std::min(first_unwritten, first);
-        });
-
-        // Sample only when the sample is a small part of the buffer: past a
-        // quarter, comparing everything costs less than drawing indices.
+        const PoisonScan unwritten = scan_poison(base, entry.decl.count);
         const double cost = std::max(1.0, spec.reference_cost(in.params));
-        const auto budget = static_cast<std::uint64_t>(std::max(1024.0, in.reference_budget / cost));
-        const bool sampled = budget < count / 4;
-        std::vector<std::uint64_t> sample;
-        if (sampled) sample = sample_indices(count, budget, in.sample_seed);
-        const std::uint64_t ncheck = sampled ? sample.size() : count;
-
-        Mismatch first;
-        std::uint64_t wrong = 0;
-        double max_abs = 0, max_rel = 0;
-        const Tolerance& tol = in.task.tolerance;
-        // Batches small enough that a costly reference (matmul: n operations
-        // an element) still spreads over every thread.
-        const auto kBatch = static_cast<std::uint64_t>(std::clamp((1u << 16) / cost, 64.0, double(1u << 16)));
-        parallel_for(
-            ncheck,
-            [&](std::uint64_t b, std::uint64_t e) {
-                std::vector<std::uint64_t> idx;
-                std::vector<double> expected, scale;
-                Mismatch local;
-                std::uint64_t local_wrong = 0;
-                double local_abs = 0, local_rel = 0;
-                for (std::uint64_t s = b; s < e; s += kBatch) {
-                    const std::uint64_t n = std::min(kBatch, e - s);
-                    idx.resize(n);
-                    for (std::uint64_t k = 0; k < n; ++k) idx[k] = sampled ? sample[s + k] : s + k;
-                    expected.assign(n, 0.0);
-                    scale.assign(n, std::numeric_limits<double>::quiet_NaN());
-                    spec.reference(in.params, in.buffers, d.name, idx, expected, scale);
-                    for (std::uint64_t k = 0; k < n; ++k) {
-                        const double want = expected[k];
-                        const double got = element_value(base, d.type, idx[k]);
-                        bool good;
-                        if (tol.kind == Tolerance::Kind::exact) {
-                            good = got == want;
-                        } else {
-                            const double sc = std::isnan(scale[k]) ? std::fabs(want) : scale[k];
-                            const double err = std::fabs(got - want);
-                            good = std::isfinite(got) && err <= tol.atol + tol.rtol * sc;
-                            if (std::isfinite(got)) {
-                                local_abs = std::max(local_abs, err);
-                                if (sc > 0) local_rel = std::max(local_rel, err / sc);
-                            }
-                        }
-                        if (!good) {
-                            ++local_wrong;
-                            if (idx[k] < local.index) local = {idx[k], want, got, is_poison(base, idx[k])};
-                        }
-                    }
-                }
-                std::lock_guard lock(m);
-                wrong += local_wrong;
-                max_abs = std::max(max_abs, local_abs);
-                max_rel = std::max(max_rel, local_rel);
-                if (local.index < first.index) first = local;
-            },
-            /*grain=*/kBatch);
-
-        result.checked += ncheck;
-        result.wrong += wrong;
-        result.unwritten += unwritten;
-        result.sampled = result.sampled || sampled;
-        result.max_abs_error = std::max(result.max_abs_error, max_abs);
-        result.max_rel_error = std::max(result.max_rel_error, max_rel);
-        const std::string what = sampled ? fmt::format("{} sampled of {}", ncheck, count) : fmt::format("{}", count);
-        if (wrong == 0 && unwritten == 0) {
-            passed.push_back(fmt::format("{}: {} elements match", d.name, what));
-            continue;
-        }
-        if (!result.ok()) continue;  // report the first failing output in full only
-        if (unwritten > 0 && first_unwritten <= first.index) {
-            result.kind = CheckResult::Kind::unwritten;
-            result.summary = fmt::format("{}[{}] was never written ({}): {} of {} elements were left unwritten", d.name,
-                                         first_unwritten, spec.locate(in.params, d.name, first_unwritten), unwritten,
-                                         count);
-        } else {
-            result.kind = CheckResult::Kind::mismatch;
-            result.summary = fmt::format("{}[{}] ({}): expected {}, got {}", d.name, first.index,
-                                         spec.locate(in.params, d.name, first.index),
-                                         show_value(first.expected, d.type),
-                                         first.poison ? "nothing (never written)" : show_value(first.got, d.type));
-            result.details.push_back(fmt::format("{} of {} compared elements differ", wrong, what));
-            if (unwritten > 0) result.details.push_back(fmt::format("{} elements were never written", unwritten));
-        }
-        if (tol.kind == Tolerance::Kind::relative)
-            result.details.push_back(fmt::format("max abs error {:.3g}, max rel error {:.3g} (tolerance: rel {:.1g})",
-                                                 max_abs, max_rel, tol.rtol));
+        const OutputCheck output {spec, in, entry.decl, base, cost, choose_sample(entry.decl.count, cost, in)};
+        const Comparison cmp = compare_with_reference(output);
+        report_output(result, passed, output, unwritten, cmp);
     }
-    if (result.ok()) {
-        result.summary = passed.empty() ? "no outputs to compare" : passed.front();
-        for (std::size_t i = 1; i < passed.size(); ++i) result.summary += "; " + passed[i];
-        if (in.task.tolerance.kind == Tolerance::Kind::relative)
-            result.details.push_back(fmt::format("max abs error {:.3g}, max rel error {:.3g} (tolerance: rel {:.1g})",
-                                                 result.max_abs_error, result.max_rel_error, in.task.tolerance.rtol));
-    }
+    if (result.ok()) report_pass(result, passed, in.task.tolerance);
     return result;
 }
 

@@ -7,10 +7,13 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace hpclab {
 
@@ -47,6 +50,198 @@ void drain(int fd, std::string& into, bool& truncated, std::size_t limit, bool& 
     if (static_cast<std::size_t>(n) > room) truncated = true;
 }
 
+// The three pipes of a run: the program's stdout and stderr, and `status`,
+// through which the child says why it could not exec (exec closes it).
+struct Pipes {
+    Pipe out, err, status;
+    bool open() { return out.open() && err.open() && status.open(); }
+    void close_all()
+    {
+        out.close_all();
+        err.close_all();
+        status.close_all();
+    }
+};
+
+// Why the program did not start, into `res`; every pipe closed.
+void record_start_error(ProcessResult& res, Pipes& pipes, std::string why)
+{
+    res.start_error = std::move(why);
+    pipes.close_all();
+}
+
+// execv's argument vector, made in the parent before the fork.
+std::vector<char*> exec_argv(const ProcessSpec& spec)
+{
+    std::vector<char*> argv;
+    for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    return argv;
+}
+
+// In the child: tell the parent why through the status pipe, and end.
+[[noreturn]] void report_start_failure(int status_fd)
+{
+    const int e = errno;
+    (void)!write(status_fd, &e, sizeof e);
+    _exit(127);
+}
+
+void pin_to_cpus(const std::vector<int>& cpus)
+{
+    if (cpus.empty()) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : cpus) CPU_SET(c, &set);
+    (void)sched_setaffinity(0, sizeof set, &set);  // a hint: runs anyway where it cannot hold
+}
+
+// Child: own process group (so that the whole group can be killed),
+// stdout/stderr to the pipes, the passed descriptors kept open.
+[[noreturn]] void exec_child(const ProcessSpec& spec, const Pipes& pipes, const std::vector<char*>& argv,
+                             const std::string& cwd)
+{
+    setpgid(0, 0);
+    dup2(pipes.out.w, 1);
+    dup2(pipes.err.w, 2);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    for (int fd : spec.pass_fds) {
+        const int flags = fcntl(fd, F_GETFD);
+        if (flags >= 0) fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
+    }
+    for (const auto& [name, value] : spec.set_env) setenv(name.c_str(), value.c_str(), 1);
+    signal(SIGPIPE, SIG_DFL);  // hpclab ignores it (gate.cpp); the program gets the default
+    pin_to_cpus(spec.cpus);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) report_start_failure(pipes.status.w);
+    execv(argv[0], argv.data());
+    report_start_failure(pipes.status.w);
+}
+
+// In the parent, right after the fork: the child's ends of the pipes closed,
+// then whether exec worked (the status pipe closes with nothing in it). When
+// it did not, the child is reaped and `res` says why.
+bool exec_worked(const ProcessSpec& spec, pid_t pid, Pipes& pipes, ProcessResult& res)
+{
+    setpgid(pid, pid);  // also from here, so that it holds before any kill
+    for (Pipe* p : {&pipes.out, &pipes.err, &pipes.status}) {
+        if (p->w >= 0) close(p->w);
+        p->w = -1;
+    }
+    int exec_errno = 0;
+    const ssize_t got = read(pipes.status.r, &exec_errno, sizeof exec_errno);
+    close(pipes.status.r);
+    pipes.status.r = -1;
+    if (got != static_cast<ssize_t>(sizeof exec_errno)) return true;
+    waitpid(pid, nullptr, 0);
+    record_start_error(res, pipes, "cannot start " + spec.argv[0] + ": " + std::strerror(exec_errno));
+    return false;
+}
+
+// The parent's side while the program runs: its output read as it comes,
+// the wall limit (held at a gate) and `cancel` watched, and the process
+// group killed and reaped.
+class Watch {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    Watch(const ProcessSpec& spec, pid_t pid, const Pipes& pipes, ProcessResult& res, Clock::time_point t0)
+        : spec_(spec), pid_(pid), out_(pipes.out.r), err_(pipes.err.r), res_(res),
+          limit_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.wall_limit_s))),
+          deadline_(t0 + limit_)
+    {
+    }
+
+    // Until the program is gone and both pipes are at end of file; the
+    // program's wait status.
+    int run()
+    {
+        while (!(out_eof_ && err_eof_ && exited_)) {
+            reap_if_exited();
+            const auto now = Clock::now();
+            kill_past_limit(now);
+            reap_after_kill(now);
+            if (out_eof_ && err_eof_) {
+                if (!exited_) poll(nullptr, 0, 5);
+                continue;
+            }
+            if (!read_output()) break;
+        }
+        return wstatus_;
+    }
+
+private:
+    void reap_if_exited()
+    {
+        if (exited_ || killed_) return;
+        if (waitpid(pid_, &wstatus_, WNOHANG) != pid_) return;
+        exited_ = true;
+        // Whatever it started must not outlive it (an orphan can hold
+        // the GPU); the pipes then reach end of file.
+        kill(-pid_, SIGKILL);
+    }
+
+    void kill_past_limit(Clock::time_point now)
+    {
+        if (spec_.held && spec_.held->load()) deadline_ = now + limit_;
+        const bool cancel = spec_.cancel && spec_.cancel->load();
+        if (exited_ || killed_ || !(now >= deadline_ || cancel)) return;
+        (cancel ? res_.cancelled : res_.timed_out) = true;
+        kill(-pid_, SIGKILL);
+        killed_ = true;
+        kill_time_ = now;
+    }
+
+    // A process inside a kernel can take a while to die (the driver
+    // tears its context down): wait for it, but not forever.
+    void reap_after_kill(Clock::time_point now)
+    {
+        if (exited_ || !killed_) return;
+        if (waitpid(pid_, &wstatus_, WNOHANG) == pid_) {
+            exited_ = true;
+        } else if (now - kill_time_ > std::chrono::seconds(20)) {
+            res_.unkillable = true;
+            exited_ = true;
+        }
+    }
+
+    // What the pipes have, read into the result; false once the group is
+    // dead and the pipes stay quiet: then there is nothing more to wait for.
+    bool read_output()
+    {
+        pollfd fds[2];
+        int nfds = 0;
+        if (!out_eof_) fds[nfds++] = {out_, POLLIN, 0};
+        if (!err_eof_) fds[nfds++] = {err_, POLLIN, 0};
+        const int timeout_ms = exited_ ? 200 : 20;
+        const int ready = poll(fds, nfds, timeout_ms);
+        if (ready == 0 && exited_) return false;
+        for (int i = 0; i < nfds; ++i) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            if (fds[i].fd == out_) drain(out_, res_.out, res_.out_truncated, spec_.output_limit, out_eof_);
+            else drain(err_, res_.err, res_.err_truncated, spec_.output_limit, err_eof_);
+        }
+        return true;
+    }
+
+    const ProcessSpec& spec_;
+    const pid_t pid_;
+    const int out_, err_;  // the read ends of the program's stdout and stderr
+    ProcessResult& res_;
+    const Clock::duration limit_;
+    Clock::time_point deadline_;
+    bool out_eof_ = false, err_eof_ = false, exited_ = false, killed_ = false;
+    Clock::time_point kill_time_;
+    int wstatus_ = 0;
+};
+
+void record_how_it_ended(int wstatus, ProcessResult& res)
+{
+    if (res.timed_out || res.cancelled) return;
+    if (WIFEXITED(wstatus)) res.exit_code = WEXITSTATUS(wstatus);
+    else if (WIFSIGNALED(wstatus)) res.signal = WTERMSIG(wstatus);
+}
+
 }  // namespace
 
 std::string describe_signal(int sig)
@@ -66,140 +261,30 @@ std::string describe_signal(int sig)
 ProcessResult run_process(const ProcessSpec& spec)
 {
     ProcessResult res;
-    Pipe out, err, status;
-    if (!out.open() || !err.open() || !status.open()) {
-        res.start_error = std::string("cannot create pipes: ") + std::strerror(errno);
-        out.close_all();
-        err.close_all();
-        status.close_all();
+    Pipes pipes;
+    if (!pipes.open()) {
+        record_start_error(res, pipes, std::string("cannot create pipes: ") + std::strerror(errno));
         return res;
     }
-    std::vector<char*> argv;
-    for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
+    const std::vector<char*> argv = exec_argv(spec);
     const std::string cwd = spec.cwd.string();
 
     const auto t0 = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid < 0) {
-        res.start_error = std::string("fork failed: ") + std::strerror(errno);
-        out.close_all();
-        err.close_all();
-        status.close_all();
+        record_start_error(res, pipes, std::string("fork failed: ") + std::strerror(errno));
         return res;
     }
-    if (pid == 0) {
-        // Child: own process group (so that the whole group can be killed),
-        // stdout/stderr to the pipes, the passed descriptors kept open.
-        setpgid(0, 0);
-        dup2(out.w, 1);
-        dup2(err.w, 2);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) dup2(devnull, 0);
-        for (int fd : spec.pass_fds) {
-            const int flags = fcntl(fd, F_GETFD);
-            if (flags >= 0) fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
-        }
-        for (const auto& [name, value] : spec.set_env) setenv(name.c_str(), value.c_str(), 1);
-        signal(SIGPIPE, SIG_DFL);  // hpclab ignores it (gate.cpp); the program gets the default
-        if (!spec.cpus.empty()) {
-            cpu_set_t set;
-            CPU_ZERO(&set);
-            for (int c : spec.cpus) CPU_SET(c, &set);
-            (void)sched_setaffinity(0, sizeof set, &set);  // a hint: runs anyway where it cannot hold
-        }
-        if (!cwd.empty() && chdir(cwd.c_str()) != 0) {
-            const int e = errno;
-            (void)!write(status.w, &e, sizeof e);
-            _exit(127);
-        }
-        execv(argv[0], argv.data());
-        const int e = errno;
-        (void)!write(status.w, &e, sizeof e);
-        _exit(127);
-    }
-    setpgid(pid, pid);  // also from here, so that it holds before any kill
-    out.w >= 0 ? (void)close(out.w) : (void)0;
-    err.w >= 0 ? (void)close(err.w) : (void)0;
-    close(status.w);
-    out.w = err.w = status.w = -1;
-
-    int exec_errno = 0;
-    const ssize_t got = read(status.r, &exec_errno, sizeof exec_errno);
-    close(status.r);
-    status.r = -1;
-    if (got == static_cast<ssize_t>(sizeof exec_errno)) {
-        waitpid(pid, nullptr, 0);
-        res.start_error = "cannot start " + spec.argv[0] + ": " + std::strerror(exec_errno);
-        out.close_all();
-        err.close_all();
-        return res;
-    }
+    if (pid == 0) exec_child(spec, pipes, argv, cwd);
+    if (!exec_worked(spec, pid, pipes, res)) return res;
     res.started = true;
     if (spec.after_start) spec.after_start();
 
-    bool out_eof = false, err_eof = false, exited = false, killed = false;
-    std::chrono::steady_clock::time_point kill_time;
-    int wstatus = 0;
-    const auto limit = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-        std::chrono::duration<double>(spec.wall_limit_s));
-    auto deadline = t0 + limit;
-    while (!(out_eof && err_eof && exited)) {
-        if (!exited && !killed) {
-            const pid_t w = waitpid(pid, &wstatus, WNOHANG);
-            if (w == pid) {
-                exited = true;
-                // Whatever it started must not outlive it (an orphan can hold
-                // the GPU); the pipes then reach end of file.
-                kill(-pid, SIGKILL);
-            }
-        }
-        const auto now = std::chrono::steady_clock::now();
-        if (spec.held && spec.held->load()) deadline = now + limit;
-        const bool cancel = spec.cancel && spec.cancel->load();
-        if (!exited && !killed && (now >= deadline || cancel)) {
-            (cancel ? res.cancelled : res.timed_out) = true;
-            kill(-pid, SIGKILL);
-            killed = true;
-            kill_time = now;
-        }
-        if (!exited && killed) {
-            // A process inside a kernel can take a while to die (the driver
-            // tears its context down): wait for it, but not forever.
-            if (waitpid(pid, &wstatus, WNOHANG) == pid) {
-                exited = true;
-            } else if (now - kill_time > std::chrono::seconds(20)) {
-                res.unkillable = true;
-                exited = true;
-            }
-        }
-        if (out_eof && err_eof) {
-            if (!exited) poll(nullptr, 0, 5);
-            continue;
-        }
-        pollfd fds[2];
-        int nfds = 0;
-        if (!out_eof) fds[nfds++] = {out.r, POLLIN, 0};
-        if (!err_eof) fds[nfds++] = {err.r, POLLIN, 0};
-        const int timeout_ms = exited ? 200 : 20;
-        const int ready = poll(fds, nfds, timeout_ms);
-        if (ready == 0 && exited) {
-            // The group is dead and the pipes stay quiet: stop waiting.
-            break;
-        }
-        for (int i = 0; i < nfds; ++i) {
-            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-            if (fds[i].fd == out.r) drain(out.r, res.out, res.out_truncated, spec.output_limit, out_eof);
-            else drain(err.r, res.err, res.err_truncated, spec.output_limit, err_eof);
-        }
-    }
-    out.close_all();
-    err.close_all();
+    const int wstatus = Watch(spec, pid, pipes, res, t0).run();
+    pipes.out.close_all();
+    pipes.err.close_all();
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!res.timed_out && !res.cancelled) {
-        if (WIFEXITED(wstatus)) res.exit_code = WEXITSTATUS(wstatus);
-        else if (WIFSIGNALED(wstatus)) res.signal = WTERMSIG(wstatus);
-    }
+    record_how_it_ended(wstatus, res);
     return res;
 }
 

@@ -33,6 +33,110 @@ std::string file_identity(const fs::path& p)
     return fmt::format("{}:{}:{}", p.string(), ec ? 0 : size, ec ? 0 : time);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+constexpr int kCompileLimitSeconds = 300;
+constexpr int kLinkLimitSeconds = 120;
+
+// Why a build cannot begin (no source, or the lab's binding not built), or
+// empty.
+std::string missing_input(const LabInfo& lab, const fs::path& source, const fs::path& bind_lib)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(source, ec)) return fmt::format("{}: no such file", source.string());
+    if (!fs::exists(bind_lib, ec))
+        return fmt::format("the binding of lab {} ({}) is not built: rebuild hpclab with cmake --build", lab.id,
+                           bind_lib.string());
+    return {};
+}
+
+// The build's stamp in the cache: the hash of everything that goes into it.
+std::string build_stamp(const Toolchain& tc, const LabInfo& lab, const fs::path& source, const fs::path& bind_lib,
+                        const std::vector<std::string>& flags, const std::vector<std::string>& library_flags)
+{
+    std::string key = read_file(source) + '\0' + read_file(lab.lab_dir / lab.header) + '\0' +
+                      read_file(tc.common_include / "hpc.h") + '\0' + file_identity(tc.nvcc) +
+                      file_identity(tc.harness_lib) + file_identity(bind_lib);
+    for (const auto& f : flags) key += '\0' + f;
+    // Only when there are any: the keys of the builds without (every
+    // student's and solution's) stay what they were.
+    for (const auto& f : library_flags) key += "\0link:" + f;
+    return fmt::format("{:016x}", keyed_hash(std::as_bytes(std::span(key)), 0x6275696C64ull));
+}
+
+// Build under unique names, then rename into place: two hpclab runs of
+// the same lab (ctest -j) never see a half-written program.
+struct BuildFiles {
+    std::string suffix;  // what makes the names unique
+    fs::path object, program;
+};
+
+BuildFiles unique_build_files(const fs::path& dir, const LabInfo& lab)
+{
+    static std::atomic<unsigned> builds {0};  // and two threads of one hpclab either
+    const std::string tmp = fmt::format(".tmp-{}-{}", getpid(), builds++);
+    return {tmp, dir / (lab.id + tmp + ".o"), dir / (lab.id + tmp)};
+}
+
+// nvcc -c; the command line goes into `command`, for the record.
+ProcessResult compile_object(const Toolchain& tc, const fs::path& source, const std::vector<std::string>& flags,
+                             const fs::path& object, std::string& command)
+{
+    ProcessSpec compile;
+    compile.argv = {tc.nvcc.string()};
+    compile.argv.insert(compile.argv.end(), flags.begin(), flags.end());
+    compile.argv.insert(compile.argv.end(), {"-c", source.string(), "-o", object.string()});
+    compile.wall_limit_s = kCompileLimitSeconds;
+    for (const auto& a : compile.argv) command += (command.empty() ? "" : " ") + a;
+    return run_process(compile);
+}
+
+std::string compile_failure(const ProcessResult& cr)
+{
+    if (cr.timed_out) return fmt::format("the compiler ran past {} s and was stopped\n", kCompileLimitSeconds);
+    if (!cr.started) return cr.start_error + "\n";
+    return cr.err + cr.out;
+}
+
+// The object linked with the harness (the program's main), the lab's
+// binding, CUPTI when there is one and the toolkit libraries asked for.
+ProcessResult link_program(const Toolchain& tc, const fs::path& object, const fs::path& bind_lib,
+                           const std::vector<std::string>& library_flags, const fs::path& program)
+{
+    ProcessSpec link;
+    link.argv = {tc.nvcc.string(), "-ccbin", tc.host_compiler.string()};
+    const auto arch = tc.arch_flags();
+    link.argv.insert(link.argv.end(), arch.begin(), arch.end());
+    link.argv.insert(link.argv.end(), {object.string(), tc.harness_lib.string(), bind_lib.string(),
+                                       "-cudart=static", "-o", program.string()});
+    if (!tc.cupti_lib_dir.empty())
+        link.argv.insert(link.argv.end(), {"-L" + tc.cupti_lib_dir.string(), "-lcupti",
+                                           "-Xlinker", "-rpath=" + tc.cupti_lib_dir.string()});
+    link.argv.insert(link.argv.end(), library_flags.begin(), library_flags.end());
+    link.wall_limit_s = kLinkLimitSeconds;
+    return run_process(link);
+}
+
+// The program renamed into its place in the cache, then its stamp (written
+// under a unique name too). False, with r.diagnostics saying why, when the
+// program cannot be moved.
+bool install(const BuildFiles& files, const fs::path& dir, const std::string& stamp, BuildResult& r)
+{
+    std::error_code ec;
+    fs::rename(files.program, r.program, ec);
+    if (ec) {
+        r.diagnostics = fmt::format("cannot move the program into {}: {}", r.program.string(), ec.message());
+        return false;
+    }
+    const fs::path stamp_tmp = dir / ("stamp" + files.suffix);
+    std::ofstream(stamp_tmp) << stamp;
+    fs::rename(stamp_tmp, dir / "stamp", ec);
+    return true;
+}
+
 }  // namespace
 
 Toolchain Toolchain::configured()
@@ -159,18 +263,9 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
 {
     BuildResult r;
     const auto t0 = std::chrono::steady_clock::now();
-    std::error_code ec;
-    if (!fs::is_regular_file(source, ec)) {
-        r.diagnostics = fmt::format("{}: no such file", source.string());
-        return r;
-    }
     const fs::path bind_lib = tc.bind_lib_dir / fmt::format("libhpclab_bind_{}.a", lab.id);
-    if (!fs::exists(bind_lib, ec)) {
-        r.diagnostics = fmt::format("the binding of lab {} ({}) is not built: rebuild hpclab with cmake --build",
-                                    lab.id, bind_lib.string());
-        return r;
-    }
-
+    r.diagnostics = missing_input(lab, source, bind_lib);
+    if (!r.diagnostics.empty()) return r;
     std::string link_error;
     const auto library_flags = toolkit_link_flags(tc, link_libraries, link_error);
     if (!link_error.empty()) {
@@ -179,17 +274,10 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     }
 
     const auto flags = tc.compile_flags(lab);
-    std::string key = read_file(source) + '\0' + read_file(lab.lab_dir / lab.header) + '\0' +
-                      read_file(tc.common_include / "hpc.h") + '\0' + file_identity(tc.nvcc) +
-                      file_identity(tc.harness_lib) + file_identity(bind_lib);
-    for (const auto& f : flags) key += '\0' + f;
-    // Only when there are any: the keys of the builds without (every
-    // student's and solution's) stay what they were.
-    for (const auto& f : library_flags) key += "\0link:" + f;
-    const std::string stamp = fmt::format("{:016x}", keyed_hash(std::as_bytes(std::span(key)), 0x6275696C64ull));
-
+    const std::string stamp = build_stamp(tc, lab, source, bind_lib, flags, library_flags);
     const fs::path dir = tc.cache_dir / lab.id / variant;
     r.program = dir / (lab.id + "-" + variant);
+    std::error_code ec;
     if (read_file(dir / "stamp") == stamp && fs::exists(r.program, ec)) {
         r.ok = true;
         r.cached = true;
@@ -201,60 +289,26 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
         return r;
     }
 
-    // Build under unique names, then rename into place: two hpclab runs of
-    // the same lab (ctest -j) never see a half-written program.
-    static std::atomic<unsigned> builds {0};  // and two threads of one hpclab either
-    const std::string tmp = fmt::format(".tmp-{}-{}", getpid(), builds++);
-    const fs::path object = dir / (lab.id + tmp + ".o");
-    const fs::path program_tmp = dir / (lab.id + tmp);
-    ProcessSpec compile;
-    compile.argv = {tc.nvcc.string()};
-    compile.argv.insert(compile.argv.end(), flags.begin(), flags.end());
-    compile.argv.insert(compile.argv.end(), {"-c", source.string(), "-o", object.string()});
-    compile.wall_limit_s = 300;
-    for (const auto& a : compile.argv) r.command += (r.command.empty() ? "" : " ") + a;
-    ProcessResult cr = run_process(compile);
+    const BuildFiles files = unique_build_files(dir, lab);
+    const ProcessResult cr = compile_object(tc, source, flags, files.object, r.command);
     if (!cr.exited() || cr.exit_code != 0) {
-        r.diagnostics = cr.timed_out        ? "the compiler ran past 300 s and was stopped\n"
-                        : !cr.started       ? cr.start_error + "\n"
-                                            : cr.err + cr.out;
-        fs::remove(object, ec);
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.diagnostics = compile_failure(cr);
+        fs::remove(files.object, ec);
+        r.seconds = seconds_since(t0);
         return r;
     }
-
-    ProcessSpec link;
-    link.argv = {tc.nvcc.string(), "-ccbin", tc.host_compiler.string()};
-    const auto arch = tc.arch_flags();
-    link.argv.insert(link.argv.end(), arch.begin(), arch.end());
-    link.argv.insert(link.argv.end(), {object.string(), tc.harness_lib.string(), bind_lib.string(),
-                                       "-cudart=static", "-o", program_tmp.string()});
-    if (!tc.cupti_lib_dir.empty())
-        link.argv.insert(link.argv.end(), {"-L" + tc.cupti_lib_dir.string(), "-lcupti",
-                                           "-Xlinker", "-rpath=" + tc.cupti_lib_dir.string()});
-    link.argv.insert(link.argv.end(), library_flags.begin(), library_flags.end());
-    link.wall_limit_s = 120;
-    ProcessResult lr = run_process(link);
-    fs::remove(object, ec);
+    const ProcessResult lr = link_program(tc, files.object, bind_lib, library_flags, files.program);
+    fs::remove(files.object, ec);
     if (!lr.exited() || lr.exit_code != 0) {
         r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
-        fs::remove(program_tmp, ec);
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        fs::remove(files.program, ec);
+        r.seconds = seconds_since(t0);
         return r;
     }
-    fs::rename(program_tmp, r.program, ec);
-    if (ec) {
-        r.diagnostics = fmt::format("cannot move the program into {}: {}", r.program.string(), ec.message());
-        return r;
-    }
-    {
-        const fs::path stamp_tmp = dir / ("stamp" + tmp);
-        std::ofstream(stamp_tmp) << stamp;
-        fs::rename(stamp_tmp, dir / "stamp", ec);
-    }
+    if (!install(files, dir, stamp, r)) return r;
     r.ok = true;
     r.diagnostics = cr.err;  // warnings, if any
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.seconds = seconds_since(t0);
     return r;
 }
 

@@ -1,0 +1,517 @@
+#include "lab_program.h"
+
+#include "trace.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+
+namespace hpclab::harness {
+
+namespace {
+
+using wire::Header;
+
+// Where stop() writes its message: the exchange file's header, once mapped.
+Header* g_header = nullptr;
+
+// Write a message into the result and to stderr, then stop with `status`.
+[[noreturn]] void stop(int status, const char* fmt, ...)
+{
+    char text[wire::kMessageLen];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (g_header) wire::set_name(g_header->result.message, sizeof g_header->result.message, text);
+    std::fprintf(stderr, "hpclab harness: %s\n", text);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(status);
+}
+
+// A CUDA call made by the harness itself (not by the student).
+void harness_cuda(cudaError_t err, const char* what)
+{
+    if (err == cudaSuccess) return;
+    if (g_header) {
+        g_header->result.cuda_error = static_cast<std::int32_t>(err);
+        wire::set_name(g_header->result.cuda_error_name, sizeof g_header->result.cuda_error_name,
+                       cudaGetErrorName(err));
+    }
+    // An error here right after the student's code ran is a fault the
+    // student's code left behind (sticky errors surface at the next call).
+    stop(wire::kExitGpuFault, "%s: %s (%s)", what, cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
+double now_ms()
+{
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+
+void fill_guards(OwnedBuffer& b)
+{
+    if (b.guard == 0) return;
+    if (b.on_device) {
+        harness_cuda(cudaMemset(b.base, wire::kGuardByte, b.guard), "setting a guard zone");
+        harness_cuda(cudaMemset(b.user + b.bytes, wire::kGuardByte, b.guard), "setting a guard zone");
+    } else {
+        std::memset(b.base, wire::kGuardByte, b.guard);
+        std::memset(b.user + b.bytes, wire::kGuardByte, b.guard);
+    }
+}
+
+bool guards_intact(const OwnedBuffer& b, std::vector<unsigned char>& scratch)
+{
+    if (b.guard == 0) return true;
+    scratch.resize(b.guard);
+    for (const unsigned char* zone : {b.base, b.user + b.bytes}) {
+        const unsigned char* bytes = zone;
+        if (b.on_device) {
+            harness_cuda(cudaMemcpy(scratch.data(), zone, b.guard, cudaMemcpyDeviceToHost), "reading a guard zone");
+            bytes = scratch.data();
+        }
+        for (std::uint64_t i = 0; i < b.guard; ++i)
+            if (bytes[i] != wire::kGuardByte) return false;
+    }
+    return true;
+}
+
+// Device-to-device copy bandwidth (bytes read + written per second), the
+// ceiling of a memory-bound kernel: the parent calls a time below what this
+// bandwidth allows "suspicious". The best of a few copies of 256 MiB.
+double measure_copy(cudaEvent_t start, cudaEvent_t stop_event)
+{
+    constexpr std::size_t kBytes = 256u << 20;
+    void *src = nullptr, *dst = nullptr;
+    if (cudaMalloc(&src, kBytes) != cudaSuccess || cudaMalloc(&dst, kBytes) != cudaSuccess) return 0;
+    float best = 0;
+    for (int rep = 0; rep < 6; ++rep) {
+        cudaEventRecord(start);
+        cudaMemcpy(dst, src, kBytes, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(stop_event);
+        cudaEventSynchronize(stop_event);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, start, stop_event);
+        if (rep > 0 && (best == 0 || ms < best)) best = ms;  // the first copy warms up
+    }
+    cudaFree(src);
+    cudaFree(dst);
+    return best > 0 ? 2.0 * kBytes / (best / 1e3) : 0;
+}
+
+void validate_job(const wire::Job& job, std::uint64_t file_size)
+{
+    if (job.magic != wire::kMagic || job.version != wire::kVersion)
+        stop(wire::kExitHarnessError, "the exchange file is not a job of this hpclab version");
+    if (job.nparams > wire::kMaxParams || job.nbuffers > wire::kMaxBuffers || job.ncalls > wire::kMaxCalls ||
+        job.ncalls == 0 || job.nsets == 0 || job.nsets > job.ncalls)
+        stop(wire::kExitHarnessError, "the job's counts are out of range");
+    // Each product below is at most kMaxCalls times a buffer size already
+    // bounded by the file, so none of them overflows once these hold.
+    if (job.data_offset < sizeof(Header) || job.data_offset > file_size || job.slot_bytes > file_size ||
+        job.out_slot_bytes > file_size || wire::slots_bytes(job) > file_size - job.data_offset)
+        stop(wire::kExitHarnessError, "the job's call slots do not fit the exchange file");
+    for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
+        const auto& b = job.buffers[i];
+        const std::uint64_t bytes = b.count * wire::elem_size(b.type);
+        if (b.count != 0 && bytes / b.count != wire::elem_size(b.type))
+            stop(wire::kExitHarnessError, "buffer %u is too large", i);
+        if (b.offset > job.slot_bytes || bytes > job.slot_bytes - b.offset)
+            stop(wire::kExitHarnessError, "buffer %u does not fit its call slot", i);
+        if (b.role == wire::Role::output && job.nsets < job.ncalls &&
+            (b.out_offset > job.out_slot_bytes || bytes > job.out_slot_bytes - b.out_offset))
+            stop(wire::kExitHarnessError, "buffer %u does not fit its output slot", i);
+    }
+}
+
+// The exchange file mapped; from here on stop() reports into its result.
+ExchangeFile map_exchange(int fd)
+{
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) < sizeof(Header))
+        stop(wire::kExitHarnessError, "cannot read the exchange file (descriptor %d)", fd);
+    const auto file_size = static_cast<std::uint64_t>(st.st_size);
+    // MAP_POPULATE: the pages' mappings made now, in one pass, rather than a
+    // fault per 4 KiB page while the outputs are copied back after the calls.
+    void* map = mmap(nullptr, file_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (map == MAP_FAILED) stop(wire::kExitHarnessError, "cannot map the exchange file: %s", std::strerror(errno));
+    close(fd);  // the student's code has no use for it
+    g_header = static_cast<Header*>(map);
+    return {static_cast<unsigned char*>(map), file_size};
+}
+
+}  // namespace
+
+LabProgram::LabProgram(int exchange_fd)
+    : file_(map_exchange(exchange_fd)), job_(file_.header().job), result_(file_.header().result)
+{
+    validate_job(job_, file_.size);
+    result_.magic = wire::kMagic;
+}
+
+// HPCLAB_PROFILE: where the program's time goes, on stderr (which hpclab
+// shows when it profiles too).
+void LabProgram::start_profile()
+{
+    profile_ = std::getenv("HPCLAB_PROFILE") != nullptr;
+    t_begin_ = now_ms();
+}
+
+void LabProgram::open_gpu()
+{
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+        stop(wire::kExitNoGpu, "no CUDA GPU is visible to this program");
+    harness_cuda(cudaGetDeviceProperties(&prop_, 0), "querying the GPU");
+    wire::set_name(result_.device_name, sizeof result_.device_name, prop_.name);
+    result_.cc_major = prop_.major;
+    result_.cc_minor = prop_.minor;
+}
+
+void LabProgram::find_task()
+{
+    hpclab_lab_bindings(bindings_);
+    const std::string task(job_.task, wire::name_length(job_.task, sizeof job_.task));
+    task_ = bindings_.find(task);
+    if (!task_) stop(wire::kExitHarnessError, "this lab program has no task '%s' (bind.cpp)", task.c_str());
+}
+
+// Allocate every buffer once, with its guard zones. Without guard zones
+// (under compute-sanitizer), a spacer allocation after each buffer, freed
+// before the student's code runs, keeps the next buffer away from its
+// end: an access past the end then lands in memory that belongs to no
+// allocation, which memcheck reports (one into a neighbour it cannot).
+void LabProgram::allocate_buffers()
+{
+    std::vector<void*> spacers;
+    owned_.resize(job_.nbuffers);
+    for (std::uint32_t i = 0; i < job_.nbuffers; ++i) {
+        OwnedBuffer& b = owned_[i];
+        b.desc = &job_.buffers[i];
+        allocate(b);
+        void* spacer = nullptr;
+        if (b.on_device && b.guard == 0 && cudaMalloc(&spacer, 1u << 20) == cudaSuccess) spacers.push_back(spacer);
+    }
+    for (void* p : spacers) cudaFree(p);
+}
+
+void LabProgram::allocate(OwnedBuffer& b)
+{
+    b.bytes = b.desc->count * wire::elem_size(b.desc->type);
+    b.guard = job_.guard_bytes;
+    b.on_device = b.desc->place == wire::Place::device;
+    const std::uint64_t total = b.bytes + 2 * b.guard;
+    if (b.on_device) {
+        void* p = nullptr;
+        const cudaError_t err = cudaMalloc(&p, total);
+        if (err != cudaSuccess)
+            stop(wire::kExitHarnessError, "cannot allocate %.3f GB of device memory for buffer '%s': %s",
+                 total / 1e9, b.desc->name, cudaGetErrorString(err));
+        b.base = static_cast<unsigned char*>(p);
+    } else {
+        b.base = static_cast<unsigned char*>(std::malloc(total ? total : 1));
+        if (!b.base) stop(wire::kExitHarnessError, "cannot allocate %.3f GB of host memory", total / 1e9);
+    }
+    b.user = b.base + b.guard;
+}
+
+void LabProgram::keep_input_sets()
+{
+    for (OwnedBuffer& b : owned_) {
+        if (!cycling() || !b.on_device || b.desc->role != wire::Role::input) continue;
+        keep_sets(b);
+    }
+}
+
+void LabProgram::keep_sets(OwnedBuffer& b)
+{
+    for (std::uint32_t s = 0; s < job_.nsets; ++s) {
+        void* p = nullptr;
+        if (cudaMalloc(&p, b.bytes ? b.bytes : 1) != cudaSuccess) {
+            cudaGetLastError();  // not sticky: fall back to copies from the file
+            for (void* q : b.sets) cudaFree(q);
+            b.sets.clear();
+            break;
+        }
+        b.sets.push_back(p);
+    }
+    for (std::uint32_t s = 0; s < b.sets.size(); ++s)
+        harness_cuda(cudaMemcpy(b.sets[s], file_.bytes + wire::buffer_offset(job_, s, *b.desc), b.bytes,
+                                cudaMemcpyHostToDevice),
+                     "copying an input set to the GPU");
+}
+
+// Timed runs keep each call's device outputs on the device until the
+// last call, then copy them all back: between two timed calls the GPU
+// then only runs device copies, no trip to the host leaves it idle (an
+// idle GPU lowers its clocks, and the next call would pay for it).
+void LabProgram::keep_output_history()
+{
+    history_.resize(job_.nbuffers);
+    for (std::uint32_t i = 0; cycling() && !discards_outputs() && i < job_.nbuffers; ++i) {
+        const OwnedBuffer& b = owned_[i];
+        if (!b.on_device || b.desc->role != wire::Role::output) continue;
+        keep_history(i);
+    }
+}
+
+void LabProgram::keep_history(std::uint32_t i)
+{
+    const OwnedBuffer& b = owned_[i];
+    for (std::uint32_t k = 0; k < job_.ncalls; ++k) {
+        void* p = nullptr;
+        if (cudaMalloc(&p, b.bytes ? b.bytes : 1) != cudaSuccess) {
+            cudaGetLastError();  // not sticky: copy back after each call instead
+            for (void* q : history_[i]) cudaFree(q);
+            history_[i].clear();
+            break;
+        }
+        history_[i].push_back(p);
+    }
+}
+
+// Whether some outputs wait on the device to be copied back (timed runs).
+bool LabProgram::history_pending() const
+{
+    for (const auto& h : history_)
+        if (!h.empty()) return true;
+    return false;
+}
+
+std::uint64_t LabProgram::largest_output(bool device_only) const
+{
+    std::uint64_t largest = 0;
+    for (const OwnedBuffer& b : owned_)
+        if (b.desc->role == wire::Role::output && (b.on_device || !device_only)) largest = std::max(largest, b.bytes);
+    return largest;
+}
+
+// Poison comes from memory on the same side as the output: a device
+// copy of the pattern costs microseconds where a host one costs a trip.
+void LabProgram::make_poison()
+{
+    poison_.assign(largest_output(false) / 4, wire::kPoison32);
+    const std::uint64_t device_bytes = largest_output(true);
+    if (device_bytes > 0) {
+        harness_cuda(cudaMalloc(&device_poison_, device_bytes), "allocating the poison pattern");
+        harness_cuda(cudaMemcpy(device_poison_, poison_.data(), device_bytes, cudaMemcpyHostToDevice),
+                     "copying the poison pattern");
+    }
+}
+
+// Writing more than the L2 cache evicts whatever the previous call or the
+// input copies left there, so every call starts from device memory.
+void LabProgram::make_l2_flush()
+{
+    if (!(job_.flags & wire::kFlagFlushL2)) return;
+    flush_bytes_ = 2 * static_cast<std::size_t>(prop_.l2CacheSize);
+    harness_cuda(cudaMalloc(&flush_, flush_bytes_), "allocating the L2 flush buffer");
+}
+
+void LabProgram::create_events()
+{
+    harness_cuda(cudaEventCreate(&start_), "creating an event");
+    harness_cuda(cudaEventCreate(&stop_event_), "creating an event");
+}
+
+void LabProgram::start_trace()
+{
+    const bool trace_wanted = job_.flags & (wire::kFlagTrace | wire::kFlagTraceFirst);
+    result_.trace_available = trace_wanted && hpclab::trace::start() ? 1 : 0;
+}
+
+// A GPU that sat idle runs its first kernels at lower clocks: timed runs
+// keep it busy a moment before the first call.
+void LabProgram::warm_up()
+{
+    if (!flush_) return;
+    const double until = now_ms() + 20;
+    while (now_ms() < until) {
+        for (int i = 0; i < 8; ++i) cudaMemset(flush_, i, flush_bytes_);
+        harness_cuda(cudaDeviceSynchronize(), "warming the GPU up");
+    }
+}
+
+void LabProgram::run_calls()
+{
+    result_.stage = wire::Stage::started;
+    t_calls_ = now_ms();
+    for (std::uint32_t k = 0; k < job_.ncalls; ++k) run_call(k);
+}
+
+// One call: inputs in and outputs poisoned, the student's entry point timed,
+// then the buffers written back and their guard zones checked.
+void LabProgram::run_call(std::uint32_t k)
+{
+    const Call call = stage_call(k);
+    flush_l2(k);
+    harness_cuda(cudaDeviceSynchronize(), "waiting for the GPU before the call");
+
+    wire::CallOutcome& out = result_.calls[k];
+    // Traced outside the timed window: turning CUPTI on costs time.
+    const bool traced = result_.trace_available && ((job_.flags & wire::kFlagTrace) || k == 0);
+    if (traced) hpclab::trace::begin_call(&out.trace);
+    result_.stage = wire::Stage::in_call;
+    const CallTimes times = time_student_call(call, out);
+    if (traced) hpclab::trace::end_call();
+    result_.stage = wire::Stage::started;
+
+    t_timed_ += times.host_ms;
+    out.returned = times.returned;
+    out.host_ms = times.host_ms;
+    out.gpu_ms = times.gpu_ms;
+    out.guard_damaged = 0;
+    write_back(k, out);
+    if (history_pending()) return;  // done once its outputs are back in the file
+    out.done = 1;
+    result_.calls_done = k + 1;
+}
+
+// The call's buffers filled (each guard zone first): inputs from their set,
+// outputs with the poison.
+Call LabProgram::stage_call(std::uint32_t k)
+{
+    std::vector<Call::Slot> slots;
+    for (auto& b : owned_) {
+        fill_guards(b);
+        stage_buffer(b, k);
+        const bool input = b.desc->role == wire::Role::input;
+        slots.push_back({b.desc->name, b.user, static_cast<std::uint32_t>(b.desc->type), input});
+    }
+    return Call(std::move(slots), call_params());
+}
+
+void LabProgram::stage_buffer(OwnedBuffer& b, std::uint32_t k)
+{
+    const std::uint32_t set = k % job_.nsets;
+    unsigned char* in_file = file_.bytes + wire::buffer_offset(job_, k, *b.desc);
+    const bool input = b.desc->role == wire::Role::input;
+    if (input && !b.sets.empty()) {
+        harness_cuda(cudaMemcpy(b.user, b.sets[set], b.bytes, cudaMemcpyDeviceToDevice),
+                     "copying an input set on the GPU");
+    } else if (b.on_device) {
+        const void* from = input ? static_cast<const void*>(in_file) : device_poison_;
+        harness_cuda(cudaMemcpy(b.user, from, b.bytes, input ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice),
+                     "copying a buffer to the GPU");
+    } else {
+        std::memcpy(b.user, input ? static_cast<const void*>(in_file) : poison_.data(), b.bytes);
+    }
+}
+
+std::vector<std::pair<std::string, std::int64_t>> LabProgram::call_params() const
+{
+    std::vector<std::pair<std::string, std::int64_t>> params;
+    for (std::uint32_t i = 0; i < job_.nparams; ++i)
+        params.emplace_back(std::string(job_.params[i].name, wire::name_length(job_.params[i].name, wire::kNameLen)),
+                            job_.params[i].value);
+    return params;
+}
+
+void LabProgram::flush_l2(std::uint32_t k)
+{
+    if (!flush_) return;
+    harness_cuda(cudaMemset(flush_, static_cast<int>(k & 0xff), flush_bytes_), "flushing the L2 cache");
+    cudaCtxResetPersistingL2Cache();
+}
+
+// The student's call between two events, up to the device's end of its work.
+LabProgram::CallTimes LabProgram::time_student_call(const Call& call, wire::CallOutcome& out)
+{
+    harness_cuda(cudaEventRecord(start_), "recording an event");
+    const double t0 = now_ms();
+    const int returned = call_entry_point(call);
+    if (job_.flags & wire::kFlagMarker)
+        std::printf("\n@@hpclab-returned-%016llx@@\n", static_cast<unsigned long long>(job_.marker));
+    // A failed launch (bad configuration) is reported once and does not
+    // stop the device: record it and go on to show what was written.
+    out.cuda_error = static_cast<std::int32_t>(cudaGetLastError());
+    // Work the student queued on streams of their own must be in the time too.
+    const cudaError_t sync = cudaDeviceSynchronize();
+    const double t1 = now_ms();
+    if (sync != cudaSuccess) {
+        out.cuda_error = static_cast<std::int32_t>(sync);
+        harness_cuda(sync, "the GPU failed while running the lab's code");
+    }
+    harness_cuda(cudaEventRecord(stop_event_), "recording an event");
+    harness_cuda(cudaEventSynchronize(stop_event_), "waiting for an event");
+    float gpu_ms = 0;
+    harness_cuda(cudaEventElapsedTime(&gpu_ms, start_, stop_event_), "reading an event");
+    return {returned, t1 - t0, gpu_ms};
+}
+
+int LabProgram::call_entry_point(const Call& call)
+{
+    try {
+        return (*task_)(call);
+    } catch (const BindingError& e) {
+        stop(wire::kExitHarnessError, "%s", e.what());
+    }
+}
+
+void LabProgram::write_back(std::uint32_t k, wire::CallOutcome& out)
+{
+    for (std::uint32_t i = 0; i < owned_.size(); ++i) {
+        if (should_write_back(owned_[i], k)) write_back_buffer(i, k);
+        if (!guards_intact(owned_[i], scratch_)) out.guard_damaged |= 1u << i;
+    }
+}
+
+// Inputs come back (so the parent sees any write into them) once
+// per set: later calls of a set share its place in the file.
+bool LabProgram::should_write_back(const OwnedBuffer& b, std::uint32_t k) const
+{
+    return !discards_outputs() && (b.desc->role == wire::Role::output ||
+                                   (!(job_.flags & wire::kFlagOutputsOnly) && k < job_.nsets));
+}
+
+void LabProgram::write_back_buffer(std::uint32_t i, std::uint32_t k)
+{
+    const OwnedBuffer& b = owned_[i];
+    unsigned char* dst = file_.bytes + wire::buffer_offset(job_, k, *b.desc);
+    if (!history_[i].empty())
+        harness_cuda(cudaMemcpy(history_[i][k], b.user, b.bytes, cudaMemcpyDeviceToDevice),
+                     "keeping an output on the GPU");
+    else if (b.on_device)
+        harness_cuda(cudaMemcpy(dst, b.user, b.bytes, cudaMemcpyDeviceToHost), "copying a buffer from the GPU");
+    else
+        std::memcpy(dst, b.user, b.bytes);
+}
+
+void LabProgram::copy_back_history()
+{
+    for (std::uint32_t k = 0; k < job_.ncalls && history_pending(); ++k) {
+        for (std::uint32_t i = 0; i < owned_.size(); ++i)
+            if (!history_[i].empty())
+                harness_cuda(cudaMemcpy(file_.bytes + wire::buffer_offset(job_, k, *owned_[i].desc), history_[i][k],
+                                        owned_[i].bytes, cudaMemcpyDeviceToHost),
+                             "copying an output from the GPU");
+        result_.calls[k].done = 1;
+        result_.calls_done = k + 1;
+    }
+}
+
+void LabProgram::finish()
+{
+    const double t_back = now_ms();
+    if (job_.flags & wire::kFlagMeasureCopy) result_.copy_bytes_per_s = measure_copy(start_, stop_event_);
+    if (profile_)
+        std::fprintf(stderr, "hpclab profile: program: start %.0f ms, %u calls %.0f ms (%.1f ms in them), copy %.0f ms\n",
+                     t_calls_ - t_begin_, job_.ncalls, t_back - t_calls_, t_timed_, now_ms() - t_back);
+    result_.stage = wire::Stage::finished;
+    std::fflush(stdout);
+}
+
+}  // namespace hpclab::harness

@@ -1,0 +1,114 @@
+// The child side of a run, step by step (harness_main.cpp calls the steps in
+// order): the exchange file mapped, the device opened, the buffers allocated
+// with their guard zones, then each call run and written back.
+//
+// A step that fails writes why into the result and ends the program with one
+// of wire/exchange.h's exit statuses: no step returns an error.
+#pragma once
+
+#include "binding.h"
+#include "wire/exchange.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace hpclab::harness {
+
+// One buffer the student's code receives, with its guard zones.
+struct OwnedBuffer {
+    const wire::Buffer* desc = nullptr;
+    unsigned char* base = nullptr;  // start of the allocation (guard before)
+    unsigned char* user = nullptr;  // what the student gets
+    std::uint64_t bytes = 0;
+    std::uint64_t guard = 0;
+    bool on_device = false;
+    // Timed runs (fewer input sets than calls): each set of this input kept
+    // on the device, so a call's inputs are a device copy away. Empty when
+    // not used or when the device has no room (then they come from the file).
+    std::vector<void*> sets;
+};
+
+// The shared-memory file of wire/exchange.h, mapped.
+struct ExchangeFile {
+    unsigned char* bytes = nullptr;
+    std::uint64_t size = 0;
+    wire::Header& header() const { return *reinterpret_cast<wire::Header*>(bytes); }
+};
+
+class LabProgram {
+public:
+    // Maps the exchange file (descriptor `exchange_fd`, closed here) and
+    // checks that its job is one this harness can run.
+    explicit LabProgram(int exchange_fd);
+    LabProgram(const LabProgram&) = delete;  // buffers point into job_
+    LabProgram& operator=(const LabProgram&) = delete;
+
+    void start_profile();
+    void open_gpu();
+    void find_task();
+    void allocate_buffers();
+    void keep_input_sets();
+    void keep_output_history();
+    void make_poison();
+    void make_l2_flush();
+    void create_events();
+    void start_trace();
+    void warm_up();
+    void run_calls();
+    void copy_back_history();
+    void finish();
+
+private:
+    // What the student's call took, kept apart from the result until the
+    // call's window is closed.
+    struct CallTimes {
+        int returned = 0;
+        double host_ms = 0;
+        float gpu_ms = 0;
+    };
+
+    bool cycling() const { return job_.nsets < job_.ncalls; }
+    bool discards_outputs() const { return job_.flags & wire::kFlagDiscardOutputs; }
+    bool history_pending() const;
+    std::uint64_t largest_output(bool device_only) const;
+    void allocate(OwnedBuffer& b);
+    void keep_sets(OwnedBuffer& b);
+    void keep_history(std::uint32_t i);
+
+    void run_call(std::uint32_t k);
+    Call stage_call(std::uint32_t k);
+    void stage_buffer(OwnedBuffer& b, std::uint32_t k);
+    std::vector<std::pair<std::string, std::int64_t>> call_params() const;
+    void flush_l2(std::uint32_t k);
+    CallTimes time_student_call(const Call& call, wire::CallOutcome& out);
+    int call_entry_point(const Call& call);
+    void write_back(std::uint32_t k, wire::CallOutcome& out);
+    bool should_write_back(const OwnedBuffer& b, std::uint32_t k) const;
+    void write_back_buffer(std::uint32_t i, std::uint32_t k);
+
+    const ExchangeFile file_;
+    const wire::Job job_;   // a private copy: the file is shared
+    wire::Result& result_;  // in the file: the parent reads it
+
+    // HPCLAB_PROFILE: where the program's time goes.
+    bool profile_ = false;
+    double t_begin_ = 0, t_calls_ = 0, t_timed_ = 0;
+
+    cudaDeviceProp prop_ {};
+    Bindings bindings_;
+    const TaskFunction* task_ = nullptr;
+
+    std::vector<OwnedBuffer> owned_;
+    // history_[i][k]: call k's output i, kept on the device (timed runs).
+    std::vector<std::vector<void*>> history_;
+    std::vector<std::uint32_t> poison_;
+    void* device_poison_ = nullptr;
+    void* flush_ = nullptr;
+    std::size_t flush_bytes_ = 0;
+    cudaEvent_t start_ {}, stop_event_ {};
+    std::vector<unsigned char> scratch_;  // guard zones read back from the device
+};
+
+}  // namespace hpclab::harness
