@@ -206,6 +206,34 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
     return t;
 }
 
+std::vector<ParamInfo> read_params(const Reader& params)
+{
+    std::vector<ParamInfo> out;
+    for (const auto& [name, value] : params.raw().items()) {
+        const Reader p(value, params.where() + "." + name);
+        ParamInfo info;
+        info.name = name;
+        info.help = p.str("help");
+        info.min = p.integer("min");
+        info.max = p.integer("max");
+        if (info.min < 1 || info.max < info.min) p.fail("min", "must satisfy 1 <= min <= max");
+        out.push_back(std::move(info));
+    }
+    return out;
+}
+
+std::vector<std::string> read_hints(const Reader& r)
+{
+    std::vector<std::string> out;
+    const json& hints = r.array("hints");
+    for (std::size_t i = 0; i < hints.size(); ++i) {
+        if (!hints[i].is_string() || hints[i].get<std::string>().empty())
+            r.fail("hints[" + std::to_string(i) + "]", "must be a non-empty string");
+        out.push_back(hints[i].get<std::string>());
+    }
+    return out;
+}
+
 }  // namespace
 
 const TaskInfo* LabInfo::find_task(std::string_view id) const
@@ -272,24 +300,8 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
         r.fail("pointers", "must be \"host\", \"device\" or \"none\"");
     lab.image = r.str_or("image", "");
 
-    const Reader params = r.child("params");
-    for (const auto& [name, value] : params.raw().items()) {
-        const Reader p(value, params.where() + "." + name);
-        ParamInfo info;
-        info.name = name;
-        info.help = p.str("help");
-        info.min = p.integer("min");
-        info.max = p.integer("max");
-        if (info.min < 1 || info.max < info.min) p.fail("min", "must satisfy 1 <= min <= max");
-        lab.params.push_back(std::move(info));
-    }
-
-    const json& hints = r.array("hints");
-    for (std::size_t i = 0; i < hints.size(); ++i) {
-        if (!hints[i].is_string() || hints[i].get<std::string>().empty())
-            r.fail("hints[" + std::to_string(i) + "]", "must be a non-empty string");
-        lab.hints.push_back(hints[i].get<std::string>());
-    }
+    lab.params = read_params(r.child("params"));
+    lab.hints = read_hints(r);
 
     const json& tasks = r.array("tasks");
     std::set<std::string> task_ids;

@@ -63,7 +63,7 @@ std::string build_stamp(const Toolchain& tc, const LabInfo& lab, const fs::path&
     for (const auto& f : flags) key += '\0' + f;
     // Only when there are any: the keys of the builds without (every
     // student's and solution's) stay what they were.
-    for (const auto& f : library_flags) key += "\0link:" + f;
+    for (const auto& f : library_flags) key += std::string("\0link:", 6) + f;
     return fmt::format("{:016x}", keyed_hash(std::as_bytes(std::span(key)), 0x6275696C64ull));
 }
 
