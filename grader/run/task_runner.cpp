@@ -161,7 +161,8 @@ std::vector<std::vector<std::string>> modified_inputs(const RunRequest& req, con
     std::vector<std::vector<std::string>> modified(nsets);
     for (std::uint32_t s = 0; s < nsets && s < done && req.judge_outputs; ++s) {
         std::size_t in_index = 0;
-        for (const auto& e : ex.file->call(s).entries())
+        const CallBuffers set = ex.file->call(s);  // kept: entries() refers into it
+        for (const auto& e : set.entries())
             if (e.decl.role == Role::input && keyed_hash(e.bytes, ex.hash_key) != ex.input_hashes[s][in_index++])
                 modified[s].push_back(e.decl.name);
     }

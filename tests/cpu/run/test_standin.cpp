@@ -1,0 +1,62 @@
+// The parent against a stand-in lab program (tests/standin): what it makes
+// of a run whose program computes honestly, writes into its inputs, or
+// writes zeros, with no GPU. The verdict comes from the parent's own view.
+#include "check/decide.h"
+#include "check/evidence.h"
+#include "run/run_recipe.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+using namespace hpclab;
+using hpclab::test::lab_of;
+
+namespace {
+
+RunReport run_standin(const char* trick, const char* lab_id, const Params& params, bool timed = false)
+{
+    const LabInfo& lab = lab_of(lab_id);
+    const RunTarget t {.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = params, .seed = 3};
+    RunRequest req = timed ? timed_run(t, {.reps = 4}) : correctness_run(t);
+    req.cpus.clear();
+    req.wrapper = {HPCLAB_LAB_STANDIN, trick};
+    return run_task(req);
+}
+
+Verdict verdict_of(const char* lab_id, const Params& params, const RunReport& r)
+{
+    const TaskInfo& task = lab_of(lab_id).tasks.front();
+    return decide({task.id, findings_of_run(task, {params, "", false}, r)}).verdict;
+}
+
+}  // namespace
+
+TEST_CASE("stand-in: an honest program passes, in a correctness and in a timed run")
+{
+    const Params p {{"n", 1000}};
+    RunReport r = run_standin("vecadd", "vecadd1", p);
+    CHECK(r.status == RunStatus::completed);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
+    r = run_standin("vecadd", "vecadd1", p, true);
+    REQUIRE(r.calls.size() == 5);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
+}
+
+TEST_CASE("stand-in: a write into an input is input_modified, whatever the outputs")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("modify_input", "vecadd1", p);
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].inputs_modified == std::vector<std::string> {"a"});
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::input_modified);
+    const Params big {{"n", 100000}};
+    CHECK(verdict_of("reduction", big, run_standin("modify_input", "reduction", big)) == Verdict::input_modified);
+}
+
+TEST_CASE("stand-in: outputs of zeros are a wrong answer, the first one named")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("zero_outputs", "vecadd1", p);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::wrong_answer);
+    CHECK(r.calls[0].check.summary.find("c[") != std::string::npos);
+}
