@@ -10,12 +10,30 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace hpclab {
 
 namespace {
 
 constexpr int kMaxTimingRounds = 3;
+// How long a check waits for other processes to leave the GPU before its
+// timed programs start: a killed program's context can take seconds to go.
+constexpr double kFreeGpuWait_s = 15;
+
+// The GPU's other processes once none is left, or when `within_s` is over
+// (then the count that remains, and the timing will say it was unreliable).
+std::optional<int> wait_for_free_gpu(double within_s)
+{
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(within_s);
+    std::optional<int> n = gpu_processes_now();
+    while (n && *n > 0 && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        n = gpu_processes_now();
+    }
+    return n;
+}
 
 Finding make(Verdict kind, std::string message, std::string where)
 {
@@ -51,7 +69,7 @@ bool gpu_was_shared(std::optional<int> before, std::optional<int> after)
 Finding finding_of_timing(const Timing& t)
 {
     const std::string where = format_params(t.size);
-    const std::string range = fmt::format("{:.2f}x the {} ({:.2f}..{:.2f}; needs {:.2f}x)", t.ratio, t.baseline,
+    const std::string range = fmt::format("{:.2f}x {} ({:.2f}..{:.2f}; needs {:.2f}x)", t.ratio, t.baseline,
                                           t.ratio_low, t.ratio_high, t.threshold);
     const double student = median(t.student_ms);
     if (t.floor_ms > 0 && student < 0.9 * t.floor_ms)
@@ -126,8 +144,9 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
     active_ = enabled && gpu.present &&
               std::any_of(tasks_.begin(), tasks_.end(), [](const TaskInfo* t) { return bool(t->threshold); });
     if (!active_) return;
-    // Looked at before this check starts any program of its own.
-    gpu_processes_before_ = gpu_processes_now();
+    // Looked at before this check starts any program of its own; a program
+    // still ending (a hung kernel killed by the previous check) gets a moment.
+    gpu_processes_before_ = wait_for_free_gpu(kFreeGpuWait_s);
     baseline_ = std::async(std::launch::async, [&tc, &lab] {
                     return build_lab_program(tc, lab, lab.baseline_source, "baseline");
                 }).share();
@@ -184,7 +203,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
     const TaskInfo* base_task = baseline_task(lab_, task);
     Timing timing;
     const std::string program = shown_path(lab_.baseline_source, lab_.lab_dir.parent_path().parent_path());
-    timing.baseline = base_task == &task ? program : base_task->id + " task of " + program;
+    timing.baseline = base_task == &task ? program : "the " + base_task->id + " task of " + program;
     timing.size = task.timing;
     timing.threshold = task.threshold->min_speedup;
     // Rounds of (baseline, student), until the ratio's spread is clear of

@@ -24,7 +24,7 @@ namespace hpclab {
 
 // The task's speed against its baseline, from timed runs in this check.
 struct Timing {
-    std::string baseline;             // "bench/matmul/tuned.cu", or "naive task of bench/matmul/tuned.cu"
+    std::string baseline;             // "bench/matmul/tuned.cu", or "the naive task of bench/matmul/tuned.cu"
     Params size;
     std::vector<double> student_ms, baseline_ms;  // every timed call
     double ratio = 0;                 // median(baseline) / median(student): the speedup
