@@ -216,7 +216,7 @@ void write_text_file(const fs::path& file, const std::string& text)
 
 void write_results_file(const fs::path& file, const BenchResults& results)
 {
-    write_text_file(file, results_to_json(results).dump(2) + "\n");
+    write_text_file(file, results_to_json(results).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 std::string results_csv(const std::vector<BenchRow>& rows)

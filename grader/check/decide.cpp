@@ -21,13 +21,14 @@ TaskVerdict decide(const TaskEvidence& evidence)
     TaskVerdict out;
     out.task = evidence.task;
     std::vector<const Finding*> failures;
-    bool not_run = false;
+    const Finding* not_run = nullptr;  // the first: it says why nothing ran
     for (const auto& f : evidence.findings) {
-        if (f.kind == Verdict::not_run) not_run = true;
+        if (f.kind == Verdict::not_run && !not_run) not_run = &f;
         else if (is_failure(f.kind)) failures.push_back(&f);
     }
     if (failures.empty()) {
         out.verdict = not_run ? Verdict::not_run : Verdict::pass;
+        if (not_run) out.reason = *not_run;
         return out;
     }
     // Stable: among findings of the same kind, the first one gathered wins

@@ -103,13 +103,16 @@ void print_check(Context& ctx, const LabCheck& c)
 // --json says. The student's progress, for their own lab file only.
 void keep_record(Context& ctx, const LabCheck& c, const CheckArgs& args)
 {
-    const nlohmann::json record = grade_record(c, ctx.toolchain());
+    // Any bytes the student's file, compiler or program gave (Latin-1, binary
+    // junk) go into the record as they can: invalid UTF-8 becomes U+FFFD.
+    const std::string record = grade_record(c, ctx.toolchain())
+                                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     const fs::path records = state_dir(ctx.catalog().root()) / "records";
     std::error_code ec;
     fs::create_directories(records, ec);
     const fs::path kept = records / fmt::format("{}-{}.json", c.lab->id, now_text("%Y%m%d-%H%M%S", Zone::local));
-    std::ofstream(kept) << record.dump(2) << '\n';
-    if (!args.json.empty()) std::ofstream(args.json) << record.dump(2) << '\n';
+    std::ofstream(kept) << record << '\n';
+    if (!args.json.empty()) std::ofstream(args.json) << record << '\n';
     if (!args.quiet) fmt::print("Record: {}\n", relative_to_root(ctx, kept));
     if (!args.file.empty() || args.variant != Variant::student || c.overall == Verdict::not_run) return;
     try {

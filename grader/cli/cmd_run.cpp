@@ -47,20 +47,18 @@ int worse(int a, int b)
     return rank(a) >= rank(b) ? a : b;
 }
 
-bool require_gpu(Context& ctx)
+// After the build: without a GPU, what was compiled is all there is to say.
+bool require_gpu(Context& ctx, std::string_view built)
 {
     const GpuInfo& gpu = ctx.gpu();
     if (gpu.present) return true;
-    fmt::print(stderr,
-               "hpclab: no GPU here ({}), so nothing was run.\n"
-               "        Your lab still compiles without one: hpclab build <lab>\n",
-               gpu.why_not);
+    fmt::print(stderr, "hpclab: no GPU here ({}), so nothing was run{}.\n", gpu.why_not, built);
     return false;
 }
 
 int run_all(Context& ctx, const RunArgs& args)
 {
-    if (!require_gpu(ctx)) return kSkipped;
+    if (!require_gpu(ctx, " (hpclab build <lab> compiles a lab without one)")) return kSkipped;
     const GpuInfo& gpu = ctx.gpu();
     fmt::print("Every lab's {} on {} (compute capability {}.{}, driver CUDA {})\n\n",
                args.variant == Variant::solution ? "reference solution" : "code (yours, from labs/)", gpu.name,
@@ -206,9 +204,14 @@ int cmd_run(Context& ctx, const RunArgs& args)
     const std::optional<GrayImage> image = image_to_run(lab, args);
 
     fmt::print("{}: {}\n", lab.id, lab.title);
-    if (!require_gpu(ctx)) return kSkipped;
-    const auto program = build_program(ctx, lab, args.variant, false);
+    if (!ctx.toolchain().available()) {
+        fmt::print(stderr, "hpclab: cannot compile lab programs here ({}), so nothing was run.\n",
+                   ctx.toolchain().unavailable);
+        return kSkipped;
+    }
+    const auto program = build_program(ctx, lab, args.variant, false);  // compile errors first, GPU or not
     if (!program) return kFail;
+    if (!require_gpu(ctx, ": your code compiles")) return kSkipped;
     fmt::print("GPU: {}\n", ctx.gpu().name);
     int exit = kPass;
     for (const TaskInfo* task : tasks)

@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include "bench/row.h"
+#include "hpclab_build_config.h"
 
 #include <fmt/format.h>
 
@@ -23,12 +24,17 @@ int main(int argc, char** argv)
                   "Edit labs/<lab>/<lab>.cu, then run it with: hpclab run <lab>"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Help for every command");
+    app.set_version_flag("--version", fmt::format("hpclab {} (nvcc {}, architectures {})", HPCLAB_VERSION,
+                                                  ctx->toolchain().nvcc_version.empty() ? "none" : ctx->toolchain().nvcc_version,
+                                                  ctx->toolchain().architectures.empty() ? "none" : ctx->toolchain().architectures));
     const std::vector<ParsedCommand> commands = define_commands(app, *ctx, argc, argv);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         fmt::print(stderr, "hpclab: {}\nRun 'hpclab --help' for the commands.\n", e.what());

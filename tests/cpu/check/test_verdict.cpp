@@ -67,7 +67,9 @@ TEST_CASE("verdict: the first finding of the deciding kind is the reason, other 
 
 TEST_CASE("verdict: not run when nothing could run, but a failure still counts")
 {
-    CHECK(decide_of({f(Verdict::not_run)}).verdict == Verdict::not_run);
+    const TaskVerdict none = decide_of({Finding {Verdict::not_run, "no GPU here: no driver", "", ""}});
+    CHECK(none.verdict == Verdict::not_run);
+    CHECK(none.reason.message == "no GPU here: no driver");  // the reason is said, never empty
     CHECK(decide_of({f(Verdict::not_run), f(Verdict::compile_error)}).verdict == Verdict::compile_error);
 }
 

@@ -127,13 +127,19 @@ TEST_CASE("cli: image options: a missing, corrupt or misplaced image is refused 
     CHECK(has(r.err, "takes no image"));
 }
 
-TEST_CASE("cli: without a GPU, run says so and exits 77 (skipped), after checking its arguments")
+TEST_CASE("cli: without a GPU, run compiles the lab, says so and exits 77 (skipped), after checking its arguments")
 {
     for (const auto& lab : catalog().labs()) {
         const ProcessResult r = run_hpclab({"run", lab.id});
         CAPTURE(lab.id);
         CHECK(r.exit_code == 77);
+#ifdef HPCLAB_HPC_H_PROBE  // built with nvcc: run compiled the lab before it found no GPU
         CHECK(has(r.err, "no GPU here"));
+        CHECK(has(r.err, "your code compiles"));
+        CHECK(has(r.out, "Building labs/" + lab.id));
+#else
+        CHECK(has(r.err, "cannot compile lab programs here"));
+#endif
     }
     const ProcessResult all = run_hpclab({"run", "--all", "--solution"});
     CHECK(all.exit_code == 77);
@@ -202,6 +208,21 @@ TEST_CASE("cli: check of a file that does not compile says where, without a GPU 
     CHECK(has(r.out, "broken.cu(4)"));
     CHECK(has(r.out, "COMPILE ERROR"));
 }
+
+TEST_CASE("cli: any bytes in a source file: a judged check and a record, never an internal error")
+{
+    TempDir dir;
+    // Latin-1 in a string the compiler quotes back (perch\xe9), and binary junk in a comment.
+    const auto latin1 = dir.write("latin1.cu", std::string("#include \"hpc.h\"\n#error \"perch\xe9\"\n/* \x01\xff\xfe */\n"));
+    const auto json = dir.path() / "record.json";
+    ProcessResult r = run_hpclab({"check", "vecadd3", "--file", latin1.string(), "--json", json.string()});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.out, "COMPILE ERROR"));
+    CHECK_FALSE(has(r.err, "internal error"));
+    const std::string record = hpclab::read_text_file(json).value_or("");
+    CHECK(has(record, "\"verdict\": \"compile_error\""));
+    CHECK(has(record, "perch\xef\xbf\xbd"));  // the byte that is not UTF-8, as U+FFFD
+}
 #endif
 
 TEST_CASE("cli: verdicts lists the table in order, and writes it for CMake")
@@ -223,4 +244,12 @@ TEST_CASE("cli: verdicts lists the table in order, and writes it for CMake")
     const std::string text = hpclab::read_text_file(file).value_or("");
     CHECK(has(text, "set(HPCLAB_VERDICTS \"grader_error;compile_error;"));
     CHECK(has(text, "set(HPCLAB_TIMED_VERDICTS \"too_slow;inconclusive;suspicious;pass\")"));
+}
+
+TEST_CASE("cli: --version names hpclab's version and its CUDA compiler")
+{
+    const ProcessResult r = run_hpclab({"--version"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.rfind("hpclab 0.", 0) == 0);
+    CHECK(has(r.out, "nvcc "));
 }
