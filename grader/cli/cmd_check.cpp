@@ -125,7 +125,7 @@ void keep_record(Context& ctx, const LabCheck& c, const CheckArgs& args)
 CheckOptions options_of(const LabInfo& lab, const CheckArgs& args)
 {
     if (!args.task.empty() && !lab.find_task(args.task))
-        throw UsageError(fmt::format("lab {} has no task '{}'", lab.id, args.task));
+        throw UsageError(lab.unknown_task(args.task));
     CheckOptions o;
     o.source = args.file.empty() ? source_of(lab, args.variant) : fs::path(args.file);
     std::error_code ec;

@@ -121,7 +121,7 @@ std::vector<const TaskInfo*> tasks_to_run(const LabInfo& lab, const std::string&
         return tasks;
     }
     const TaskInfo* t = lab.find_task(only);
-    if (!t) throw UsageError(fmt::format("lab {} has no task '{}'; its tasks are: {}", lab.id, only, lab.task_ids()));
+    if (!t) throw UsageError(lab.unknown_task(only));
     return {t};
 }
 

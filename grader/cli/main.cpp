@@ -5,11 +5,36 @@
 
 #include "bench/row.h"
 #include "hpclab_build_config.h"
+#include "util/text.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 using namespace hpclab;
 using namespace hpclab::cli;
+
+namespace {
+
+// CLI11's message in a student's words: "--n: 'abc' is not a number", and
+// a command that looks like a typo of one gets the nearest.
+std::string readable(const CLI::ParseError& e, const CLI::App& app, int argc, char** argv)
+{
+    const std::string what = e.what();
+    if (dynamic_cast<const CLI::ConversionError*>(&e) && what.rfind("Could not convert: ", 0) == 0) {
+        const std::string rest = what.substr(19);  // "--n = abc"
+        const auto eq = rest.find(" = ");
+        if (eq != std::string::npos)
+            return fmt::format("{}: '{}' is not a number", rest.substr(0, eq), rest.substr(eq + 3));
+    }
+    std::vector<std::string> names;
+    for (const CLI::App* c : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(c->get_name());
+    if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end())
+        return fmt::format("unknown command '{}'.{}", argv[1], did_you_mean(argv[1], names));
+    return what;
+}
+
+}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -37,7 +62,7 @@ int main(int argc, char** argv)
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "hpclab: {}\nRun 'hpclab --help' for the commands.\n", e.what());
+        fmt::print(stderr, "hpclab: {}\nRun 'hpclab --help' for the commands.\n", readable(e, app, argc, argv));
         return kUsage;
     }
     try {

@@ -1,5 +1,6 @@
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
+#include "util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -255,6 +256,14 @@ const ParamInfo* LabInfo::find_param(std::string_view name) const
     for (const auto& p : params)
         if (p.name == name) return &p;
     return nullptr;
+}
+
+std::string LabInfo::unknown_task(std::string_view task) const
+{
+    std::vector<std::string> ids;
+    for (const auto& t : tasks) ids.push_back(t.id);
+    return "lab " + id + " has no task '" + std::string(task) + "'; its tasks are: " + task_ids() + "." +
+           did_you_mean(task, ids);
 }
 
 std::string size_option_problem(const LabInfo& lab, const std::string& name, std::int64_t value)

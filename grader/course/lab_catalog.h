@@ -107,6 +107,9 @@ struct LabInfo {
     const TaskInfo* find_task(std::string_view id) const;
     const ParamInfo* find_param(std::string_view name) const;
     std::string task_ids() const;  // "naive, tiled": for messages
+    // The message for a task this lab does not have: its tasks, and the
+    // nearest one when `id` looks like a typo of it.
+    std::string unknown_task(std::string_view id) const;
 };
 
 // Why `value` cannot be the size parameter `name` of `lab` (not one of its

@@ -84,4 +84,39 @@ std::string wrap(std::string_view text, std::size_t width, std::string_view inde
     return out;
 }
 
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+}  // namespace
+
+std::string closest(std::string_view word, const std::vector<std::string>& candidates)
+{
+    std::string best;
+    std::size_t best_d = std::min<std::size_t>(3, word.size());
+    for (const auto& c : candidates)
+        if (const std::size_t d = edit_distance(word, c); d < best_d) {
+            best_d = d;
+            best = c;
+        }
+    return best;
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates)
+{
+    const std::string c = closest(word, candidates);
+    return c.empty() ? "" : " Did you mean '" + c + "'?";
+}
+
 }  // namespace hpclab

@@ -22,4 +22,11 @@ std::vector<std::string> split(const std::string& s, char sep);
 // (a long expression in a hint) stays whole on a line of its own.
 std::string wrap(std::string_view text, std::size_t width, std::string_view indent = "");
 
+// The candidate nearest to `word` by edit distance, when it is near enough
+// to be a typo of it (at most 2 edits, fewer than the word's length): the
+// "did you mean" of a message. Empty otherwise.
+std::string closest(std::string_view word, const std::vector<std::string>& candidates);
+// " Did you mean 'x'?" for the closest candidate, or nothing.
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+
 }  // namespace hpclab

@@ -35,7 +35,11 @@ TEST_CASE("cli: no command, or an unknown one, is a usage error")
     CHECK(run_hpclab({}).exit_code == 2);
     const ProcessResult r = run_hpclab({"frobnicate"});
     CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "unknown command 'frobnicate'."));
     CHECK(has(r.err, "hpclab --help"));
+    const ProcessResult typo = run_hpclab({"chek", "vecadd3"});
+    CHECK(typo.exit_code == 2);
+    CHECK(has(typo.err, "Did you mean 'check'?"));
 }
 
 TEST_CASE("cli: an unknown lab is refused, with the list and a suggestion")
@@ -73,12 +77,16 @@ TEST_CASE("cli: bad sizes are refused before anything runs")
     CHECK(r.exit_code == 2);
     r = run_hpclab({"run", with_param->id, opt, "lots"});
     CHECK(r.exit_code == 2);
-    CHECK(has(r.err, opt));
+    CHECK(has(r.err, opt + ": 'lots' is not a number"));
     r = run_hpclab({"run", with_param->id, "--no-such-size", "3"});
     CHECK(r.exit_code == 2);
     r = run_hpclab({"run", with_param->id, "--task", "no_such_task"});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "has no task 'no_such_task'"));
+    const std::string task = with_param->tasks.front().id;
+    r = run_hpclab({"check", with_param->id, "--task", task + "x"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "Did you mean '" + task + "'?"));
     r = run_hpclab({"run", with_param->id, "--all-sizes", opt, "5"});
     CHECK(r.exit_code == 2);
     r = run_hpclab({"run"});
