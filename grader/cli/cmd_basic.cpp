@@ -3,6 +3,8 @@
 #include "progress_view.h"
 
 #include "hpclab_build_config.h"
+#include "run/sanitizer.h"
+#include "student/state_dir.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -89,13 +91,23 @@ int cmd_info(Context& ctx)
     const Toolchain& tc = ctx.toolchain();
     fmt::print("Course folder:  {}\n", ctx.catalog().root().string());
     fmt::print("Labs:           {}\n", ctx.catalog().ids());
+    fmt::print("hpclab:         {}\n", HPCLAB_VERSION);
     if (tc.available()) {
-        fmt::print("CUDA compiler:  {}\n", tc.nvcc.string());
+        fmt::print("CUDA compiler:  {} (nvcc {})\n", tc.nvcc.string(), tc.nvcc_version);
         fmt::print("Architectures:  {}  (override with HPCLAB_CUDA_ARCHITECTURES)\n", tc.architectures);
         fmt::print("Lab programs:   {}\n", tc.cache_dir.string());
     } else {
         fmt::print("CUDA compiler:  none - {}\n", tc.unavailable);
     }
+    // Each tool a check uses, found or not, and what is lost without it.
+    const auto sanitizer = tc.nvcc.empty() ? std::nullopt : find_compute_sanitizer(tc.nvcc);
+    fmt::print("Sanitizer:      {}\n", sanitizer ? sanitizer->string()
+                                                 : "compute-sanitizer not found: checks run without memcheck and racecheck");
+    fmt::print("Launch records: {}\n", tc.cupti_lib_dir.empty()
+                                            ? "CUPTI not found: checks cannot see what your code launched"
+                                            : "CUPTI in " + tc.cupti_lib_dir.string());
+    fmt::print("State:          {}  (progress, check records; HPCLAB_STATE moves it)\n",
+               state_dir(ctx.catalog().root()).string());
     const GpuInfo& gpu = ctx.gpu();
     if (gpu.present)
         fmt::print("GPU:            {} (compute capability {}.{}, {:.1f} GB, driver CUDA {}, {})\n", gpu.name,

@@ -261,3 +261,31 @@ TEST_CASE("cli: --version names hpclab's version and its CUDA compiler")
     CHECK(r.out.rfind("hpclab 0.", 0) == 0);
     CHECK(has(r.out, "nvcc "));
 }
+
+TEST_CASE("cli: info names the compiler's version and every tool, found or missing")
+{
+    const ProcessResult r = run_hpclab({"info"});
+    CHECK(r.exit_code == 0);
+    CHECK(has(r.out, "hpclab:"));
+    CHECK(has(r.out, "CUDA compiler:"));
+#ifdef HPCLAB_HPC_H_PROBE
+    CHECK(has(r.out, "(nvcc 1"));  // 12.x or 13.x
+#endif
+    CHECK(has(r.out, "Sanitizer:"));
+    CHECK(has(r.out, "Launch records:"));
+    CHECK(has(r.out, "hpclab-cpu-tests-state"));  // the tests' state folder, not the checkout's
+}
+
+TEST_CASE("cli: the ./hpclab wrapper works through a link (on PATH, say)")
+{
+    TempDir dir;
+    const auto link = dir.path() / "hpclab";
+    std::filesystem::create_symlink(hpclab::test::course_root() / "hpclab", link);
+    ProcessSpec spec;
+    spec.argv = {link.string(), "--version"};
+    spec.wall_limit_s = 60;
+    const ProcessResult r = run_process(spec);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.rfind("hpclab ", 0) == 0);
+    CHECK_FALSE(has(r.err, "not built"));
+}
