@@ -86,6 +86,9 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         out.total_s = seconds_since(t_start);
         return out;
     };
+    if (!out.build.ok && out.build.setup_problem)
+        return stop_at_build(Verdict::grader_error, "hpclab could not build the program (a set-up problem, not your "
+                                                    "code):\n" + out.build.diagnostics);
     if (!out.build.ok) return stop_at_build(Verdict::compile_error, out.build.diagnostics);
     say(fmt::format("compiled in {:.1f} s{}", out.compile_s, out.build.cached ? " (up to date)" : ""));
     if (!gpu.present) return stop_at_build(Verdict::not_run, "no GPU here: " + gpu.why_not);

@@ -60,10 +60,14 @@ std::map<std::string, BuiltVariant> build_variants(Context& ctx, const LabPlan& 
     std::map<std::string, BuiltVariant> built;
     for (const auto& v : plan.variants) {
         const std::string cache_name = v.id == kSolutionId ? "solution" : "bench-" + v.id;
-        const BuildResult b = build_and_report(ctx, *plan.lab, v.source, cache_name, false, v.link);
-        built[v.id] = b.ok ? BuiltVariant {b.program, ""}
-                           : BuiltVariant {std::nullopt, "does not build: " +
-                                                             first_lines(trim_diagnostics(b.diagnostics, ctx.catalog().root(), 3), 2)};
+        try {
+            const BuildResult b = build_and_report(ctx, *plan.lab, v.source, cache_name, false, v.link);
+            built[v.id] = b.ok ? BuiltVariant {b.program, ""}
+                               : BuiltVariant {std::nullopt, "does not build: " +
+                                                                 first_lines(trim_diagnostics(b.diagnostics, ctx.catalog().root(), 3), 2)};
+        } catch (const SetupError& e) {  // one variant's (a toolkit library missing): its rows, not the table
+            built[v.id] = BuiltVariant {std::nullopt, first_lines(e.what(), 2)};
+        }
     }
     return built;
 }

@@ -78,6 +78,12 @@ void print_verdict(const TaskVerdict& v)
 void print_check(Context& ctx, const LabCheck& c)
 {
     const LabInfo& lab = *c.lab;
+    if (!c.build.ok && c.build.setup_problem) {
+        fmt::print("\nhpclab could not build {}: a set-up problem, not your code:\n{}", relative_to_root(ctx, c.source),
+                   trim_diagnostics(c.build.diagnostics, ctx.catalog().root(), 30));
+        fmt::print("\n=> GRADER ERROR. Tell your instructor, or fix the set-up (hpclab info shows it).\n");
+        return;
+    }
     if (!c.build.ok) {
         fmt::print("\nCompile error in {}:\n{}", relative_to_root(ctx, c.source),
                    trim_diagnostics(c.build.diagnostics, ctx.catalog().root(), 30));

@@ -20,6 +20,12 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The machine or hpclab's build cannot do what was asked (a folder it cannot
+// write, a compiler option nvcc refuses): never the student's fault, exit 4.
+struct SetupError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 class Context {
 public:
     explicit Context(const std::filesystem::path& root);

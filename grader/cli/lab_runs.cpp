@@ -44,6 +44,12 @@ BuildResult build_and_report(Context& ctx, const LabInfo& lab, const fs::path& s
     if (!quiet) fmt::print("Building {} ... ", relative_to_root(ctx, src));
     std::fflush(stdout);
     const BuildResult b = build_lab_program(tc, lab, src, build, link_libraries);
+    if (!b.ok && b.setup_problem) {
+        if (!quiet) fmt::print("failed\n");
+        std::fflush(stdout);
+        throw SetupError("could not build " + relative_to_root(ctx, src) + " (a set-up problem, not the code):\n" +
+                         trim_diagnostics(b.diagnostics, ctx.catalog().root(), 20));
+    }
     if (!b.ok) {
         if (!quiet) fmt::print("failed\n");
         std::fflush(stdout);

@@ -71,6 +71,9 @@ int main(int argc, char** argv)
     } catch (const UsageError& e) {
         fmt::print(stderr, "hpclab: {}\n", e.what());
         return kUsage;
+    } catch (const SetupError& e) {
+        fmt::print(stderr, "hpclab: set-up problem: {}\n", e.what());
+        return kGraderError;
     } catch (const BenchInputError& e) {
         fmt::print(stderr, "hpclab: {}\n", e.what());
         return kUsage;

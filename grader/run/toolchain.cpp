@@ -94,6 +94,16 @@ ProcessResult compile_object(const Toolchain& tc, const fs::path& source, const 
     return run_process(compile);
 }
 
+// nvcc refusing its own options (an architecture it does not know, from
+// HPCLAB_CUDA_ARCHITECTURES say) rather than the source: a set-up problem.
+bool setup_failure(const ProcessResult& cr)
+{
+    if (!cr.started) return true;
+    const std::string text = cr.err + cr.out;
+    return text.find("nvcc fatal") != std::string::npos ||
+           text.find("Unsupported gpu architecture") != std::string::npos;
+}
+
 std::string compile_failure(const ProcessResult& cr)
 {
     if (cr.timed_out) return fmt::format("the compiler ran past {} s and was stopped\n", kCompileLimitSeconds);
@@ -265,10 +275,13 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     const auto t0 = std::chrono::steady_clock::now();
     const fs::path bind_lib = tc.bind_lib_dir / fmt::format("libhpclab_bind_{}.a", lab.id);
     r.diagnostics = missing_input(lab, source, bind_lib);
+    std::error_code source_ec;
+    r.setup_problem = fs::exists(source, source_ec);  // a missing binding, not a missing source
     if (!r.diagnostics.empty()) return r;
     std::string link_error;
     const auto library_flags = toolkit_link_flags(tc, link_libraries, link_error);
-    if (!link_error.empty()) {
+    r.setup_problem = !link_error.empty();
+    if (r.setup_problem) {
         r.diagnostics = link_error + "\n";
         return r;
     }
@@ -286,6 +299,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     fs::create_directories(dir, ec);
     if (ec) {
         r.diagnostics = fmt::format("cannot create {}: {}", dir.string(), ec.message());
+        r.setup_problem = true;
         return r;
     }
 
@@ -293,6 +307,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     const ProcessResult cr = compile_object(tc, source, flags, files.object, r.command);
     if (!cr.exited() || cr.exit_code != 0) {
         r.diagnostics = compile_failure(cr);
+        r.setup_problem = setup_failure(cr);
         fs::remove(files.object, ec);
         r.seconds = seconds_since(t0);
         return r;
@@ -301,11 +316,15 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     fs::remove(files.object, ec);
     if (!lr.exited() || lr.exit_code != 0) {
         r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
+        r.setup_problem = setup_failure(lr);
         fs::remove(files.program, ec);
         r.seconds = seconds_since(t0);
         return r;
     }
-    if (!install(files, dir, stamp, r)) return r;
+    if (!install(files, dir, stamp, r)) {
+        r.setup_problem = true;
+        return r;
+    }
     r.ok = true;
     r.diagnostics = cr.err;  // warnings, if any
     r.seconds = seconds_since(t0);

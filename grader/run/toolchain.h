@@ -40,6 +40,9 @@ struct BuildResult {
     std::filesystem::path program;
     std::string diagnostics;  // the compiler's messages, trimmed
     bool cached = false;      // nothing changed since the last build
+    // Not the source's fault: the machine, the build of hpclab, its options
+    // (a folder that cannot be written, an architecture nvcc does not know).
+    bool setup_problem = false;
     double seconds = 0;
     std::string command;      // the compile command, for the record
 };

@@ -217,6 +217,26 @@ TEST_CASE("cli: check of a file that does not compile says where, without a GPU 
     CHECK(has(r.out, "COMPILE ERROR"));
 }
 
+TEST_CASE("cli: a set-up problem is hpclab's (exit 4), never a compile error of the student's")
+{
+    // An architecture nvcc does not know, as a mistyped HPCLAB_CUDA_ARCHITECTURES gives.
+    ProcessSpec spec;
+    spec.argv = {HPCLAB_EXE, "check", "vecadd3", "--solution"};
+    spec.wall_limit_s = 120;
+    spec.set_env = {{"HPCLAB_ROOT", hpclab::test::course_root().string()},
+                    {"HPCLAB_STATE", (std::filesystem::temp_directory_path() / "hpclab-cpu-tests-state").string()},
+                    {"HPCLAB_CUDA_ARCHITECTURES", "999"},
+                    {"CUDA_VISIBLE_DEVICES", ""}};
+    ProcessResult r = run_process(spec);
+    CHECK(r.exit_code == 4);
+    CHECK(has(r.out, "a set-up problem, not your code"));
+    CHECK_FALSE(has(r.out, "COMPILE ERROR"));
+    spec.argv = {HPCLAB_EXE, "build", "vecadd3"};
+    r = run_process(spec);
+    CHECK(r.exit_code == 4);
+    CHECK(has(r.err, "set-up problem"));
+}
+
 TEST_CASE("cli: any bytes in a source file: a judged check and a record, never an internal error")
 {
     TempDir dir;
