@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <regex>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -92,6 +94,34 @@ ProcessResult compile_object(const Toolchain& tc, const fs::path& source, const 
     compile.wall_limit_s = kCompileLimitSeconds;
     for (const auto& a : compile.argv) command += (command.empty() ? "" : " ") + a;
     return run_process(compile);
+}
+
+// The declaration of `name` in the lab's header, on one line; empty if none.
+std::string declaration_in(const fs::path& header, const std::string& name)
+{
+    const std::string text = read_file(header);
+    const std::regex decl("[A-Za-z_][A-Za-z_0-9 *]*\\b" + name + "\\s*\\([^;{]*\\)\\s*;");
+    std::smatch m;
+    if (!std::regex_search(text, m, decl)) return "";
+    std::string one_line;
+    for (char c : m.str()) one_line += (c == '\n' || c == '\t') ? ' ' : c;
+    return one_line;
+}
+
+// A link that failed for want of an entry point the binding calls (a
+// missing function, a wrong name or parameter type, a missing const):
+// said first, with the header's declaration, then the linker's words.
+std::string explain_undefined(const LabInfo& lab, const std::string& linker_output)
+{
+    static const std::regex undefined("undefined reference to `([A-Za-z_][A-Za-z_0-9]*)\\(([^']*)\\)'");
+    std::smatch m;
+    if (!std::regex_search(linker_output, m, undefined)) return "";
+    const std::string name = m[1].str();
+    const std::string decl = declaration_in(lab.lab_dir / lab.header, name);
+    if (decl.empty()) return "";
+    return fmt::format("your file does not define {} as {} declares it:\n    {}\n(the program looked for {}({}): check "
+                       "the function's name, its parameters' types and their const)\n\n",
+                       name, lab.header, decl, name, m[2].str());
 }
 
 // nvcc refusing its own options (an architecture it does not know, from
@@ -317,6 +347,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     if (!lr.exited() || lr.exit_code != 0) {
         r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
         r.setup_problem = setup_failure(lr);
+        if (!r.setup_problem) r.diagnostics = explain_undefined(lab, r.diagnostics) + r.diagnostics;
         fs::remove(files.program, ec);
         r.seconds = seconds_since(t0);
         return r;

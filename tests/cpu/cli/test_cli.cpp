@@ -237,6 +237,20 @@ TEST_CASE("cli: a set-up problem is hpclab's (exit 4), never a compile error of 
     CHECK(has(r.err, "set-up problem"));
 }
 
+TEST_CASE("cli: a missing or mismatched entry point is named with the header's declaration")
+{
+    TempDir dir;
+    const auto no_const = dir.write("no_const.cu", "#include \"hpc.h\"\nvoid vecadd(int *a, int *b, int *c, int n) {}\n");
+    ProcessResult r = run_hpclab({"check", "vecadd3", "--file", no_const.string()});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.out, "your file does not define vecadd as vecadd3.h declares it:"));
+    CHECK(has(r.out, "void vecadd(const int *d_a, const int *d_b, int *d_c, int n);"));
+    const auto empty = dir.write("empty.cu", "");
+    r = run_hpclab({"check", "vecadd3", "--file", empty.string()});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.out, "your file does not define vecadd as vecadd3.h declares it:"));
+}
+
 TEST_CASE("cli: any bytes in a source file: a judged check and a record, never an internal error")
 {
     TempDir dir;
