@@ -124,7 +124,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     std::vector<TaskVerdict> verdicts;
     for (TaskCheck& t : out.tasks) {
         t.verdict = decide(t.evidence);
-        if (is_failure(t.verdict.verdict)) t.verdict.reason.hint = likely_bug(lab, t.verdict.verdict, t.verdict.reason);
+        if (is_failure(t.verdict.verdict)) t.verdict.reason.hint = likely_bug(lab, t.verdict);
         verdicts.push_back(t.verdict);
     }
     out.overall = worst(verdicts);
