@@ -5,9 +5,11 @@
 #               ON: nvcc is required; OFF: never look for it (the cpu preset).
 # HPCLAB_CUDA_ARCHITECTURES / CMAKE_CUDA_ARCHITECTURES: the GPU architectures
 # to compile for. When not given: the local GPU's (asked of nvidia-smi), or,
-# on a machine without a GPU, a default list of every architecture from
-# compute capability 7.0 up that this nvcc supports - never `native`, which
-# fails where there is no GPU.
+# on a machine without a GPU, the newest architecture of a default list that
+# this nvcc supports: nothing can run here, so one architecture is enough to
+# check that every program compiles (give a list, e.g. -DCMAKE_CUDA_ARCHITECTURES=
+# "75;80;90", for programs meant for other GPUs). Never `native`, which fails
+# where there is no GPU.
 set(HPCLAB_CUDA "AUTO" CACHE STRING "Build the GPU parts: AUTO, ON or OFF")
 set_property(CACHE HPCLAB_CUDA PROPERTY STRINGS AUTO ON OFF)
 option(HPCLAB_REQUIRE_LOCAL_GPU "Fail unless the architecture comes from a local GPU (the gpu preset)" OFF)
@@ -67,8 +69,10 @@ if(NOT HPCLAB_CUDA STREQUAL "OFF")
                               "Use the default preset, or give -DCMAKE_CUDA_ARCHITECTURES=<cc, e.g. 90>.")
         endif()
         hpclab_default_architectures("${CMAKE_CUDA_COMPILER}" _default)
-        set(CMAKE_CUDA_ARCHITECTURES "${_default}" CACHE STRING "GPU architectures" FORCE)
-        set(HPCLAB_ARCH_ORIGIN "no GPU here: every architecture from 7.0 up that nvcc supports" CACHE INTERNAL "")
+        list(POP_BACK _default _newest)
+        set(CMAKE_CUDA_ARCHITECTURES "${_newest}" CACHE STRING "GPU architectures" FORCE)
+        set(HPCLAB_ARCH_ORIGIN "no GPU here: the newest architecture nvcc supports, to check that programs compile"
+            CACHE INTERNAL "")
       endif()
     elseif(NOT DEFINED HPCLAB_ARCH_ORIGIN)
       set(HPCLAB_ARCH_ORIGIN "given" CACHE INTERNAL "")
