@@ -2,7 +2,11 @@
 
 #include <dlfcn.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstring>
+#include <string>
 
 namespace hpclab {
 
@@ -21,6 +25,27 @@ constexpr int kAttrCcMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINO
 template <class F> F symbol(void* lib, const char* name) { return reinterpret_cast<F>(dlsym(lib, name)); }
 
 }  // namespace
+
+bool is_own_descendant(int pid)
+{
+    const int self = static_cast<int>(getpid());
+    for (int hops = 0; pid > 1 && hops < 64; ++hops) {
+        if (pid == self) return hops > 0;
+        std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+        if (!f) return false;
+        // pid (comm) state ppid ...: comm may hold spaces and parentheses, so
+        // the fields after it start after the last ')'.
+        char line[4096];
+        const std::size_t got = std::fread(line, 1, sizeof line - 1, f);
+        std::fclose(f);
+        line[got] = '\0';
+        const char* close = std::strrchr(line, ')');
+        int parent = 0;
+        if (!close || std::sscanf(close + 1, " %*c %d", &parent) != 1) return false;
+        pid = parent;
+    }
+    return false;
+}
 
 std::string GpuInfo::driver_string() const
 {
@@ -98,7 +123,10 @@ std::optional<int> gpu_processes_now()
     std::optional<int> count;
     ProcessInfo infos[64];
     unsigned n = 64;
-    if (handle(0, &dev) == 0 && processes(dev, &n, infos) == 0) count = static_cast<int>(n);
+    if (handle(0, &dev) == 0 && processes(dev, &n, infos) == 0) {
+        count = 0;
+        for (unsigned i = 0; i < n && i < 64; ++i) *count += !is_own_descendant(static_cast<int>(infos[i].pid));
+    }
     shutdown();
     return count;
 }

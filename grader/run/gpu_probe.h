@@ -25,10 +25,15 @@ struct GpuInfo {
 // Device 0 as the CUDA driver numbers it (CUDA_VISIBLE_DEVICES applies).
 GpuInfo probe_gpu();
 
-// Processes with a CUDA context on the GPU right now (NVML); nothing when
-// NVML cannot tell. hpclab itself holds none, so between its runs any is
-// another user: timings taken meanwhile are not reliable (nor are timings
-// taken when nobody can tell).
+// Other processes with a CUDA context on the GPU right now (NVML); nothing
+// when NVML cannot tell. hpclab itself holds no context, and its own lab
+// programs (its descendants: a check's timed programs waiting at their
+// gates) are not counted: any other is another user, and timings taken
+// meanwhile are not reliable (nor are timings taken when nobody can tell).
 std::optional<int> gpu_processes_now();
+
+// Whether process `pid` descends from this process (its parents, read from
+// /proc, lead here). A process of another PID namespace is not found: not ours.
+bool is_own_descendant(int pid);
 
 }  // namespace hpclab

@@ -1,5 +1,6 @@
 // Running a child program: output captured and bounded, exit status and
 // signals told apart, the wall limit enforced, nothing left running.
+#include "run/gpu_probe.h"
 #include "run/process.h"
 
 #include <doctest/doctest.h>
@@ -8,6 +9,8 @@
 #include <csignal>
 #include <sched.h>
 #include <thread>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace hpclab;
 
@@ -114,4 +117,37 @@ TEST_CASE("process: a program pinned to CPUs runs on those only")
     const ProcessResult r = run_process(spec);
     CHECK(r.exit_code == 0);
     CHECK(r.out == "Cpus_allowed_list:\t" + std::to_string(first) + "\n");
+}
+
+TEST_CASE("process: hpclab's own programs are its descendants, others are not")
+{
+    // A child that starts a grandchild, as compute-sanitizer starts a lab
+    // program: both are ours, and do not make a timing unreliable.
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        const pid_t grandchild = ::fork();
+        if (grandchild == 0) {
+            ::pause();
+            ::_exit(0);
+        }
+        [[maybe_unused]] const auto n = ::write(fds[1], &grandchild, sizeof grandchild);
+        ::pause();
+        ::_exit(0);
+    }
+    pid_t grandchild = 0;
+    REQUIRE(::read(fds[0], &grandchild, sizeof grandchild) == sizeof grandchild);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    CHECK(hpclab::is_own_descendant(static_cast<int>(child)));
+    CHECK(hpclab::is_own_descendant(static_cast<int>(grandchild)));
+    CHECK_FALSE(hpclab::is_own_descendant(static_cast<int>(::getpid())));  // this process itself is not
+    CHECK_FALSE(hpclab::is_own_descendant(static_cast<int>(::getppid())));
+    CHECK_FALSE(hpclab::is_own_descendant(1));
+    CHECK_FALSE(hpclab::is_own_descendant(999999999));
+    ::kill(grandchild, SIGKILL);
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
 }
