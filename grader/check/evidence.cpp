@@ -1,5 +1,7 @@
 #include "check/evidence.h"
 
+#include "check/decide.h"
+
 #include <cxxabi.h>
 #include <fmt/format.h>
 
@@ -185,6 +187,11 @@ std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size,
             for (auto& f : findings_of_trace(task, size.params, c.trace)) out.push_back(std::move(f));
     }
     return out;
+}
+
+TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const RunReport& r)
+{
+    return decide({task.id, findings_of_run(task, SizeCase {params, "", false}, r)});
 }
 
 std::vector<Finding> findings_of_sanitizer(const SanitizerRun& s)

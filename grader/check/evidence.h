@@ -15,6 +15,9 @@ namespace hpclab {
 std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size, const RunReport& report);
 // What the CUPTI record of one call says about the lesson's launch rules.
 std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& params, const wire::CallTrace& trace);
+// One run judged alone, as `hpclab run` and `selftest` judge it: its
+// findings, decided with the verdict table (check/decide.h).
+TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const RunReport& report);
 // compute-sanitizer's errors in one run, as one finding (none when clean).
 std::vector<Finding> findings_of_sanitizer(const SanitizerRun& run);
 

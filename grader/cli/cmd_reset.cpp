@@ -3,6 +3,7 @@
 #include "util/clock_text.h"
 #include "util/text_file.h"
 #include "commands.h"
+#include "student/state_dir.h"
 #include "student/committed_file.h"
 #include "student/progress.h"
 
@@ -104,7 +105,7 @@ int cmd_reset(Context& ctx, const std::string& lab_id)
         fmt::print("{} was missing: restored the skeleton (there was nothing to back up).\n", shown);
         return kPass;
     }
-    const fs::path backup = write_backup(Progress::file_of(root).parent_path() / "backups", lab, *current);
+    const fs::path backup = write_backup(state_dir(root) / "backups", lab, *current);
     replace_file(file, *skeleton);
     fmt::print("Your version of {} is saved as {}\n{} is the skeleton again, as committed in git.\n", shown,
                relative_to_root(ctx, backup), shown);

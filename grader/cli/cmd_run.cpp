@@ -1,6 +1,8 @@
 // hpclab run: run a lab like the course's programs do, or every lab as a table.
 #include "commands.h"
 
+#include "check/evidence.h"
+
 #include "course/image_task.h"
 
 #include <fmt/format.h>
@@ -80,7 +82,7 @@ int run_all(Context& ctx, const RunArgs& args)
                 o.timed = true;
                 o.seed = args.seed;
                 r = run_one(ctx, lab, task, *program, task.demo, o);
-                const TaskVerdict v = verdict_of(task, task.demo, r);
+                const TaskVerdict v = verdict_of_run(task, task.demo, r);
                 check = verdict_word(v);
                 time = format_ms(r.median_gpu_ms());
                 tput = throughput(r);
@@ -173,7 +175,7 @@ int run_size(Context& ctx, const LabInfo& lab, const TaskInfo& task, const std::
     fmt::print("\nTask {} ({}), {}{}:\n", task.id, task.title, format_params(params),
                args.all_sizes ? " - " + size.why : "");
     const RunReport r = run_one(ctx, lab, task, program, params, o);
-    const TaskVerdict v = verdict_of(task, params, r);
+    const TaskVerdict v = verdict_of_run(task, params, r);
     print_run(stdout, r, v);
     int exit = exit_of(v, r);
     if (is_failure(v.verdict))

@@ -2,6 +2,8 @@
 // solution passes at every size; every task of the skeleton runs to the end
 // and fails its check at every size (nothing is solved by accident).
 #include "commands.h"
+
+#include "check/evidence.h"
 #include "util/text_file.h"
 
 #include "student/committed_file.h"
@@ -48,7 +50,7 @@ std::vector<std::pair<SizeCase, bool>> selftest_plan(const TaskInfo& task, bool 
 bool report_selftest_run(const LabInfo& lab, const TaskInfo& task, const SizeCase& size, bool timed, bool skeleton,
                          const RunReport& r)
 {
-    const TaskVerdict v = verdict_of(task, size.params, r);
+    const TaskVerdict v = verdict_of_run(task, size.params, r);
     const bool as_expected = skeleton ? r.status == RunStatus::completed && is_failure(v.verdict)
                                       : v.verdict == Verdict::pass;
     const std::string why = v.verdict == Verdict::pass ? "" : ": " + verdict_word(v) + " " + v.reason.message;

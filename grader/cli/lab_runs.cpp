@@ -1,6 +1,5 @@
 #include "lab_runs.h"
 
-#include "check/decide.h"
 #include "check/evidence.h"
 #include "run/run_recipe.h"
 #include "util/shown_path.h"
@@ -80,11 +79,6 @@ RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const 
     req.fill_inputs = options.fill_inputs;
     req.on_first_outputs = options.on_first_outputs;
     return run_task(req);
-}
-
-TaskVerdict verdict_of(const TaskInfo& task, const Params& params, const RunReport& r)
-{
-    return decide({task.id, findings_of_run(task, SizeCase {params, "", false}, r)});
 }
 
 int exit_of(const TaskVerdict& v, const RunReport& r)

@@ -42,8 +42,6 @@ struct RunOptions {
 RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const std::filesystem::path& program,
                   const Params& params, const RunOptions& options);
 
-// One run judged with the verdict table, as a check would judge it.
-TaskVerdict verdict_of(const TaskInfo& task, const Params& params, const RunReport& r);
 // The exit status of a run's verdict (a size that does not fit is a usage error).
 int exit_of(const TaskVerdict& v, const RunReport& r);
 // One word or two for a table: OK, or the verdict's title in capitals.

@@ -1,7 +1,6 @@
 // The parent against a stand-in lab program (tests/standin): what it makes
 // of a run whose program computes honestly, writes into its inputs, or
 // writes zeros, with no GPU. The verdict comes from the parent's own view.
-#include "check/decide.h"
 #include "check/evidence.h"
 #include "run/run_recipe.h"
 #include "test_support.h"
@@ -25,8 +24,7 @@ RunReport run_standin(const char* trick, const char* lab_id, const Params& param
 
 Verdict verdict_of(const char* lab_id, const Params& params, const RunReport& r)
 {
-    const TaskInfo& task = lab_of(lab_id).tasks.front();
-    return decide({task.id, findings_of_run(task, {params, "", false}, r)}).verdict;
+    return verdict_of_run(lab_of(lab_id).tasks.front(), params, r).verdict;
 }
 
 }  // namespace
