@@ -121,6 +121,19 @@ part_course() {
   done
 }
 
+# The wall time of `hpclab check <lab> --solution` for every lab (a correct
+# file: what a student waits for after a save), in one call.
+part_checktimes() {
+  say ""
+  say "== check times: hpclab check <lab> --solution, wall seconds"
+  for j in labs/*/lab.json; do
+    lab=$(basename "$(dirname "$j")")
+    t0=$(date +%s.%N)
+    "$hpclab" check "$lab" --solution > "$LOGS/checktime-$lab.txt" 2>&1; rc=$?
+    say "$(printf '%-10s exit %d  %5.1f s' "$lab" $rc "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')")"
+  done
+}
+
 # The ratios the thresholds are calibrated from: each solution (the course's
 # version) checked CAL_REPS times against its speed baseline, and the broken
 # files that must be too slow; one line per task: threshold, ratios, margin.
@@ -174,7 +187,7 @@ part_bench() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests runs loop course calibrate bench)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests runs loop course checktimes calibrate bench)"; exit 2; }
   "part_$p"
   pack
 done

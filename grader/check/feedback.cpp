@@ -40,7 +40,8 @@ std::string likely_bug(const LabInfo& lab, const TaskVerdict& verdict)
                                memcheck->where.empty() ? "" : " (at " + memcheck->where + ")", text);
     }
     const VerdictClass kind = verdict_info(v).kind;
-    if (kind != VerdictClass::grader && v != Verdict::inconclusive && v != Verdict::suspicious)
+    if (kind != VerdictClass::grader && kind != VerdictClass::integrity && v != Verdict::inconclusive &&
+        v != Verdict::suspicious)
         text += fmt::format(" Stuck? hpclab hint {}", lab.id);
     return text;
 }

@@ -14,9 +14,15 @@ constexpr std::array kTable = {
                  "Not your fault: hpclab could not judge this. Tell your instructor."},
     VerdictInfo {V::compile_error, "compile_error", "compile error", C::build, kFail,
                  "Fix the first error the compiler reports (file and line above): later errors often follow from it."},
+    VerdictInfo {V::tampering, "tampering", "claims that do not hold", C::integrity, kFail,
+                 "What the program reported (calls finished, kernels run, times) contradicts what hpclab saw "
+                 "itself. A person will look at this submission."},
     VerdictInfo {V::time_limit, "time_limit", "time limit", C::run, kFail,
                  "An endless loop, or a kernel that never ends: a loop whose condition never changes, or a "
                  "__syncthreads() that not every thread of the block reaches."},
+    VerdictInfo {V::resource_limit, "resource_limit", "resource limit", C::run, kFail,
+                 "The program went past a limit of the sandbox (host memory, processes, file size, /tmp): a "
+                 "host allocation far larger than the data, a loop that forks or writes without end."},
     VerdictInfo {V::crash, "crash", "crash", C::run, kFail,
                  "The program died on the host: a device pointer dereferenced on the host, a host buffer too "
                  "small, or an exit() in the lab's code."},
@@ -41,6 +47,9 @@ constexpr std::array kTable = {
                  "size replays it)."},
     VerdictInfo {V::not_on_gpu, "not_on_gpu", "not computed on the GPU", C::lesson, kFail,
                  "The result must be computed by a kernel on the GPU, not on the host."},
+    VerdictInfo {V::library_kernel, "library_kernel", "a library does the work", C::lesson, kFail,
+                 "This lab asks for your own kernel: a library call (CUB, Thrust, cuBLAS) may not do the task's "
+                 "work."},
     VerdictInfo {V::wrong_launch, "wrong_launch", "wrong launch shape", C::lesson, kFail,
                  "This lab is about its launch configuration: see the TODO step that launches the kernel."},
     VerdictInfo {V::no_shared_memory, "no_shared_memory", "shared memory not used", C::lesson, kFail,
@@ -74,7 +83,7 @@ constexpr bool table_in_enum_order()
 static_assert(table_in_enum_order(), "kTable lists the verdicts in the order of enum Verdict");
 static_assert(kTable.size() == static_cast<std::size_t>(V::not_run) + 1, "every verdict has its row");
 
-constexpr std::array<std::string_view, 8> kClassNames = {"grader", "build",     "run",   "result",
+constexpr std::array<std::string_view, 9> kClassNames = {"grader", "integrity", "build", "run",  "result",
                                                          "lesson", "sanitizer", "speed", "none"};
 
 }  // namespace

@@ -21,7 +21,9 @@ namespace hpclab {
 enum class Verdict {
     grader_error,      // hpclab could not judge: never the student's fault
     compile_error,
+    tampering,         // what the program claims contradicts what hpclab saw (completion, trace, times)
     time_limit,        // still running at the lab's wall limit
+    resource_limit,    // past the sandbox's memory, process or file-size limit
     crash,             // a signal, or the program ended before it finished
     cuda_error,        // the student's cudaSafeCall/cudaCheckError stopped the program
     gpu_fault,         // a CUDA error left behind by the student's kernels
@@ -31,6 +33,7 @@ enum class Verdict {
     out_of_bounds,     // a write past an end of a buffer (guard zones)
     wrong_answer,      // an element, a return value or a printed line is wrong
     not_on_gpu,        // no kernel ran: the work was done on the host
+    library_kernel,    // a library's kernel (CUB, Thrust, cuBLAS) does the task's work
     wrong_launch,      // the launch configuration is not the one the lesson asks for
     no_shared_memory,  // the task asks for shared memory and the kernels use none
     memory_leak,       // device memory allocated by the call was not freed
@@ -46,6 +49,7 @@ enum class Verdict {
 // What kind of problem a verdict names: which part of the work to look at.
 enum class VerdictClass {
     grader,     // not the student's: hpclab or the machine
+    integrity,  // the program contradicted what hpclab observed: to a person
     build,      // the file does not compile
     run,        // the program did not run to its end (hang, crash, CUDA error)
     result,     // it ran, and what it wrote is wrong (or where it wrote)
