@@ -92,7 +92,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     if (!out.build.ok) return stop_at_build(Verdict::compile_error, out.build.diagnostics);
     say(fmt::format("compiled in {:.1f} s{}", out.compile_s, out.build.cached ? " (up to date)" : ""));
     if (!gpu.present) return stop_at_build(Verdict::not_run, "no GPU here: " + gpu.why_not);
-    if (timing.active()) timing.prepare_student(out.build.program);
+    if (timing.active()) timing.prepare_student(out.build.program, out.build.facts);
 
     // 2. Correctness and sanitizer runs, side by side, each a fresh process.
     const auto sanitizer = o.sanitizer ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
@@ -100,7 +100,8 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     else if (!sanitizer) out.sanitizer_note = "compute-sanitizer is not installed: graded without it";
     const std::vector<PlannedRun> plan = plan_runs(lab, tasks, o.big, sanitizer.has_value());
     t0 = Clock::now();
-    auto reports = run_correctness({&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs}, plan);
+    auto reports = run_correctness(
+        {&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs, out.build.facts}, plan);
     split_run_time(out, plan, reports, seconds_since(t0));
     say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "",
                     out.run_s + out.sanitizer_s));
@@ -110,6 +111,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         TaskCheck& t = out.tasks.emplace_back(TaskCheck {.task = tasks[i]});
         t.evidence.task = tasks[i]->id;
         gather_evidence(lab, i, plan, reports, t);
+        for (auto& f : findings_of_program(lab, *tasks[i], out.build.facts)) t.evidence.findings.push_back(std::move(f));
     }
 
     // 4. Speed, only where everything else is right.

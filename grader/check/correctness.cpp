@@ -31,7 +31,8 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p)
                                       .params = p.size.params,
                                       .seed = run_seed(runs.seed, task, p.size),
                                       .gpu_memory_bytes = runs.gpu->memory_bytes,
-                                      .big = p.size.big});
+                                      .big = p.size.big,
+                                      .facts = runs.facts});
     if (p.sanitizer()) {
         req.trace = RunRequest::Trace::none;
         req.wrapper = sanitizer_command(*runs.sanitizer, p.tool);

@@ -22,6 +22,7 @@ struct CorrectnessRuns {
     const GpuInfo* gpu = nullptr;
     std::optional<std::filesystem::path> sanitizer;  // compute-sanitizer, for the plan's sanitizer runs
     int parallel = 4;
+    ProgramFacts facts;  // of `program`: its runs' claims are checked against it
 };
 
 // Reports in the plan's order; empty where a run was skipped or cancelled.

@@ -65,6 +65,7 @@ std::optional<Finding> finding_of_status(const RunReport& r, const std::string& 
                     where);
     }
     case RunStatus::gpu_fault: return make(Verdict::gpu_fault, r.status_message, where);
+    case RunStatus::tampered: return make(Verdict::tampering, r.status_message, where);
     case RunStatus::too_large:
     case RunStatus::could_not_start:
     case RunStatus::harness_error: return make(Verdict::grader_error, r.status_message, where);
@@ -194,16 +195,57 @@ TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const Run
     return decide({task.id, findings_of_run(task, SizeCase {params, "", false}, r)});
 }
 
+// How a sanitizer run ended, where that is a finding of its own: the
+// program is the same as in the plain runs, so only what it does differently
+// under the tool (stall, end the tool, lie) is news. Its crashes and faults
+// are the memcheck report's to explain.
+std::optional<Finding> finding_of_sanitizer_end(const SanitizerRun& s, const std::string& where)
+{
+    const RunReport& r = s.report;
+    if (r.status == RunStatus::timed_out)
+        return make(Verdict::time_limit, fmt::format("under compute-sanitizer {}, {}", s.tool, r.status_message), where);
+    if (r.status == RunStatus::tampered) return make(Verdict::tampering, r.status_message, where);
+    if (r.process.started && r.process.signal != 0 && !r.process.timed_out && !r.process.cancelled)
+        return make(Verdict::crash,
+                    fmt::format("compute-sanitizer {} itself was ended: {}", s.tool, describe_signal(r.process.signal)),
+                    where);
+    return std::nullopt;
+}
+
 std::vector<Finding> findings_of_sanitizer(const SanitizerRun& s)
 {
-    if (s.findings.errors == 0) return {};
+    const std::string where = format_params(s.size.params);
+    std::vector<Finding> out;
+    if (auto f = finding_of_sanitizer_end(s, where)) out.push_back(std::move(*f));
+    // The tool's exit status is its own: a report hidden in a flood of the
+    // program's output (or overwritten) still counts.
+    const bool tool_found = s.report.process.exited() && s.report.process.exit_code == kSanitizerErrorExit;
+    if (s.findings.errors == 0 && !tool_found) return out;
     const Verdict v = s.tool == "racecheck" ? Verdict::race : Verdict::memcheck;
     std::string msg = !s.findings.reports.empty()
                           ? s.findings.reports.front()
                           : fmt::format("{} reported an error{}", s.tool,
-                                        s.findings.location.empty() ? "" : " at " + s.findings.location);
+                                        s.findings.location.empty() ? " (its report was lost in the program's output)"
+                                                                    : " at " + s.findings.location);
     if (s.findings.errors > 1) msg += fmt::format("\n({} errors in all)", s.findings.errors);
-    return {make(v, msg, format_params(s.size.params))};
+    out.push_back(make(v, msg, where));
+    return out;
+}
+
+std::vector<Finding> findings_of_program(const LabInfo& lab, const TaskInfo& task, const ProgramFacts& facts)
+{
+    std::vector<Finding> out;
+    if (!facts.kernels_known) return out;
+    const auto library = facts.library_kernels();
+    if (!library.empty() && !lab.allows_libraries)
+        out.push_back(make(Verdict::library_kernel,
+                           fmt::format("your file compiles a library's kernel into the program: {}{}", library.front(),
+                                       library.size() > 1 ? fmt::format(" (and {} more)", library.size() - 1) : ""),
+                           ""));
+    if (task.expect.kernel && facts.kernels.empty())
+        out.push_back(make(Verdict::not_on_gpu, "your file defines no kernel (__global__ function): nothing of it "
+                                                "can run on the GPU", ""));
+    return out;
 }
 
 void gather_evidence(const LabInfo& lab, std::size_t index, const std::vector<PlannedRun>& plan,

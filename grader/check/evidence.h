@@ -5,6 +5,7 @@
 #pragma once
 
 #include "check/check.h"
+#include "run/program_facts.h"
 
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
 TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const RunReport& report);
 // compute-sanitizer's errors in one run, as one finding (none when clean).
 std::vector<Finding> findings_of_sanitizer(const SanitizerRun& run);
+
+// What the program hpclab built shows before it runs: a library's kernels
+// compiled in (unless the lab allows them), no kernel where the task needs one.
+std::vector<Finding> findings_of_program(const LabInfo& lab, const TaskInfo& task, const ProgramFacts& facts);
 
 // The evidence about task `index` from the check's runs (`plan[j]` gave
 // `reports[j]`, empty when skipped), into `into` (runs, sanitizer runs,

@@ -137,6 +137,14 @@ RunRequest TimingPhase::request(std::size_t index, bool of_student, const std::f
     return timed_run(target, {.reps = graded.timing_reps, .judge_outputs = of_student, .measure_copy = !of_student});
 }
 
+// A later round's request: the student's with what hpclab read of its program.
+RunRequest TimingPhase::student_request(std::size_t index, bool of_student, const std::filesystem::path& baseline) const
+{
+    RunRequest req = request(index, of_student, of_student ? student_program_ : baseline);
+    if (of_student) req.facts = student_facts_;
+    return req;
+}
+
 TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab,
                          std::vector<const TaskInfo*> tasks, std::uint64_t seed, bool enabled)
     : gpu_(gpu), lab_(lab), tasks_(std::move(tasks)), seed_(seed), prepared_(tasks_.size())
@@ -174,13 +182,15 @@ TimingPhase::~TimingPhase() { close_all(); }
 
 void TimingPhase::close_all() { prepared_.clear(); }
 
-void TimingPhase::prepare_student(const std::filesystem::path& program)
+void TimingPhase::prepare_student(const std::filesystem::path& program, const ProgramFacts& facts)
 {
     student_program_ = program;
+    student_facts_ = facts;
     for (std::size_t i = 0; i < prepared_.size(); ++i) {
         PreparedRound* p = prepared_[i].get();
         if (!p) continue;
         RunRequest req = request(i, true, program);
+        req.facts = facts;
         req.gate = p->student_gate;
         p->student = std::async(std::launch::async, [req] {
             RunReport r = run_task(req);
@@ -213,7 +223,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
         if (round > 0 && conclusive(timing)) break;
         for (const bool student : {false, true}) {
             const RunReport r = round == 0 ? first_round->run(student, std::max(30.0, 2 * lab_.wall_limit_s))
-                                           : run_task(request(index, student, student ? student_program_ : base.program));
+                                           : run_task(student_request(index, student, base.program));
             if (student)  // the timed calls are checked too
                 for (auto& f : findings_of_run(task, {task.timing, "the timing size", false}, r))
                     if (is_failure(f.kind)) findings.push_back(std::move(f));

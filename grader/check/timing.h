@@ -56,7 +56,7 @@ public:
     // The baseline's build (waits for it). Only when active().
     const BuildResult& baseline_build() const { return baseline_.get(); }
     // The student's program is built: its first rounds get ready too.
-    void prepare_student(const std::filesystem::path& program);
+    void prepare_student(const std::filesystem::path& program, const ProgramFacts& facts);
     // Task `index`'s timing, or the finding why there is none. Failures of
     // the student's timed calls go into `failures` (a result cached from an
     // earlier call fails there).
@@ -67,6 +67,7 @@ public:
 private:
     struct PreparedRound;
     RunRequest request(std::size_t index, bool of_student, const std::filesystem::path& program) const;
+    RunRequest student_request(std::size_t index, bool of_student, const std::filesystem::path& baseline) const;
 
     const GpuInfo& gpu_;
     const LabInfo& lab_;
@@ -76,6 +77,7 @@ private:
     std::optional<int> gpu_processes_before_;
     std::shared_future<BuildResult> baseline_;
     std::filesystem::path student_program_;
+    ProgramFacts student_facts_;
     std::vector<std::unique_ptr<PreparedRound>> prepared_;
 };
 

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+#include <sys/prctl.h>
+
 using namespace hpclab;
 using namespace hpclab::cli;
 
@@ -38,6 +40,10 @@ std::string readable(const CLI::ParseError& e, const CLI::App& app, int argc, ch
 
 int main(int argc, char** argv)
 {
+    // No other process of this user may read hpclab's memory or open its
+    // descriptors through /proc: a student's program would find there every
+    // run's exchange file, the speed baseline's included.
+    prctl(PR_SET_DUMPABLE, 0);
     std::optional<Context> ctx;
     try {
         ctx.emplace(course_root());

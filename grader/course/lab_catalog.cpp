@@ -340,6 +340,7 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
     lab.solution_dir = root / "solutions" / lab.id;
     // The program the speed thresholds are measured against: a variant of
     // bench/<lab>/ (the tuned kernels), or the solution when none is named.
+    lab.allows_libraries = r.boolean_or("allow_libraries", false);
     lab.speed_baseline = r.str_or("speed_baseline", "");
     if (lab.speed_baseline.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
         r.fail("speed_baseline", "must be the name of a file of bench/" + lab.id + "/ without .cu");

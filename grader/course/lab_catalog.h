@@ -101,6 +101,10 @@ struct LabInfo {
     std::string speed_baseline;
     std::filesystem::path baseline_source;
     std::filesystem::path doc;           // docs/<id>.md
+    // lab.json's "allow_libraries": a library's kernels (CUB, Thrust) may do
+    // the work. False in every lab of the course: each asks for the
+    // student's own kernel.
+    bool allows_libraries = false;
 
     std::filesystem::path student_source() const { return lab_dir / student_file; }
     std::filesystem::path solution_source() const { return solution_dir / student_file; }

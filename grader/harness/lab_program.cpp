@@ -365,7 +365,7 @@ void LabProgram::run_call(std::uint32_t k)
     const bool traced = result_.trace_available && ((job_.flags & wire::kFlagTrace) || k == 0);
     if (traced) hpclab::trace::begin_call(&out.trace);
     result_.stage = wire::Stage::in_call;
-    const CallTimes times = time_student_call(call, out);
+    const CallTimes times = time_student_call(k, call, out);
     if (traced) hpclab::trace::end_call();
     result_.stage = wire::Stage::started;
 
@@ -427,9 +427,19 @@ void LabProgram::flush_l2(std::uint32_t k)
     cudaCtxResetPersistingL2Cache();
 }
 
-// The student's call between two events, up to the device's end of its work.
-LabProgram::CallTimes LabProgram::time_student_call(const Call& call, wire::CallOutcome& out)
+// A line the parent reads as it comes, with the moment it read it: the
+// begin and end of each call as hpclab itself saw them, against which it
+// checks the times and the calls this program reports (stdout is unbuffered).
+void LabProgram::print_marker(const char* what, std::uint32_t k) const
 {
+    if (job_.flags & wire::kFlagMarker)
+        std::printf("\n%s%s-%u@@\n", wire::tag_prefix(job_.marker).c_str(), what, k);
+}
+
+// The student's call between two events, up to the device's end of its work.
+LabProgram::CallTimes LabProgram::time_student_call(std::uint32_t k, const Call& call, wire::CallOutcome& out)
+{
+    print_marker("begin", k);
     harness_cuda(cudaEventRecord(start_), "recording an event");
     const double t0 = now_ms();
     const int returned = call_entry_point(call);
@@ -446,6 +456,7 @@ LabProgram::CallTimes LabProgram::time_student_call(const Call& call, wire::Call
         harness_cuda(sync, "the GPU failed while running the lab's code");
     }
     harness_cuda(cudaEventRecord(stop_event_), "recording an event");
+    print_marker("end", k);
     harness_cuda(cudaEventSynchronize(stop_event_), "waiting for an event");
     float gpu_ms = 0;
     harness_cuda(cudaEventElapsedTime(&gpu_ms, start_, stop_event_), "reading an event");

@@ -82,7 +82,8 @@ private:
     void stage_buffer(OwnedBuffer& b, std::uint32_t k);
     std::vector<std::pair<std::string, std::int64_t>> call_params() const;
     void flush_l2(std::uint32_t k);
-    CallTimes time_student_call(const Call& call, wire::CallOutcome& out);
+    void print_marker(const char* what, std::uint32_t k) const;
+    CallTimes time_student_call(std::uint32_t k, const Call& call, wire::CallOutcome& out);
     int call_entry_point(const Call& call);
     void write_back(std::uint32_t k, wire::CallOutcome& out);
     bool should_write_back(const OwnedBuffer& b, std::uint32_t k) const;

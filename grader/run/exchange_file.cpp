@@ -1,5 +1,6 @@
 #include "run/exchange_file.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -36,13 +37,14 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
 
     size_ = wire::kDataOffset + nsets * slot_bytes + (ncalls - nsets) * out_slot_bytes;
 
-    fd_ = memfd_create("hpclab-exchange", 0);  // inheritable on purpose
+    fd_ = memfd_create("hpclab-exchange", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "memfd_create");
-    if (ftruncate(fd_, static_cast<off_t>(size_)) != 0) {
+    if (ftruncate(fd_, static_cast<off_t>(size_)) != 0 ||
+        fcntl(fd_, F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0) {
         const int err = errno;
         close(fd_);
         throw std::system_error(err, std::generic_category(),
-                                "cannot size the exchange file to " + std::to_string(size_) + " bytes");
+                                "cannot size and seal the exchange file of " + std::to_string(size_) + " bytes");
     }
     // MAP_POPULATE: one pass of page faults now, not one per 4 KiB page later.
     map_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, 0);
@@ -82,6 +84,30 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
     job.guard_bytes = guard_bytes;
     job.marker = marker;
     job_ = job;  // a private copy: the child can write into the file
+    poison_outputs();
+}
+
+void ExchangeFile::poison_outputs()
+{
+    for (std::uint32_t k = 0; k < ncalls_; ++k)
+        for (std::size_t i = 0; i < decls_.size(); ++i) {
+            if (decls_[i].role != Role::output) continue;
+            auto* out = static_cast<unsigned char*>(map_) + wire::buffer_offset(job_, k, job_.buffers[i]);
+            const std::uint32_t poison = wire::kPoison32;
+            for (std::uint64_t b = 0; b + 4 <= decls_[i].bytes(); b += 4) std::memcpy(out + b, &poison, 4);
+        }
+}
+
+void ExchangeFile::freeze()
+{
+    if (fd_ < 0) return;
+    void* copy = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (copy == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "cannot copy the exchange file");
+    std::memcpy(copy, map_, size_);
+    munmap(map_, size_);
+    close(fd_);
+    map_ = copy;
+    fd_ = -1;
 }
 
 ExchangeFile::~ExchangeFile()

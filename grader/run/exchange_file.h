@@ -1,6 +1,11 @@
 // The parent's side of the exchange file (wire/exchange.h): an anonymous
 // shared-memory file, sized for the job's call slots, mapped here and
-// handed to the lab program as an inherited descriptor.
+// handed to the lab program as an inherited descriptor. It is private to its
+// run: close-on-exec (only the run's program gets it, through
+// ProcessSpec::pass_fds), sealed against resizing (a program that shrank it
+// would make the parent fault reading it), and hpclab's own descriptors are
+// not readable through /proc (cli/main.cpp). Its outputs start poisoned: an
+// output the program never writes is seen as never written.
 #pragma once
 
 #include "course/call_buffers.h"
@@ -26,6 +31,12 @@ public:
     ExchangeFile& operator=(const ExchangeFile&) = delete;
 
     int fd() const { return fd_; }
+    const wire::Job& job() const { return job_; }
+    // Once every process of the run has ended: the file is copied into
+    // private memory and let go, and everything read from here on (results,
+    // outputs, inputs) is that copy. Nothing still holding the file (a
+    // process that escaped the run) can change what is judged.
+    void freeze();
     wire::Header& header() { return *reinterpret_cast<wire::Header*>(map_); }
     const wire::Result& result() const { return reinterpret_cast<const wire::Header*>(map_)->result; }
     std::uint32_t ncalls() const { return ncalls_; }
@@ -36,6 +47,8 @@ public:
     std::uint64_t size() const { return size_; }
 
 private:
+    void poison_outputs();
+
     int fd_ = -1;
     void* map_ = nullptr;
     std::uint64_t size_ = 0;

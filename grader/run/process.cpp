@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,18 +38,49 @@ struct Pipe {
     }
 };
 
-void drain(int fd, std::string& into, bool& truncated, std::size_t limit, bool& eof)
+// Reads what the pipe has; returns the bytes read (empty at end of file
+// or on an error, which set `eof`).
+std::string_view drain(int fd, char (&buf)[65536], std::string& into, bool& truncated, std::size_t limit, bool& eof)
 {
-    char buf[65536];
     const ssize_t n = read(fd, buf, sizeof buf);
     if (n <= 0) {
         if (n == 0 || (errno != EINTR && errno != EAGAIN)) eof = true;
-        return;
+        return {};
     }
     const std::size_t room = into.size() < limit ? limit - into.size() : 0;
     into.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(n)));
     if (static_cast<std::size_t>(n) > room) truncated = true;
+    return {buf, static_cast<std::size_t>(n)};
 }
+
+// Finds the lines of a stream that start with a prefix, across reads, and
+// keeps each with the time it was read. A line is kept up to 128 bytes:
+// hpclab's markers are shorter, and a flood of long lines costs nothing.
+class LineTagger {
+public:
+    explicit LineTagger(const std::string& prefix) : prefix_(prefix) {}
+
+    void feed(std::string_view data, double at_s, std::vector<TaggedLine>& into)
+    {
+        if (prefix_.empty()) return;
+        for (char c : data) {
+            if (c == '\n') {
+                if (line_.rfind(prefix_, 0) == 0) into.push_back({line_, at_s});
+                line_.clear();
+                overlong_ = false;
+            } else if (!overlong_) {
+                line_ += c;
+                overlong_ = line_.size() > kMaxLine;
+            }
+        }
+    }
+
+private:
+    static constexpr std::size_t kMaxLine = 128;
+    const std::string& prefix_;
+    std::string line_;
+    bool overlong_ = false;
+};
 
 // The three pipes of a run: the program's stdout and stderr, and `status`,
 // through which the child says why it could not exec (exec closes it).
@@ -146,7 +178,7 @@ public:
     using Clock = std::chrono::steady_clock;
 
     Watch(const ProcessSpec& spec, pid_t pid, const Pipes& pipes, ProcessResult& res, Clock::time_point t0)
-        : spec_(spec), pid_(pid), out_(pipes.out.r), err_(pipes.err.r), res_(res),
+        : spec_(spec), pid_(pid), out_(pipes.out.r), err_(pipes.err.r), res_(res), t0_(t0), tagger_(spec.tag_prefix),
           limit_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.wall_limit_s))),
           deadline_(t0 + limit_)
     {
@@ -218,8 +250,12 @@ private:
         if (ready == 0 && exited_) return false;
         for (int i = 0; i < nfds; ++i) {
             if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-            if (fds[i].fd == out_) drain(out_, res_.out, res_.out_truncated, spec_.output_limit, out_eof_);
-            else drain(err_, res_.err, res_.err_truncated, spec_.output_limit, err_eof_);
+            if (fds[i].fd == out_) {
+                const auto got = drain(out_, buf_, res_.out, res_.out_truncated, spec_.output_limit, out_eof_);
+                tagger_.feed(got, std::chrono::duration<double>(Clock::now() - t0_).count(), res_.tagged);
+            } else {
+                drain(err_, buf_, res_.err, res_.err_truncated, spec_.output_limit, err_eof_);
+            }
         }
         return true;
     }
@@ -228,6 +264,9 @@ private:
     const pid_t pid_;
     const int out_, err_;  // the read ends of the program's stdout and stderr
     ProcessResult& res_;
+    const Clock::time_point t0_;
+    LineTagger tagger_;
+    char buf_[65536];
     const Clock::duration limit_;
     Clock::time_point deadline_;
     bool out_eof_ = false, err_eof_ = false, exited_ = false, killed_ = false;

@@ -26,6 +26,17 @@ struct ProcessSpec {
     // Non-empty: the program runs on these CPUs only (timed runs: the same
     // ones for the baseline and the student, see lab_check.cpp).
     std::vector<int> cpus;
+    // Non-empty: every line of stdout that starts with this is kept with the
+    // moment hpclab read it (the harness's call markers: what the parent
+    // itself saw of a run's progress), past the output limit too.
+    std::string tag_prefix;
+};
+
+// A line of stdout that began with ProcessSpec::tag_prefix, and when the
+// parent read it (seconds since the program started, the parent's clock).
+struct TaggedLine {
+    std::string text;
+    double at_s = 0;
 };
 
 struct ProcessResult {
@@ -38,6 +49,7 @@ struct ProcessResult {
     bool unkillable = false;   // still there 20 s after SIGKILL (stuck in the GPU driver)
     std::string out, err;
     bool out_truncated = false, err_truncated = false;
+    std::vector<TaggedLine> tagged;  // in the order read
     double wall_s = 0;
 
     bool exited() const { return started && signal == 0 && !timed_out && !cancelled; }

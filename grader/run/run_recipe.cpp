@@ -18,6 +18,7 @@ RunRequest request_for(const RunTarget& t)
     if (!req.spec) throw std::logic_error("lab " + t.lab->id + " task " + t.task->id + " has no spec in hpclab");
     req.params = t.params;
     req.program = t.program;
+    req.facts = t.facts;
     req.seed = t.seed;
     req.gpu_memory_bytes = t.gpu_memory_bytes;
     req.wall_limit_s = t.big ? t.lab->big_wall_limit_s : t.lab->wall_limit_s;

@@ -34,6 +34,7 @@ struct RunTarget {
     std::uint64_t seed = 0;
     std::uint64_t gpu_memory_bytes = 0;  // 0: unknown
     bool big = false;                    // a size past 2^31 bytes: the lab's longer wall limit
+    ProgramFacts facts;                  // of `program`, read when it was built (unknown: not checked)
 };
 
 RunRequest correctness_run(const RunTarget& target);

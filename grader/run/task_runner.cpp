@@ -1,6 +1,7 @@
 #include "run/task_runner.h"
 
 #include "course/random.h"
+#include "run/claims.h"
 #include "run/input_sets.h"
 #include "run/sanitizer.h"
 #include "util/keyed_hash.h"
@@ -105,6 +106,7 @@ ProcessSpec program_spec(const RunRequest& req, const ExchangeFile& ex)
         ps.after_start = [gate = req.gate] { gate->program_started(); };
         ps.held = req.gate->held();
     }
+    ps.tag_prefix = wire::tag_prefix(ex.job().marker);
     ps.wall_limit_s = req.wall_limit_s;
     ps.cancel = req.cancel;
     ps.cpus = req.cpus;
@@ -176,7 +178,7 @@ CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::ui
 {
     CallReport c;
     const wire::CallOutcome& o = ex.file->result().calls[k];
-    c.done = o.done == 1;
+    c.done = o.done == 1;  // and seen to end: judge_calls asks only for those
     if (!c.done) return c;
     c.returned = o.returned;
     c.launch_error = o.cuda_error;
@@ -207,14 +209,18 @@ CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::ui
     return c;
 }
 
-// Every call the program finished is judged, even if a later one failed.
-void judge_calls(const RunRequest& req, const PreparedExchange& ex, RunReport& report)
+// Every call the program finished, and hpclab saw end, is judged, even if
+// a later one failed.
+void judge_calls(const RunRequest& req, const PreparedExchange& ex, const SeenCalls& seen, RunReport& report)
 {
-    const auto printed = split_at_markers(report.process.out, ex.marker);
-    const std::uint32_t done = std::min<std::uint32_t>(ex.file->result().calls_done, req.ncalls);
+    const std::string printed_text = without_call_lines(report.process.out, ex.marker);
+    const auto printed = split_at_markers(printed_text, ex.marker);
+    const std::uint32_t done = std::min({ex.file->result().calls_done, req.ncalls, seen.ended});
     const auto modified = modified_inputs(req, ex, done);
-    for (std::uint32_t k = 0; k < req.ncalls; ++k)
+    for (std::uint32_t k = 0; k < req.ncalls; ++k) {
         report.calls.push_back(k < done ? judge_call(req, ex, k, printed, modified[k % ex.file->nsets()]) : CallReport {});
+        if (k < seen.observed_ms.size()) report.calls.back().observed_ms = seen.observed_ms[k];
+    }
     if (!report.calls.empty() && report.calls[0].done && req.judge_outputs) {
         report.computed = req.spec->summarize(req.params, ex.file->call(0));
         if (req.on_first_outputs) req.on_first_outputs(ex.file->call(0));
@@ -291,6 +297,9 @@ RunReport run_task(const RunRequest& req)
 
     const auto t_program = Clock::now();
     report.process = run_process(program_spec(req, *ex.file));
+    // Every process of the run has ended: what is judged from here is a
+    // private copy, which nothing the program left behind can change.
+    ex.file->freeze();
     const wire::Result& result = ex.file->result();
     report.device_name = name_of(result.device_name, sizeof result.device_name);
     report.trace_available = result.magic == wire::kMagic && result.trace_available == 1;
@@ -299,7 +308,12 @@ RunReport run_task(const RunRequest& req)
     const double program_ms = ms_since(t_program);
 
     const auto t_judge = Clock::now();
-    judge_calls(req, ex, report);
+    const SeenCalls seen = seen_calls(report.process.tagged, ex.marker, req.ncalls);
+    judge_calls(req, ex, seen, report);
+    if (auto why = contradicted_claim(req, result, seen, report)) {
+        report.status = RunStatus::tampered;
+        report.status_message = *why;
+    }
     if (std::getenv("HPCLAB_PROFILE"))
         print_profile(req, report, ex.file->nsets(), inputs_ms, program_ms, ms_since(t_judge));
     return report;

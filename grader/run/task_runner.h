@@ -6,6 +6,7 @@
 #include "run/gate.h"
 #include "course/lab_catalog.h"
 #include "run/process.h"
+#include "run/program_facts.h"
 #include "course/task_spec.h"
 
 #include <functional>
@@ -58,6 +59,9 @@ struct RunRequest {
     // says go (gate.h); run_task then returns once the calls are done.
     std::shared_ptr<Gate> gate;
     std::vector<int> cpus;  // run the program on these CPUs only (process.h)
+    // What hpclab read from the program it built: the trace's claims are
+    // checked against it (claims.h). Unknown: nothing is checked.
+    ProgramFacts facts;
 };
 
 struct CallReport {
@@ -70,6 +74,7 @@ struct CallReport {
     double host_ms = 0;
     double gpu_ms = 0;
     wire::CallTrace trace {};  // traced == 0 when not recorded
+    double observed_ms = 0;    // from the call's start to its end, as hpclab saw them (claims.h)
 
     bool passed() const { return done && check.ok() && inputs_modified.empty() && guards_damaged.empty(); }
 };
@@ -86,6 +91,7 @@ enum class RunStatus {
     ended_early,        // exited before finishing (exit() in the lab code?)
     harness_error,      // the harness could not do its job: not the student's fault
     cancelled,          // stopped by the caller (another run of the task hit the time limit)
+    tampered,           // what the program claims contradicts what hpclab saw (claims.h)
 };
 
 struct RunReport {

@@ -321,9 +321,18 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     const fs::path dir = tc.cache_dir / lab.id / variant;
     r.program = dir / (lab.id + "-" + variant);
     std::error_code ec;
+    // The program's kernels are read from the file itself, cached or not:
+    // library builds (benchmark variants) run kernels from outside it.
+    const bool kernels_inside = link_libraries.empty();
+    auto facts = [&] {
+        ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty());
+        f.kernels_known = f.kernels_known && kernels_inside;
+        return f;
+    };
     if (read_file(dir / "stamp") == stamp && fs::exists(r.program, ec)) {
         r.ok = true;
         r.cached = true;
+        r.facts = facts();
         return r;
     }
     fs::create_directories(dir, ec);
@@ -357,6 +366,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
         return r;
     }
     r.ok = true;
+    r.facts = facts();
     r.diagnostics = cr.err;  // warnings, if any
     r.seconds = seconds_since(t0);
     return r;

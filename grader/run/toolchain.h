@@ -5,6 +5,7 @@
 #pragma once
 
 #include "course/lab_catalog.h"
+#include "run/program_facts.h"
 
 #include <filesystem>
 #include <string>
@@ -45,6 +46,7 @@ struct BuildResult {
     bool setup_problem = false;
     double seconds = 0;
     std::string command;      // the compile command, for the record
+    ProgramFacts facts;       // read from the program built (its kernels)
 };
 
 // The name of `source`'s build in the cache: "student" and "solution" for

@@ -30,7 +30,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace hpclab::wire {
 
@@ -187,6 +189,17 @@ inline std::uint64_t buffer_offset(const Job& job, std::uint32_t k, const Buffer
 inline std::uint64_t slots_bytes(const Job& job)
 {
     return job.nsets * job.slot_bytes + (job.ncalls - job.nsets) * job.out_slot_bytes;
+}
+
+// The start of the lines the harness prints around each call when the job
+// has kFlagMarker: "<prefix>begin-<k>@@" before the student's call and
+// "<prefix>end-<k>@@" once the device finished it. The parent reads them as
+// they come (run/process.h keeps when): what it saw itself of the run.
+inline std::string tag_prefix(std::uint64_t marker)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "@@hpclab-%016llx-", static_cast<unsigned long long>(marker));
+    return text;
 }
 
 // Copy a string into a fixed field, always terminated.

@@ -7,13 +7,21 @@
 //   vecadd        c = a + b for every call, done honestly (int buffers a, b, c)
 //   modify_input  vecadd, and the first input's first element changed
 //   zero_outputs  every output written with zeros
+// and tricks against the parent's trust in what the exchange says:
+//   skip_compute     every call marked done, with its lines, nothing written
+//   claim_unseen     no call run and no line printed; the result says finished
+//   claim_fast       vecadd, each call taking 20 ms, reported as 0.001 ms
+//   forge_trace      vecadd, with a CUPTI record naming a kernel not in the program
+//   unsealed         vecadd, after trying to shrink the exchange to nothing
 #include "wire/exchange.h"
 
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -40,9 +48,26 @@ std::int32_t* buffer(const wire::Job& job, unsigned char* file, std::uint32_t k,
     return nullptr;
 }
 
+void sleep_ms(long ms)
+{
+    timespec t {ms / 1000, (ms % 1000) * 1000000};
+    nanosleep(&t, nullptr);
+}
+
+// A record of one kernel launch that no program of hpclab's contains.
+void forge_trace(wire::CallOutcome& out)
+{
+    out.trace.traced = 1;
+    out.trace.kernels = 1;
+    wire::set_name(out.trace.kernel[0].name, sizeof out.trace.kernel[0].name, "_Z10vecadd_gpuPKiS0_Pii");
+    for (int d = 0; d < 3; ++d) out.trace.kernel[0].grid[d] = out.trace.kernel[0].block[d] = 1;
+}
+
 void play(const std::string& trick, const wire::Job& job, unsigned char* file, std::uint32_t k)
 {
     std::int32_t *a = buffer(job, file, k, "a"), *b = buffer(job, file, k, "b"), *c = buffer(job, file, k, "c");
+    if (trick == "skip_compute") return;
+    if (trick == "claim_fast") sleep_ms(20);
     if (trick == "zero_outputs") {
         for (std::uint32_t i = 0; i < job.nbuffers; ++i)
             if (job.buffers[i].role == wire::Role::output)
@@ -63,15 +88,28 @@ int main(int argc, char** argv)
     int fd = -1;
     for (int i = 2; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], "--exchange-fd") == 0) fd = std::atoi(argv[i + 1]);
+    std::setvbuf(stdout, nullptr, _IONBF, 0);  // as the harness: each line reaches the parent when printed
     unsigned char* file = nullptr;
     wire::Header* h = map_exchange(fd, file);
     const wire::Job job = h->job;
     h->result.magic = wire::kMagic;
     h->result.stage = wire::Stage::started;
+    if (trick == "unsealed" && ftruncate(fd, 0) == 0) return 3;  // it must not shrink
+    if (trick == "claim_unseen") {
+        h->result.calls_done = job.ncalls;
+        for (std::uint32_t k = 0; k < job.ncalls; ++k) h->result.calls[k].done = 1;
+        h->result.stage = wire::Stage::finished;
+        return wire::kExitOk;
+    }
+    h->result.trace_available = trick == "forge_trace";
+    const bool marked = job.flags & wire::kFlagMarker;
     for (std::uint32_t k = 0; k < job.ncalls; ++k) {
+        if (marked) std::printf("\n%sbegin-%u@@\n", wire::tag_prefix(job.marker).c_str(), k);
         play(trick, job, file, k);
-        if (job.flags & wire::kFlagMarker)
-            std::printf("\n@@hpclab-returned-%016llx@@\n", static_cast<unsigned long long>(job.marker));
+        if (marked) std::printf("\n@@hpclab-returned-%016llx@@\n", static_cast<unsigned long long>(job.marker));
+        if (marked) std::printf("\n%send-%u@@\n", wire::tag_prefix(job.marker).c_str(), k);
+        if (trick == "claim_fast") h->result.calls[k].gpu_ms = h->result.calls[k].host_ms = 0.001;
+        if (trick == "forge_trace") forge_trace(h->result.calls[k]);
         h->result.calls[k].done = 1;
         h->result.calls_done = k + 1;
     }

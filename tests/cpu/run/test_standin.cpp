@@ -12,10 +12,12 @@ using hpclab::test::lab_of;
 
 namespace {
 
-RunReport run_standin(const char* trick, const char* lab_id, const Params& params, bool timed = false)
+RunReport run_standin(const char* trick, const char* lab_id, const Params& params, bool timed = false,
+                      const ProgramFacts& facts = {})
 {
     const LabInfo& lab = lab_of(lab_id);
-    const RunTarget t {.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = params, .seed = 3};
+    const RunTarget t {
+        .lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = params, .seed = 3, .facts = facts};
     RunRequest req = timed ? timed_run(t, {.reps = 4}) : correctness_run(t);
     req.cpus.clear();
     req.wrapper = {HPCLAB_LAB_STANDIN, trick};
@@ -57,4 +59,57 @@ TEST_CASE("stand-in: outputs of zeros are a wrong answer, the first one named")
     const RunReport r = run_standin("zero_outputs", "vecadd1", p);
     CHECK(verdict_of("vecadd1", p, r) == Verdict::wrong_answer);
     CHECK(r.calls[0].check.summary.find("c[") != std::string::npos);
+}
+
+TEST_CASE("stand-in: calls marked done with nothing written are no_output: the parent poisons the outputs")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("skip_compute", "vecadd1", p);
+    CHECK(r.status == RunStatus::completed);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::no_output);
+}
+
+TEST_CASE("stand-in: a run claimed finished that hpclab never saw run is tampering")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("claim_unseen", "vecadd1", p);
+    CHECK(r.status == RunStatus::tampered);
+    CHECK(r.status_message.find("saw 0 of them end") != std::string::npos);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::tampering);
+    CHECK_FALSE(r.calls.at(0).done);  // nothing it claims is judged as done
+}
+
+TEST_CASE("stand-in: timed calls claimed far faster than hpclab saw them are tampering; honest ones are not")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("claim_fast", "vecadd1", p, true);
+    CHECK(r.status == RunStatus::tampered);
+    CHECK(r.status_message.find("0.001 ms per call") != std::string::npos);
+    REQUIRE(r.calls.size() == 5);
+    CHECK(r.calls[1].observed_ms >= 19.0);  // the parent's own clock saw the 20 ms
+    const RunReport honest = run_standin("vecadd", "vecadd1", p, true);
+    CHECK(honest.status == RunStatus::completed);
+}
+
+TEST_CASE("stand-in: a trace naming a kernel the program does not contain is tampering; a missing one too")
+{
+    const Params p {{"n", 1000}};
+    ProgramFacts facts {.kernels_known = true, .kernels = {"Z6vecaddPKiS0_PiiPKiS0_Pii"}, .traced = true};
+    RunReport r = run_standin("forge_trace", "vecadd1", p, false, facts);
+    CHECK(r.status == RunStatus::tampered);
+    CHECK(r.status_message.find("_Z10vecadd_gpuPKiS0_Pii") != std::string::npos);
+    facts.kernels.push_back("Z10vecadd_gpuPKiS0_PiiPKiS0_Pii");  // now the program has that kernel
+    r = run_standin("forge_trace", "vecadd1", p, false, facts);
+    CHECK(r.status == RunStatus::completed);
+    r = run_standin("vecadd", "vecadd1", p, false, facts);  // the harness records a trace: none is a lie
+    CHECK(r.status == RunStatus::tampered);
+    CHECK(r.status_message.find("no CUPTI record") != std::string::npos);
+}
+
+TEST_CASE("stand-in: the exchange file cannot be shrunk by the program (sealed)")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("unsealed", "vecadd1", p);
+    CHECK(r.process.exit_code == 0);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
 }

@@ -1,0 +1,134 @@
+#include "run/claims.h"
+
+#include "run/task_runner.h"
+#include "util/statistics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+namespace hpclab {
+
+namespace {
+
+// A claimed time may be this much shorter than the parent's view before it
+// is disbelieved: the parent reads the lines late by a scheduling delay, not
+// early, so only a claim under half of what it saw, less a millisecond of
+// such delays, is one that no honest program makes.
+constexpr double kSlackMs = 1.0;
+
+bool parse_line(const std::string& line, const std::string& prefix, bool& begin, std::uint32_t& k)
+{
+    if (line.rfind(prefix, 0) != 0) return false;
+    std::string_view rest = std::string_view(line).substr(prefix.size());
+    if (rest.rfind("begin-", 0) == 0) begin = true;
+    else if (rest.rfind("end-", 0) == 0) begin = false;
+    else return false;
+    rest.remove_prefix(begin ? 6 : 4);
+    const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), k);
+    return ec == std::errc() && std::string_view(end, rest.data() + rest.size() - end) == "@@";
+}
+
+// Calls claimed done beyond the ones whose end the parent read.
+std::optional<std::string> unseen_calls(const wire::Result& result, const SeenCalls& seen, const RunReport& report)
+{
+    const bool claims_all = report.status == RunStatus::completed;
+    if (result.calls_done <= seen.ended && !(claims_all && seen.ended < report.calls.size())) return std::nullopt;
+    return fmt::format("the program reports {} of {} calls done, and hpclab saw {} of them end (code that writes into "
+                       "the harness's memory, or closes its standard output?)",
+                       claims_all ? report.calls.size() : result.calls_done, report.calls.size(), seen.ended);
+}
+
+std::optional<std::string> untrue_trace(const RunRequest& req, const wire::Result& result, const RunReport& report)
+{
+    if (req.trace == RunRequest::Trace::none || !req.facts.traced || report.status != RunStatus::completed)
+        return std::nullopt;
+    for (std::size_t k = 0; k < report.calls.size(); ++k) {
+        const CallReport& c = report.calls[k];
+        if (!c.done || (req.trace == RunRequest::Trace::first_call && k > 0)) continue;
+        if (result.trace_available != 1 || !c.trace.traced)
+            return fmt::format("call {} has no CUPTI record, and the harness records every call (or CUPTI cannot "
+                               "start on this machine: hpclab selftest tells)", k + 1);
+        const std::uint32_t recorded = std::min<std::uint32_t>(c.trace.kernels, wire::kMaxKernelRecords);
+        for (std::uint32_t i = 0; i < recorded && req.facts.kernels_known; ++i) {
+            const wire::KernelRecord& rec = c.trace.kernel[i];
+            const std::string name(rec.name, wire::name_length(rec.name, sizeof rec.name));
+            if (!req.facts.defines_kernel(name))  // a cut name is still its start
+                return fmt::format("the trace of call {} names kernel {}, which is not in the program hpclab built",
+                                   k + 1, name);
+        }
+    }
+    return std::nullopt;
+}
+
+// The timed calls' claimed times against the parent's view of them.
+std::optional<std::string> untrue_times(const RunRequest& req, const SeenCalls& seen, const RunReport& report)
+{
+    if (req.ncalls < 2 || !req.judge_outputs || report.status != RunStatus::completed) return std::nullopt;
+    std::vector<double> claimed, observed;
+    for (std::size_t k = 1; k < report.calls.size() && k < seen.observed_ms.size(); ++k) {
+        claimed.push_back(std::min(report.calls[k].gpu_ms, report.calls[k].host_ms));
+        observed.push_back(seen.observed_ms[k]);
+    }
+    if (claimed.empty()) return std::nullopt;
+    const double claimed_ms = median(claimed), observed_ms = median(observed);
+    if (claimed_ms >= (observed_ms - kSlackMs) / 2) return std::nullopt;
+    return fmt::format("the program reports {:.3f} ms per call; hpclab saw {:.3f} ms between each call's start and "
+                       "its end", claimed_ms, observed_ms);
+}
+
+}  // namespace
+
+SeenCalls seen_calls(const std::vector<TaggedLine>& lines, std::uint64_t marker, std::uint32_t ncalls)
+{
+    const std::string prefix = wire::tag_prefix(marker);
+    SeenCalls seen;
+    double begun_at = -1;
+    for (const TaggedLine& line : lines) {
+        bool begin = false;
+        std::uint32_t k = 0;
+        if (!parse_line(line.text, prefix, begin, k)) continue;
+        const bool in_turn = k == seen.ended && k < ncalls && (begin ? begun_at < 0 : begun_at >= 0);
+        if (!in_turn) {
+            seen.out_of_order = true;
+            break;
+        }
+        if (begin) {
+            begun_at = line.at_s;
+        } else {
+            seen.observed_ms.push_back((line.at_s - begun_at) * 1e3);
+            ++seen.ended;
+            begun_at = -1;
+        }
+    }
+    return seen;
+}
+
+std::string without_call_lines(const std::string& out, std::uint64_t marker)
+{
+    const std::string start = "\n" + wire::tag_prefix(marker);
+    std::string kept;
+    std::size_t pos = 0;
+    for (std::size_t hit; (hit = out.find(start, pos)) != std::string::npos;) {
+        const std::size_t line_end = out.find('\n', hit + 1);
+        kept.append(out, pos, hit - pos);
+        pos = line_end == std::string::npos ? out.size() : line_end + 1;
+    }
+    kept.append(out, pos, std::string::npos);
+    return kept;
+}
+
+std::optional<std::string> contradicted_claim(const RunRequest& req, const wire::Result& result,
+                                              const SeenCalls& seen, const RunReport& report)
+{
+    if (report.status == RunStatus::cancelled || report.status == RunStatus::could_not_start) return std::nullopt;
+    if (seen.out_of_order)
+        return std::string("the lines that mark each call's start and end came out of turn: they were not the "
+                           "harness's");
+    if (auto why = unseen_calls(result, seen, report)) return why;
+    if (auto why = untrue_trace(req, result, report)) return why;
+    return untrue_times(req, seen, report);
+}
+
+}  // namespace hpclab

@@ -1,0 +1,36 @@
+// What hpclab knows of a lab program from the file it built, not from what
+// the program says when it runs: which kernels the student's code defines
+// (their host-side launch stubs, read with nm), and whether the harness in
+// it records a CUPTI trace. A trace that names a kernel the program does not
+// contain, or that is missing where the harness records one, was written by
+// something other than the harness.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hpclab {
+
+struct ProgramFacts {
+    bool kernels_known = false;        // nm read the program
+    std::vector<std::string> kernels;  // each kernel's launch stub, as nm names it (mangled)
+    bool traced = false;               // the harness was linked with CUPTI
+
+    // Whether the program contains the kernel CUPTI names `mangled` ("_Z4addPfS_S_i").
+    bool defines_kernel(std::string_view mangled) const;
+    // The kernels of a library (CUB, Thrust, CUTLASS) compiled into the program,
+    // demangled, the first few.
+    std::vector<std::string> library_kernels() const;
+};
+
+// The kernels of `program` from its symbols; kernels_known is false when nm
+// cannot read it (then nothing is judged from them).
+ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced);
+
+// The kernel stubs among nm's output (one symbol per line, any format whose
+// last field is the name). Exposed for the tests.
+std::vector<std::string> kernel_stubs(std::string_view nm_output);
+
+}  // namespace hpclab
