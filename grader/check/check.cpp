@@ -1,9 +1,11 @@
 #include "check/check.h"
+#include "run/gpu_health.h"
 
 #include "check/correctness.h"
 #include "check/decide.h"
 #include "check/evidence.h"
 #include "check/feedback.h"
+#include "run/gpu_health.h"
 #include "run/task_runner.h"
 
 #include <fmt/format.h>
@@ -60,6 +62,24 @@ void split_run_time(LabCheck& out, const std::vector<PlannedRun>& plan,
     out.sanitizer_s = wall_s - out.run_s;
 }
 
+// A GPU the runs left broken is taken out of service, and every task's
+// verdict becomes a grader error: whatever the runs said, they ran on it.
+void void_if_gpu_broken(const Toolchain& tc, const GpuInfo& gpu, const GpuBaseline& before,
+                        const std::filesystem::path& service_dir, LabCheck& out)
+{
+    const GpuHealth health = gpu_health_after(tc, gpu, before);
+    out.gpu_health_note = health.why;
+    if (health.healthy) return;
+    take_out_of_service(service_dir, gpu, health.why);
+    for (TaskCheck& t : out.tasks)
+        t.evidence.findings.push_back(
+            {Verdict::grader_error,
+             fmt::format("the GPU was not healthy after this check's runs ({}): it is out of service now, and this "
+                         "check must run again on another GPU",
+                         health.why),
+             "", ""});
+}
+
 bool all_correct(const TaskCheck& t)
 {
     return std::none_of(t.evidence.findings.begin(), t.evidence.findings.end(),
@@ -74,6 +94,16 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     const auto say = [&](const std::string& line) { if (o.progress) o.progress(line); };
     LabCheck out {.lab = &lab, .source = o.source, .gpu = gpu, .seed = o.seed ? *o.seed : fresh_seed()};
     const std::vector<const TaskInfo*> tasks = checked_tasks(lab, o.only_task);
+    const bool watch_gpu = gpu.present && !o.gpu_service_dir.empty();
+    if (watch_gpu)
+        if (const auto why = out_of_service(o.gpu_service_dir, gpu)) {
+            every_task_finds(out, tasks, Verdict::grader_error,
+                             fmt::format("the GPU {} is out of service since an earlier check: {}(once it is healthy "
+                                         "again, delete {})",
+                                         gpu.name, *why, (o.gpu_service_dir / gpu.uuid).string()));
+            return out;
+        }
+    const GpuBaseline gpu_before = watch_gpu ? gpu_baseline(gpu) : GpuBaseline {};
     // The baseline builds, and its timed programs get ready, during the compile.
     TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing);
 
@@ -122,7 +152,10 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     timing.close_all();
     out.timing_s = seconds_since(t0);
 
-    // 5. Decide.
+    // 5. The GPU as the runs left it: a broken one voids the check.
+    if (watch_gpu) void_if_gpu_broken(tc, gpu, gpu_before, o.gpu_service_dir, out);
+
+    // 6. Decide.
     std::vector<TaskVerdict> verdicts;
     for (TaskCheck& t : out.tasks) {
         t.verdict = decide(t.evidence);

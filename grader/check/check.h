@@ -34,6 +34,9 @@ struct CheckOptions {
     bool big = false;               // also the sizes past 2^31 bytes
     int parallel_runs = 4;          // correctness runs at once (the GPU shares well; timing runs alone)
     std::function<void(const std::string&)> progress;  // a line as each step ends
+    // Where GPUs taken out of service are marked (run/gpu_health.h); empty:
+    // the GPU's health is not checked after the runs.
+    std::filesystem::path gpu_service_dir;
 };
 
 // One fresh process of the lab program.
@@ -71,6 +74,7 @@ struct LabCheck {
     std::vector<TaskCheck> tasks;
     Verdict overall = Verdict::pass;
     std::string sanitizer_note;       // why the sanitizer did not run, if it did not
+    std::string gpu_health_note;      // what was wrong with the GPU after the runs, or why it could not be told
     double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0, total_s = 0;
 };
 

@@ -122,6 +122,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
          {{"compile", c.compile_s}, {"runs", c.run_s}, {"sanitizer", c.sanitizer_s}, {"timing", c.timing_s},
           {"total", c.total_s}}},
         {"sanitizer_note", c.sanitizer_note},
+        {"gpu_health_note", c.gpu_health_note},
         {"tasks", tasks},
     };
 }

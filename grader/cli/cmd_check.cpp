@@ -6,10 +6,13 @@
 #include "check/grade_record.h"
 #include "student/progress.h"
 #include "student/state_dir.h"
+#include "util/keyed_hash.h"
 #include "util/clock_text.h"
 #include "util/text.h"
 
 #include <fmt/format.h>
+
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -97,6 +100,7 @@ void print_check(Context& ctx, const LabCheck& c)
         print_verdict(t.verdict);
     }
     if (!c.sanitizer_note.empty()) fmt::print("\nSanitizer: {}\n", c.sanitizer_note);
+    if (!c.gpu_health_note.empty()) fmt::print("GPU after the runs: {}\n", c.gpu_health_note);
     const auto passed = std::count_if(c.tasks.begin(), c.tasks.end(),
                                       [](const TaskCheck& t) { return t.verdict.verdict == Verdict::pass; });
     fmt::print("\n{}: {} of {} tasks pass. {} (seed {}; compile {:.1f} s, runs {:.1f} s, sanitizer {:.1f} s, "
@@ -116,8 +120,15 @@ void keep_record(Context& ctx, const LabCheck& c, const CheckArgs& args)
     const fs::path records = state_dir(ctx.catalog().root()) / "records";
     std::error_code ec;
     fs::create_directories(records, ec);
-    const fs::path kept = records / fmt::format("{}-{}.json", c.lab->id, now_text("%Y%m%d-%H%M%S", Zone::local));
-    std::ofstream(kept) << record << '\n';
+    // Named by its time and its content: two checks in one second (ctest -j,
+    // two files of one lab) never overwrite each other; written whole, then
+    // renamed, so that no reader sees half a record.
+    const auto key = keyed_hash(std::as_bytes(std::span(record)), 0x7265636Full);
+    const fs::path kept = records / fmt::format("{}-{}-{:012x}.json", c.lab->id, now_text("%Y%m%d-%H%M%S", Zone::local),
+                                                key & 0xffffffffffffull);
+    const fs::path partial = records / fmt::format(".{}.partial-{}", kept.filename().string(), getpid());
+    std::ofstream(partial) << record << '\n';
+    fs::rename(partial, kept, ec);
     if (!args.json.empty()) std::ofstream(args.json) << record << '\n';
     if (!args.quiet) fmt::print("Record: {}\n", relative_to_root(ctx, kept));
     if (!args.file.empty() || args.variant != Variant::student || c.overall == Verdict::not_run) return;
@@ -159,7 +170,8 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     std::optional<Verdict> expect;
     if (!args.expect.empty() && !(expect = verdict_from_name(args.expect)))
         throw UsageError("--expect: unknown verdict '" + args.expect + "' (hpclab verdicts lists them)");
-    const CheckOptions o = options_of(lab, args);
+    CheckOptions o = options_of(lab, args);
+    o.gpu_service_dir = state_dir(ctx.catalog().root()) / "gpus";
     if (!ctx.toolchain().available()) {
         fmt::print(stderr, "hpclab: cannot build: {}\n", ctx.toolchain().unavailable);
         return kSkipped;

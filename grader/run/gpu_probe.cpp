@@ -104,7 +104,7 @@ GpuInfo probe_gpu()
     return info;
 }
 
-std::optional<int> gpu_processes_now()
+std::optional<GpuUsage> gpu_usage_now(const std::string& uuid)
 {
     void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) return std::nullopt;
@@ -114,21 +114,40 @@ std::optional<int> gpu_processes_now()
         unsigned long long used_gpu_memory;
         unsigned gpu_instance_id, compute_instance_id;
     };
+    struct Memory {
+        unsigned long long total, free, used;
+    };
     auto init = symbol<int (*)()>(lib, "nvmlInit_v2");
     auto shutdown = symbol<int (*)()>(lib, "nvmlShutdown");
-    auto handle = symbol<int (*)(unsigned, Device*)>(lib, "nvmlDeviceGetHandleByIndex_v2");
+    auto by_index = symbol<int (*)(unsigned, Device*)>(lib, "nvmlDeviceGetHandleByIndex_v2");
+    auto by_uuid = symbol<int (*)(const char*, Device*)>(lib, "nvmlDeviceGetHandleByUUID");
     auto processes = symbol<int (*)(Device, unsigned*, ProcessInfo*)>(lib, "nvmlDeviceGetComputeRunningProcesses_v3");
-    if (!init || !shutdown || !handle || !processes || init() != 0) return std::nullopt;
+    auto memory = symbol<int (*)(Device, Memory*)>(lib, "nvmlDeviceGetMemoryInfo");
+    if (!init || !shutdown || !by_index || !by_uuid || !processes || !memory || init() != 0) return std::nullopt;
     Device dev = nullptr;
-    std::optional<int> count;
+    std::optional<GpuUsage> usage;
     ProcessInfo infos[64];
     unsigned n = 64;
-    if (handle(0, &dev) == 0 && processes(dev, &n, infos) == 0) {
-        count = 0;
-        for (unsigned i = 0; i < n && i < 64; ++i) *count += !is_own_descendant(static_cast<int>(infos[i].pid));
+    Memory mem {};
+    const int found = uuid.empty() ? by_index(0, &dev) : by_uuid(uuid.c_str(), &dev);
+    if (found == 0 && processes(dev, &n, infos) == 0 && memory(dev, &mem) == 0) {
+        usage.emplace();
+        usage->used_bytes = mem.used;
+        for (unsigned i = 0; i < n && i < 64; ++i) {
+            const int pid = static_cast<int>(infos[i].pid);
+            if (is_own_descendant(pid)) usage->own_pids.push_back(pid);
+            else ++usage->others;
+        }
     }
     shutdown();
-    return count;
+    return usage;
+}
+
+std::optional<int> gpu_processes_now()
+{
+    const auto usage = gpu_usage_now();
+    if (!usage) return std::nullopt;
+    return usage->others;
 }
 
 }  // namespace hpclab

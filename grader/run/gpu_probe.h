@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hpclab {
 
@@ -31,6 +32,16 @@ GpuInfo probe_gpu();
 // gates) are not counted: any other is another user, and timings taken
 // meanwhile are not reliable (nor are timings taken when nobody can tell).
 std::optional<int> gpu_processes_now();
+
+// Who uses the GPU now, as NVML sees it: hpclab's own descendants (its lab
+// programs) apart from the other processes, and the device memory in use.
+struct GpuUsage {
+    int others = 0;
+    std::vector<int> own_pids;
+    std::uint64_t used_bytes = 0;
+};
+// The GPU of `uuid` (empty: the first); nothing when NVML cannot tell.
+std::optional<GpuUsage> gpu_usage_now(const std::string& uuid = "");
 
 // Whether process `pid` descends from this process (its parents, read from
 // /proc, lead here). A process of another PID namespace is not found: not ours.

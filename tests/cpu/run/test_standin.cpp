@@ -79,7 +79,7 @@ TEST_CASE("stand-in: a run claimed finished that hpclab never saw run is tamperi
     CHECK_FALSE(r.calls.at(0).done);  // nothing it claims is judged as done
 }
 
-TEST_CASE("stand-in: timed calls claimed far faster than hpclab saw them are tampering; honest ones are not")
+TEST_CASE("stand-in: timed calls claimed far faster than hpclab saw them are tampering, honest ones are not")
 {
     const Params p {{"n", 1000}};
     const RunReport r = run_standin("claim_fast", "vecadd1", p, true);
@@ -91,7 +91,7 @@ TEST_CASE("stand-in: timed calls claimed far faster than hpclab saw them are tam
     CHECK(honest.status == RunStatus::completed);
 }
 
-TEST_CASE("stand-in: a trace naming a kernel the program does not contain is tampering; a missing one too")
+TEST_CASE("stand-in: a trace naming a kernel the program does not contain is tampering, and so is a missing one")
 {
     const Params p {{"n", 1000}};
     ProgramFacts facts {.kernels_known = true, .kernels = {"Z6vecaddPKiS0_PiiPKiS0_Pii"}, .traced = true};

@@ -1,0 +1,107 @@
+#include "run/gpu_health.h"
+
+#include "hpclab_build_config.h"
+#include "run/process.h"
+#include "util/keyed_hash.h"
+#include "util/text_file.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+namespace hpclab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Device memory a check may leave in use without blame: the driver keeps
+// some for itself for a moment after a context ends.
+constexpr std::uint64_t kMemorySlackBytes = 256ull << 20;
+constexpr double kSettleSeconds = 5;
+
+// The canary built once per toolchain, next to the lab programs.
+std::optional<fs::path> canary_program(const Toolchain& tc, std::string& why)
+{
+    const fs::path source = fs::path(HPCLAB_SOURCE_DIR) / "grader" / "run" / "canary.cu";
+    const std::string key = read_text_file(source).value_or("") + tc.nvcc.string() + tc.architectures;
+    const std::string stamp = fmt::format("{:016x}", keyed_hash(std::as_bytes(std::span(key)), 0x63616E61ull));
+    const fs::path dir = tc.cache_dir / "canary" / stamp;
+    const fs::path program = dir / "canary";
+    std::error_code ec;
+    if (fs::exists(program, ec)) return program;
+    fs::create_directories(dir, ec);
+    ProcessSpec build;
+    build.argv = {tc.nvcc.string(), "-ccbin", tc.host_compiler.string(), "-O2", "-cudart=static"};
+    for (const auto& f : tc.arch_flags()) build.argv.push_back(f);
+    build.argv.insert(build.argv.end(), {source.string(), "-o", (dir / "canary.tmp").string()});
+    build.wall_limit_s = 120;
+    const ProcessResult r = run_process(build);
+    fs::rename(dir / "canary.tmp", program, ec);
+    if (!r.exited() || r.exit_code != 0 || ec) {
+        why = "the canary does not build: " + r.err.substr(0, 300);
+        return std::nullopt;
+    }
+    return program;
+}
+
+// The usage once the check's programs are gone, waiting for them a moment.
+std::optional<GpuUsage> settled_usage(const GpuInfo& gpu, const GpuBaseline& before)
+{
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(kSettleSeconds);
+    std::optional<GpuUsage> now;
+    do {
+        now = gpu_usage_now(gpu.uuid);
+        const bool settled = now && now->own_pids.empty() &&
+                             (!before.usage || now->others > 0 ||
+                              now->used_bytes <= before.usage->used_bytes + kMemorySlackBytes);
+        if (!now || settled) return now;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    } while (std::chrono::steady_clock::now() < until);
+    return now;
+}
+
+}  // namespace
+
+GpuBaseline gpu_baseline(const GpuInfo& gpu) { return {gpu.present ? gpu_usage_now(gpu.uuid) : std::nullopt}; }
+
+GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBaseline& before)
+{
+    if (!gpu.present || !tc.available()) return {};
+    if (const auto now = settled_usage(gpu, before)) {
+        if (!now->own_pids.empty())
+            return {false, fmt::format("{} process(es) of this check still hold the GPU (pid {})", now->own_pids.size(),
+                                       now->own_pids.front())};
+        // Memory is ours to explain only while nobody else used the GPU.
+        const bool alone = before.usage && before.usage->others == 0 && now->others == 0;
+        if (alone && now->used_bytes > before.usage->used_bytes + kMemorySlackBytes)
+            return {false, fmt::format("{:.2f} GB of GPU memory stayed in use after the check ({:.2f} GB before)",
+                                       now->used_bytes / 1e9, before.usage->used_bytes / 1e9)};
+    }
+    std::string why;
+    const auto canary = canary_program(tc, why);
+    if (!canary) return {true, why};  // cannot tell: the GPU is not blamed for hpclab's build
+    ProcessSpec run;
+    run.argv = {canary->string()};
+    run.wall_limit_s = 15;
+    const ProcessResult r = run_process(run);
+    if (r.exited() && r.exit_code == 0 && r.out.find("canary ok") != std::string::npos) return {};
+    return {false, "the canary kernel failed: " + (r.timed_out ? std::string("it hung") : r.out + r.err)};
+}
+
+std::optional<std::string> out_of_service(const fs::path& dir, const GpuInfo& gpu)
+{
+    if (gpu.uuid.empty()) return std::nullopt;
+    return read_text_file(dir / gpu.uuid);
+}
+
+void take_out_of_service(const fs::path& dir, const GpuInfo& gpu, const std::string& why)
+{
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream(dir / (gpu.uuid.empty() ? "unknown-gpu" : gpu.uuid)) << why << '\n';
+}
+
+}  // namespace hpclab

@@ -1,0 +1,37 @@
+// The GPU after a check: none of its programs left on it, its memory back
+// to what it was before, and a canary kernel (run/canary.cu) that gives the
+// right answer. A GPU that fails is taken out of service: no later check
+// uses it until a person puts it back, and the check that found it gets a
+// grader error (never the student's fault) to be run again elsewhere.
+#pragma once
+
+#include "run/gpu_probe.h"
+#include "run/toolchain.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace hpclab {
+
+// What the GPU looked like before the check started a program.
+struct GpuBaseline {
+    std::optional<GpuUsage> usage;  // nothing: NVML cannot tell
+};
+GpuBaseline gpu_baseline(const GpuInfo& gpu);
+
+struct GpuHealth {
+    bool healthy = true;
+    std::string why;  // when not: what was wrong, in one sentence
+};
+
+// Waits a few seconds for the check's programs to leave the GPU and its
+// memory to come back, then runs the canary.
+GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBaseline& before);
+
+// The marks of GPUs out of service live in `dir` (the state folder's gpus/),
+// a file per GPU named by its UUID, holding why.
+std::optional<std::string> out_of_service(const std::filesystem::path& dir, const GpuInfo& gpu);
+void take_out_of_service(const std::filesystem::path& dir, const GpuInfo& gpu, const std::string& why);
+
+}  // namespace hpclab
