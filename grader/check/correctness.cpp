@@ -22,7 +22,7 @@ std::uint64_t run_seed(std::uint64_t check_seed, const TaskInfo& task, const Siz
     return seed;
 }
 
-RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p)
+RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, const SanitizerLog* log)
 {
     const TaskInfo& task = *runs.tasks[p.task];
     RunRequest req = correctness_run({.lab = runs.lab,
@@ -35,7 +35,7 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p)
                                       .facts = runs.facts});
     if (p.sanitizer()) {
         req.trace = RunRequest::Trace::none;
-        req.wrapper = sanitizer_command(*runs.sanitizer, p.tool);
+        req.wrapper = sanitizer_command(*runs.sanitizer, p.tool, log->file());
         req.guard_zones = false;  // the tool must see the buffers' true ends
         req.wall_limit_s = std::max(60.0, runs.lab->wall_limit_s * 4);
     }
@@ -51,9 +51,11 @@ std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& run
     for (const PlannedRun& p : plan)
         jobs.push_back([&, p]() -> std::optional<RunReport> {
             if (timed_out[p.task]) return std::nullopt;
-            RunRequest req = planned_request(runs, p);
+            const auto log = p.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
+            RunRequest req = planned_request(runs, p, log.get());
             req.cancel = &timed_out[p.task];
             RunReport r = run_task(req);
+            if (log) r.tool_log = log->read();
             if (r.status == RunStatus::timed_out) timed_out[p.task] = true;
             if (r.status == RunStatus::cancelled) return std::nullopt;
             return r;

@@ -257,7 +257,7 @@ void gather_evidence(const LabInfo& lab, std::size_t index, const std::vector<Pl
         RunReport& r = *reports[j];
         if (plan[j].sanitizer()) {
             SanitizerRun s {plan[j].tool, plan[j].size, std::move(r), {}};
-            s.findings = parse_sanitizer_output(s.report.process.out + s.report.process.err,
+            s.findings = parse_sanitizer_output(s.report.tool_log,
                                                 lab.lab_dir.parent_path().parent_path(), lab.student_file);
             for (auto& f : findings_of_sanitizer(s)) findings.push_back(std::move(f));
             t.sanitizer.push_back(std::move(s));

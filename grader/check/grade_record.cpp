@@ -80,6 +80,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                                  {"location", s.findings.location},
                                  {"reports", s.findings.reports},
                                  {"exit_code", s.report.process.exit_code},
+                                 {"log", s.report.tool_log.substr(0, 4096)},
                                  {"output", (s.report.process.out + s.report.process.err).substr(0, 4096)}});
         json findings = json::array();
         for (const auto& f : t.evidence.findings) findings.push_back(finding_json(f));

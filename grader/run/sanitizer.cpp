@@ -1,6 +1,11 @@
 #include "run/sanitizer.h"
 
 #include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+
+#include <stdlib.h>
 #include <regex>
 #include <sstream>
 
@@ -26,12 +31,37 @@ std::optional<fs::path> find_compute_sanitizer(const fs::path& nvcc)
     return std::nullopt;
 }
 
-std::vector<std::string> sanitizer_command(const fs::path& sanitizer, std::string_view tool)
+std::vector<std::string> sanitizer_command(const fs::path& sanitizer, std::string_view tool, const fs::path& log_file)
 {
-    std::vector<std::string> cmd = {sanitizer.string(), "--tool", std::string(tool), "--error-exitcode",
-                                    std::to_string(kSanitizerErrorExit), "--print-limit", "10"};
+    std::vector<std::string> cmd = {sanitizer.string(), "--tool",       std::string(tool),
+                                    "--error-exitcode", std::to_string(kSanitizerErrorExit),
+                                    "--print-limit",    "10",
+                                    "--log-file",       log_file.string()};
     if (tool == "racecheck") cmd.insert(cmd.end(), {"--racecheck-report", "hazard"});
     return cmd;
+}
+
+SanitizerLog::SanitizerLog()
+{
+    std::string pattern = (fs::temp_directory_path() / "hpclab-sanitizer-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::system_error(errno, std::generic_category(), "mkdtemp " + pattern);
+    dir_ = pattern;
+}
+
+SanitizerLog::~SanitizerLog()
+{
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+}
+
+std::string SanitizerLog::read() const
+{
+    constexpr std::size_t kLimit = 1 << 20;
+    std::ifstream in(file(), std::ios::binary);
+    std::string text(kLimit, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(kLimit));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return text;
 }
 
 SanitizerReport parse_sanitizer_output(std::string_view output, const fs::path& root, const std::string& student_file)

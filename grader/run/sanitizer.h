@@ -19,7 +19,27 @@ inline constexpr int kSanitizerErrorExit = 86;
 std::optional<std::filesystem::path> find_compute_sanitizer(const std::filesystem::path& nvcc);
 
 // The command prefix that runs a program under `tool` (memcheck, racecheck).
-std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitizer, std::string_view tool);
+// The tool writes its report into `log_file`, not into the program's output:
+// a program that prints a flood cannot push the report out of what hpclab
+// keeps, and its own prints are never taken for the tool's.
+std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitizer, std::string_view tool,
+                                           const std::filesystem::path& log_file);
+
+// A private folder for one sanitizer run's log, removed with this object.
+class SanitizerLog {
+public:
+    SanitizerLog();
+    ~SanitizerLog();
+    SanitizerLog(const SanitizerLog&) = delete;
+    SanitizerLog& operator=(const SanitizerLog&) = delete;
+    std::filesystem::path file() const { return dir_ / "sanitizer.log"; }
+    std::filesystem::path dir() const { return dir_; }
+    // What the tool wrote, up to a limit (a report is short; the rest is cut).
+    std::string read() const;
+
+private:
+    std::filesystem::path dir_;
+};
 
 struct SanitizerReport {
     int errors = 0;                    // as the tool counts them

@@ -105,6 +105,7 @@ struct RunReport {
     double copy_bytes_per_s = 0;   // measure_copy: device copy bandwidth, bytes read + written per second
     std::uint64_t seed = 0;
     Work work;
+    std::string tool_log;  // what the tool the program ran under reported in its own log (compute-sanitizer)
 
     bool passed() const;
     // Median GPU time of the timed calls (all but the first, the warm-up).
