@@ -36,6 +36,7 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
     if (p.sanitizer()) {
         req.trace = RunRequest::Trace::none;
         req.wrapper = sanitizer_command(*runs.sanitizer, p.tool, log->file());
+        req.writable.push_back(log->dir());
         req.guard_zones = false;  // the tool must see the buffers' true ends
         req.wall_limit_s = std::max(60.0, runs.lab->wall_limit_s * 4);
     }

@@ -66,6 +66,7 @@ std::optional<Finding> finding_of_status(const RunReport& r, const std::string& 
     }
     case RunStatus::gpu_fault: return make(Verdict::gpu_fault, r.status_message, where);
     case RunStatus::tampered: return make(Verdict::tampering, r.status_message, where);
+    case RunStatus::limit_hit: return make(Verdict::resource_limit, r.status_message, where);
     case RunStatus::too_large:
     case RunStatus::could_not_start:
     case RunStatus::harness_error: return make(Verdict::grader_error, r.status_message, where);

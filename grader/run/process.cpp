@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <sched.h>
 #include <unistd.h>
@@ -128,6 +129,16 @@ void pin_to_cpus(const std::vector<int>& cpus)
     (void)sched_setaffinity(0, sizeof set, &set);  // a hint: runs anyway where it cannot hold
 }
 
+void set_limits(const ProcessSpec& spec)
+{
+    const rlimit no_core {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    if (spec.file_size_limit_bytes > 0) {
+        const rlimit fsize {spec.file_size_limit_bytes, spec.file_size_limit_bytes};
+        setrlimit(RLIMIT_FSIZE, &fsize);
+    }
+}
+
 // Child: own process group (so that the whole group can be killed),
 // stdout/stderr to the pipes, the passed descriptors kept open.
 [[noreturn]] void exec_child(const ProcessSpec& spec, const Pipes& pipes, const std::vector<char*>& argv,
@@ -145,6 +156,7 @@ void pin_to_cpus(const std::vector<int>& cpus)
     for (const auto& [name, value] : spec.set_env) setenv(name.c_str(), value.c_str(), 1);
     signal(SIGPIPE, SIG_DFL);  // hpclab ignores it (gate.cpp); the program gets the default
     pin_to_cpus(spec.cpus);
+    set_limits(spec);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) report_start_failure(pipes.status.w);
     execv(argv[0], argv.data());
     report_start_failure(pipes.status.w);
@@ -274,11 +286,18 @@ private:
     int wstatus_ = 0;
 };
 
-void record_how_it_ended(int wstatus, ProcessResult& res)
+void record_how_it_ended(int wstatus, bool sandboxed, ProcessResult& res)
 {
     if (res.timed_out || res.cancelled) return;
     if (WIFEXITED(wstatus)) res.exit_code = WEXITSTATUS(wstatus);
     else if (WIFSIGNALED(wstatus)) res.signal = WTERMSIG(wstatus);
+    // Inside a sandbox the program is bwrap's child: bwrap exits with 128 +
+    // the signal that ended it.
+    if (sandboxed && res.signal == 0 && res.exit_code > 128 && res.exit_code < 160) {
+        res.signal = res.exit_code - 128;
+        res.exit_code = -1;
+    }
+    res.file_size_limit = res.signal == SIGXFSZ;
 }
 
 }  // namespace
@@ -305,7 +324,13 @@ ProcessResult run_process(const ProcessSpec& spec)
         record_start_error(res, pipes, std::string("cannot create pipes: ") + std::strerror(errno));
         return res;
     }
-    const std::vector<char*> argv = exec_argv(spec);
+    ProcessSpec inside;  // the command wrapped in its sandbox, when it has one
+    if (spec.sandbox) {
+        inside = spec;
+        inside.argv = sandboxed_argv(*spec.sandbox, spec.argv);
+    }
+    const ProcessSpec& to_run = spec.sandbox ? inside : spec;
+    const std::vector<char*> argv = exec_argv(to_run);
     const std::string cwd = spec.cwd.string();
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -314,8 +339,8 @@ ProcessResult run_process(const ProcessSpec& spec)
         record_start_error(res, pipes, std::string("fork failed: ") + std::strerror(errno));
         return res;
     }
-    if (pid == 0) exec_child(spec, pipes, argv, cwd);
-    if (!exec_worked(spec, pid, pipes, res)) return res;
+    if (pid == 0) exec_child(to_run, pipes, argv, cwd);
+    if (!exec_worked(to_run, pid, pipes, res)) return res;
     res.started = true;
     if (spec.after_start) spec.after_start();
 
@@ -323,7 +348,7 @@ ProcessResult run_process(const ProcessSpec& spec)
     pipes.out.close_all();
     pipes.err.close_all();
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    record_how_it_ended(wstatus, res);
+    record_how_it_ended(wstatus, spec.sandbox.has_value(), res);
     return res;
 }
 

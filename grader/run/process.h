@@ -2,9 +2,12 @@
 // bounded capture of what it prints, and nothing of it left running after.
 #pragma once
 
+#include "run/sandbox.h"
+
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +33,11 @@ struct ProcessSpec {
     // moment hpclab read it (the harness's call markers: what the parent
     // itself saw of a run's progress), past the output limit too.
     std::string tag_prefix;
+    // Set: the program runs inside this sandbox (run/sandbox.h).
+    std::optional<SandboxSpec> sandbox;
+    // Limits the kernel keeps per process, set before exec (0: none). Core
+    // dumps are always off: a crash must not write the program's memory out.
+    std::uint64_t file_size_limit_bytes = 0;
 };
 
 // A line of stdout that began with ProcessSpec::tag_prefix, and when the
@@ -47,6 +55,7 @@ struct ProcessResult {
     bool timed_out = false;    // killed at the wall limit
     bool cancelled = false;    // killed because `cancel` turned true
     bool unkillable = false;   // still there 20 s after SIGKILL (stuck in the GPU driver)
+    bool file_size_limit = false;  // ended by SIGXFSZ: it wrote past file_size_limit_bytes
     std::string out, err;
     bool out_truncated = false, err_truncated = false;
     std::vector<TaggedLine> tagged;  // in the order read

@@ -3,6 +3,7 @@
 #include "course/random.h"
 #include "run/claims.h"
 #include "run/input_sets.h"
+#include "run/sandbox.h"
 #include "run/sanitizer.h"
 #include "util/keyed_hash.h"
 #include "util/statistics.h"
@@ -94,9 +95,36 @@ PreparedExchange prepare_exchange(const RunRequest& req, const std::vector<Buffe
     return p;
 }
 
-ProcessSpec program_spec(const RunRequest& req, const ExchangeFile& ex)
+// Bytes one file of a run may take (its work folder, /tmp): a lab writes
+// none; a submission that writes without end meets this.
+constexpr std::uint64_t kRunFileLimitBytes = 64ull << 20;
+
+// The program's sandbox: the system, the program file itself, the tools in
+// the CUDA folder (in /usr), its work folder and the GPU. Nothing of the
+// course: its solutions, other programs, the grader's state.
+std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesystem::path& work_dir)
+{
+    if (!req.sandboxed || sandbox_unavailable()) return std::nullopt;
+    const auto course_root = req.lab->lab_dir.parent_path().parent_path();
+    SandboxSpec sb;
+    sb.read_only = system_view(course_root);
+    if (sb.read_only.empty()) return std::nullopt;
+    sb.read_only.push_back(std::filesystem::absolute(req.program));
+    if (!req.wrapper.empty()) sb.read_only.push_back(std::filesystem::absolute(req.wrapper.front()));
+    sb.writable = req.writable;
+    sb.writable.push_back(work_dir);
+    sb.work_dir = work_dir;
+    sb.gpu = true;
+    sb.env = sandbox_env();
+    return sb;
+}
+
+ProcessSpec program_spec(const RunRequest& req, const ExchangeFile& ex, const std::filesystem::path& work_dir)
 {
     ProcessSpec ps;
+    ps.cwd = work_dir;
+    ps.sandbox = run_sandbox(req, work_dir);
+    ps.file_size_limit_bytes = kRunFileLimitBytes;
     ps.argv = req.wrapper;
     ps.argv.insert(ps.argv.end(), {req.program.string(), "--exchange-fd", std::to_string(ex.fd())});
     ps.pass_fds = {ex.fd()};
@@ -135,6 +163,9 @@ void classify_end(const RunRequest& req, const wire::Result& result, RunReport& 
         set(RunStatus::timed_out,
             fmt::format("still running after {:.0f} s: stopped (an endless loop, or a kernel that never ends?)",
                         req.wall_limit_s));
+    else if (pr.file_size_limit)
+        set(RunStatus::limit_hit, fmt::format("the program wrote a file past the limit of {} MiB",
+                                              kRunFileLimitBytes >> 20));
     else if (pr.signal) set(RunStatus::crashed, "the program crashed: " + describe_signal(pr.signal));
     else if (pr.exit_code == wire::kExitNoGpu)
         set(RunStatus::no_gpu, harness_message.empty() ? "no CUDA GPU found" : harness_message);
@@ -296,7 +327,8 @@ RunReport run_task(const RunRequest& req)
     const double inputs_ms = ms_since(t_begin);
 
     const auto t_program = Clock::now();
-    report.process = run_process(program_spec(req, *ex.file));
+    const WorkDir work("run");
+    report.process = run_process(program_spec(req, *ex.file, work.path()));
     // Every process of the run has ended: what is judged from here is a
     // private copy, which nothing the program left behind can change.
     ex.file->freeze();

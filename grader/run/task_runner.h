@@ -62,6 +62,11 @@ struct RunRequest {
     // What hpclab read from the program it built: the trace's claims are
     // checked against it (claims.h). Unknown: nothing is checked.
     ProgramFacts facts;
+    // Inside the sandbox (run/sandbox.h), when one can be made here.
+    bool sandboxed = true;
+    // Folders the program (or the tool it runs under) may write besides its
+    // own work folder: a sanitizer's log.
+    std::vector<std::filesystem::path> writable;
 };
 
 struct CallReport {
@@ -92,6 +97,7 @@ enum class RunStatus {
     harness_error,      // the harness could not do its job: not the student's fault
     cancelled,          // stopped by the caller (another run of the task hit the time limit)
     tampered,           // what the program claims contradicts what hpclab saw (claims.h)
+    limit_hit,          // past a limit of the sandbox (file size, memory, processes)
 };
 
 struct RunReport {

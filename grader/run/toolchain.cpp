@@ -5,6 +5,7 @@
 #include "hpclab_build_config.h"
 #include "util/keyed_hash.h"
 #include "run/process.h"
+#include "run/sandbox.h"
 
 #include <fmt/format.h>
 
@@ -56,10 +57,11 @@ std::string missing_input(const LabInfo& lab, const fs::path& source, const fs::
 }
 
 // The build's stamp in the cache: the hash of everything that goes into it.
-std::string build_stamp(const Toolchain& tc, const LabInfo& lab, const fs::path& source, const fs::path& bind_lib,
-                        const std::vector<std::string>& flags, const std::vector<std::string>& library_flags)
+std::string build_stamp(const Toolchain& tc, const LabInfo& lab, const std::string& source_text,
+                        const fs::path& bind_lib, const std::vector<std::string>& flags,
+                        const std::vector<std::string>& library_flags)
 {
-    std::string key = read_file(source) + '\0' + read_file(lab.lab_dir / lab.header) + '\0' +
+    std::string key = source_text + '\0' + read_file(lab.lab_dir / lab.header) + '\0' +
                       read_file(tc.common_include / "hpc.h") + '\0' + file_identity(tc.nvcc) +
                       file_identity(tc.harness_lib) + file_identity(bind_lib);
     for (const auto& f : flags) key += '\0' + f;
@@ -83,11 +85,48 @@ BuildFiles unique_build_files(const fs::path& dir, const LabInfo& lab)
     return {tmp, dir / (lab.id + tmp + ".o"), dir / (lab.id + tmp)};
 }
 
+// The source as read once, copied into the build's own folder: what is
+// compiled is what was hashed, whatever happens to the file meanwhile, and
+// nothing beside the copy is where its relative #includes look. Its #line
+// keeps the original's name in the compiler's messages and the line table.
+fs::path private_copy(const fs::path& dir, const std::string& suffix, const fs::path& source, const std::string& text)
+{
+    const fs::path copy_dir = dir / ("src" + suffix);
+    std::error_code ec;
+    fs::create_directories(copy_dir, ec);
+    std::string name = source.string();
+    for (std::size_t pos = 0; (pos = name.find_first_of("\\\"", pos)) != std::string::npos; pos += 2)
+        name.insert(pos, 1, '\\');
+    std::ofstream(copy_dir / source.filename(), std::ios::binary) << "#line 1 \"" << name << "\"\n" << text;
+    return copy_dir / source.filename();
+}
+
+// What the compiler of a submission sees: the system, the CUDA toolkit (in
+// /usr), the course's shared header and the lab's folder, and its own
+// build folder. Not the solutions, the benchmarks, the other programs.
+std::optional<SandboxSpec> compile_sandbox(const Toolchain& tc, const LabInfo& lab, const fs::path& dir)
+{
+    if (sandbox_unavailable()) return std::nullopt;
+    SandboxSpec sb;
+    sb.read_only = system_view(lab.lab_dir.parent_path().parent_path());
+    if (sb.read_only.empty()) return std::nullopt;
+    for (const fs::path& p : {tc.common_include, lab.lab_dir, tc.nvcc.parent_path().parent_path(),
+                              tc.host_compiler.parent_path().parent_path()})
+        sb.read_only.push_back(fs::absolute(p));
+    sb.writable = {fs::absolute(dir)};
+    sb.work_dir = fs::absolute(dir);
+    sb.tmp_bytes = 4ull << 30;  // nvcc's intermediate files
+    sb.env = sandbox_env();
+    return sb;
+}
+
 // nvcc -c; the command line goes into `command`, for the record.
 ProcessResult compile_object(const Toolchain& tc, const fs::path& source, const std::vector<std::string>& flags,
-                             const fs::path& object, std::string& command)
+                             const fs::path& object, std::optional<SandboxSpec> sandbox, std::string& command)
 {
     ProcessSpec compile;
+    compile.sandbox = std::move(sandbox);
+    compile.file_size_limit_bytes = 1ull << 30;
     compile.argv = {tc.nvcc.string()};
     compile.argv.insert(compile.argv.end(), flags.begin(), flags.end());
     compile.argv.insert(compile.argv.end(), {"-c", source.string(), "-o", object.string()});
@@ -130,7 +169,7 @@ bool setup_failure(const ProcessResult& cr)
 {
     if (!cr.started) return true;
     const std::string text = cr.err + cr.out;
-    return text.find("nvcc fatal") != std::string::npos ||
+    return text.rfind("bwrap: ", 0) == 0 || text.find("nvcc fatal") != std::string::npos ||
            text.find("Unsupported gpu architecture") != std::string::npos;
 }
 
@@ -317,7 +356,8 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     }
 
     const auto flags = tc.compile_flags(lab);
-    const std::string stamp = build_stamp(tc, lab, source, bind_lib, flags, library_flags);
+    const std::string source_text = read_file(source);  // the one read of the source
+    const std::string stamp = build_stamp(tc, lab, source_text, bind_lib, flags, library_flags);
     const fs::path dir = tc.cache_dir / lab.id / variant;
     r.program = dir / (lab.id + "-" + variant);
     std::error_code ec;
@@ -343,9 +383,12 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     }
 
     const BuildFiles files = unique_build_files(dir, lab);
-    const ProcessResult cr = compile_object(tc, source, flags, files.object, r.command);
+    const fs::path copy = private_copy(dir, files.suffix, source, source_text);
+    const ProcessResult cr =
+        compile_object(tc, copy, flags, files.object, compile_sandbox(tc, lab, dir), r.command);
+    fs::remove_all(copy.parent_path(), ec);
     if (!cr.exited() || cr.exit_code != 0) {
-        r.diagnostics = compile_failure(cr);
+        r.diagnostics = replace_all(compile_failure(cr), copy.string(), source.string());
         r.setup_problem = setup_failure(cr);
         fs::remove(files.object, ec);
         r.seconds = seconds_since(t0);

@@ -119,4 +119,12 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
     return c.empty() ? "" : " Did you mean '" + c + "'?";
 }
 
+std::string replace_all(std::string text, std::string_view from, std::string_view to)
+{
+    if (from.empty()) return text;
+    for (std::size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size())
+        text.replace(pos, from.size(), to);
+    return text;
+}
+
 }  // namespace hpclab

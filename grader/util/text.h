@@ -17,6 +17,9 @@ std::string indent(const std::string& text, const std::string& pad);
 std::string first_lines(const std::string& text, std::size_t n);
 // The non-empty parts of `s` between `sep`s.
 std::vector<std::string> split(const std::string& s, char sep);
+
+// `text` with every `from` replaced by `to`.
+std::string replace_all(std::string text, std::string_view from, std::string_view to);
 // `text` broken at spaces into lines of at most `width` columns, each line
 // starting with `indent` and ending with '\n'. A word longer than a line
 // (a long expression in a hint) stays whole on a line of its own.

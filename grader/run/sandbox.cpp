@@ -1,0 +1,137 @@
+#include "run/sandbox.h"
+
+#include "run/process.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <system_error>
+
+#include <stdlib.h>
+
+namespace hpclab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::mutex g_mutex;
+std::optional<std::optional<std::string>> g_unavailable;  // outer: not tried yet
+
+std::string bwrap_path()
+{
+    if (const char* b = std::getenv("HPCLAB_BWRAP"); b && *b) return b;
+    for (const char* p : {"/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"}) {
+        std::error_code ec;
+        if (fs::exists(p, ec)) return p;
+    }
+    return "";
+}
+
+// One sandbox that runs `true`: the answer for every later step.
+std::optional<std::string> try_sandbox()
+{
+    if (const char* off = std::getenv("HPCLAB_NO_SANDBOX"); off && std::string(off) == "1")
+        return std::string("HPCLAB_NO_SANDBOX=1");
+    const std::string bwrap = bwrap_path();
+    if (bwrap.empty()) return std::string("bubblewrap (bwrap) is not installed: ./setup installs it");
+    ProcessSpec probe;
+    probe.argv = {bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all",
+                  "--die-with-parent", "/bin/true"};
+    probe.wall_limit_s = 10;
+    const ProcessResult r = run_process(probe);
+    if (r.exited() && r.exit_code == 0) return std::nullopt;
+    std::string err = r.start_error.empty() ? r.err : r.start_error;
+    if (const auto nl = err.find('\n'); nl != std::string::npos) err.resize(nl);
+    return fmt::format("bwrap cannot make a sandbox here ({})", err.empty() ? "no reason given" : err);
+}
+
+bool contains(const fs::path& dir, const fs::path& inner)
+{
+    const auto d = dir.lexically_normal().string(), i = inner.lexically_normal().string();
+    return i == d || i.rfind(d + (d.back() == '/' ? "" : "/"), 0) == 0;
+}
+
+}  // namespace
+
+std::optional<std::string> sandbox_unavailable()
+{
+    std::lock_guard lock(g_mutex);
+    if (!g_unavailable) g_unavailable = try_sandbox();
+    return *g_unavailable;
+}
+
+void disable_sandbox(const std::string& why)
+{
+    std::lock_guard lock(g_mutex);
+    g_unavailable = std::optional<std::string>(why);
+}
+
+std::vector<fs::path> system_view(const fs::path& course_root)
+{
+    std::vector<fs::path> view;
+    std::error_code ec;
+    const fs::path root = fs::weakly_canonical(course_root, ec);
+    for (const char* dir : {"/usr", "/etc", "/opt/gcc", "/usr/local/nvidia"}) {
+        if (!fs::exists(dir, ec)) continue;
+        if (contains(dir, root)) return {};  // the course inside a system folder: no view hides it
+        view.emplace_back(dir);
+    }
+    return view;
+}
+
+std::vector<std::pair<std::string, std::string>> sandbox_env()
+{
+    std::vector<std::pair<std::string, std::string>> env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", "/tmp"}};
+    for (const char* name : {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "HPCLAB_PROFILE"})
+        if (const char* v = std::getenv(name)) env.emplace_back(name, v);
+    return env;
+}
+
+std::vector<std::string> sandboxed_argv(const SandboxSpec& spec, const std::vector<std::string>& argv)
+{
+    std::vector<std::string> a = {bwrap_path(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"};
+    // The merged-/usr links (/bin -> usr/bin ...) as links, or the folders themselves.
+    for (const char* top : {"/bin", "/sbin", "/lib", "/lib64", "/lib32"}) {
+        std::error_code ec;
+        if (fs::is_symlink(top, ec)) a.insert(a.end(), {"--symlink", fs::read_symlink(top, ec).string(), top});
+        else if (fs::is_directory(top, ec)) a.insert(a.end(), {"--ro-bind", top, top});
+    }
+    // Each folder once, by its real path: one inside a folder already bound
+    // is there (binding it again onto a link inside would fail).
+    std::vector<fs::path> bound;
+    for (const auto& p : spec.read_only) {
+        std::error_code ec;
+        const fs::path real = fs::weakly_canonical(p, ec);
+        if (std::any_of(bound.begin(), bound.end(), [&](const fs::path& b) { return contains(b, real); })) continue;
+        bound.push_back(real);
+        a.insert(a.end(), {"--ro-bind-try", real.string(), real.string()});
+        if (!ec && real != p.lexically_normal()) a.insert(a.end(), {"--symlink", real.string(), p.string()});
+    }
+    a.insert(a.end(), {"--dev", "/dev", "--proc", "/proc", "--size", std::to_string(spec.tmp_bytes), "--tmpfs", "/tmp"});
+    for (const auto& p : spec.writable) a.insert(a.end(), {"--bind", p.string(), p.string()});
+    if (spec.gpu)
+        for (const char* node : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0"})
+            a.insert(a.end(), {"--dev-bind-try", node, node});
+    if (!spec.work_dir.empty()) a.insert(a.end(), {"--chdir", spec.work_dir.string()});
+    for (const auto& [name, value] : spec.env) a.insert(a.end(), {"--setenv", name, value});
+    a.insert(a.end(), argv.begin(), argv.end());
+    return a;
+}
+
+WorkDir::WorkDir(const std::string& what)
+{
+    std::string pattern = (fs::temp_directory_path() / ("hpclab-" + what + "-XXXXXX")).string();
+    if (!mkdtemp(pattern.data())) throw std::system_error(errno, std::generic_category(), "mkdtemp " + pattern);
+    dir_ = pattern;
+}
+
+WorkDir::~WorkDir()
+{
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+}
+
+}  // namespace hpclab
