@@ -39,6 +39,13 @@ if command -v nvidia-smi >/dev/null; then
 fi
 say "nvcc: $(nvcc --version 2>/dev/null | tail -1)"
 
+# The sandbox's bwrap: Debian's package unpacked into .carry/ where the
+# machine has none (apt-get download bubblewrap; dpkg -x).
+if ! command -v bwrap >/dev/null && [ -x "$PWD/.carry/bwrap/usr/bin/bwrap" ]; then
+  export HPCLAB_BWRAP="$PWD/.carry/bwrap/usr/bin/bwrap"
+fi
+say "sandbox: ${HPCLAB_BWRAP:-$(command -v bwrap || echo none)}"
+
 arch_args=()
 [ -n "${CMAKE_CUDA_ARCHITECTURES:-}" ] && arch_args=(-DCMAKE_CUDA_ARCHITECTURES="$CMAKE_CUDA_ARCHITECTURES")
 t0=$(date +%s)

@@ -13,9 +13,18 @@
 //   claim_fast       vecadd, each call taking 20 ms, reported as 0.001 ms
 //   forge_trace      vecadd, with a CUPTI record naming a kernel not in the program
 //   unsealed         vecadd, after trying to shrink the exchange to nothing
+// and tricks against the sandbox (their effect goes to stderr):
+//   read_path=<p>    vecadd, after printing "read ok" or "read refused" for file <p>
+//   net_connect=<port> vecadd, after printing "connect ok" or "connect refused" (to 127.0.0.1:<port>)
+//   orphan           vecadd, leaving a setsid() grandchild that sleeps 60 s and prints its pid
+//   write_big        writes a file of 200 MiB into its folder, then vecadd
 #include "wire/exchange.h"
 
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,6 +72,54 @@ void forge_trace(wire::CallOutcome& out)
     for (int d = 0; d < 3; ++d) out.trace.kernel[0].grid[d] = out.trace.kernel[0].block[d] = 1;
 }
 
+void try_read(const std::string& path)
+{
+    const int fd = open(path.c_str(), O_RDONLY);
+    std::fprintf(stderr, "%s\n", fd >= 0 ? "read ok" : "read refused");
+    if (fd >= 0) close(fd);
+}
+
+void try_connect(int port)
+{
+    const int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a {};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool ok = s >= 0 && connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    std::fprintf(stderr, "%s\n", ok ? "connect ok" : "connect refused");
+    if (s >= 0) close(s);
+}
+
+// A grandchild in a session of its own, its parent gone: nothing ties it to
+// the run but the sandbox (or hpclab's sweep).
+void leave_orphan()
+{
+    if (fork() != 0) return;
+    setsid();
+    if (fork() != 0) _exit(0);
+    std::fprintf(stderr, "orphan %d\n", static_cast<int>(getpid()));
+    for (int fd = 0; fd < 3; ++fd) close(fd);
+    sleep(60);
+    _exit(0);
+}
+
+void write_big()
+{
+    FILE* f = std::fopen("big.bin", "wb");
+    static char block[1 << 20];
+    for (int i = 0; f && i < 200; ++i) std::fwrite(block, 1, sizeof block, f);
+    if (f) std::fclose(f);
+}
+
+void sandbox_trick(const std::string& trick)
+{
+    if (trick.rfind("read_path=", 0) == 0) try_read(trick.substr(10));
+    if (trick.rfind("net_connect=", 0) == 0) try_connect(std::atoi(trick.c_str() + 12));
+    if (trick == "orphan") leave_orphan();
+    if (trick == "write_big") write_big();
+}
+
 void play(const std::string& trick, const wire::Job& job, unsigned char* file, std::uint32_t k)
 {
     std::int32_t *a = buffer(job, file, k, "a"), *b = buffer(job, file, k, "b"), *c = buffer(job, file, k, "c");
@@ -95,6 +152,7 @@ int main(int argc, char** argv)
     h->result.magic = wire::kMagic;
     h->result.stage = wire::Stage::started;
     if (trick == "unsealed" && ftruncate(fd, 0) == 0) return 3;  // it must not shrink
+    sandbox_trick(trick);
     if (trick == "claim_unseen") {
         h->result.calls_done = job.ncalls;
         for (std::uint32_t k = 0; k < job.ncalls; ++k) h->result.calls[k].done = 1;

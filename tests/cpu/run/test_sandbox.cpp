@@ -1,0 +1,136 @@
+// The sandbox against a stand-in lab program (tests/standin) that tries to
+// reach the network, read the course's solutions, leave a process behind
+// and fill the disk. Where bubblewrap cannot make a sandbox (not installed,
+// no user namespaces), the sandbox's own tests say so and stop.
+#include "check/evidence.h"
+#include "run/run_recipe.h"
+#include "run/sandbox.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+using namespace hpclab;
+using hpclab::test::lab_of;
+namespace fs = std::filesystem;
+
+namespace {
+
+RunReport run_trick(const std::string& trick, bool sandboxed = true)
+{
+    const LabInfo& lab = lab_of("vecadd1");
+    const RunTarget t {.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = {{"n", 1000}}, .seed = 3};
+    RunRequest req = correctness_run(t);
+    req.wrapper = {HPCLAB_LAB_STANDIN, trick};
+    req.sandboxed = sandboxed;
+    return run_task(req);
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Processes of the stand-in still alive (a leftover orphan), by their executable.
+int standins_alive()
+{
+    int n = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+        std::error_code ec2;
+        const fs::path exe = fs::read_symlink(e.path() / "exe", ec2);
+        if (!ec2 && exe == fs::path(HPCLAB_LAB_STANDIN)) ++n;
+    }
+    return n;
+}
+
+// A listener on loopback, for the duration of a test.
+struct Listener {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int port = 0;
+    Listener()
+    {
+        sockaddr_in a {};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        listen(fd, 4);
+        getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+        port = ntohs(a.sin_port);
+    }
+    ~Listener() { close(fd); }
+};
+
+}  // namespace
+
+#define REQUIRE_SANDBOX()                                                                   \
+    if (const auto why = sandbox_unavailable()) {                                           \
+        MESSAGE("no sandbox here, its tests are left out: " << *why);                        \
+        return;                                                                             \
+    }
+
+TEST_CASE("sandbox: a run cannot read the course's solutions, and can read the system")
+{
+    REQUIRE_SANDBOX();
+    const fs::path solution = fs::absolute(lab_of("vecadd1").solution_source());
+    REQUIRE(fs::exists(solution));
+    CHECK(has(run_trick("read_path=" + solution.string(), false).process.err, "read ok"));  // the trick works
+    const RunReport r = run_trick("read_path=" + solution.string());
+    CHECK(has(r.process.err, "read refused"));
+    CHECK(r.status == RunStatus::completed);
+    CHECK(has(run_trick("read_path=/etc/hostname").process.err, "read ok"));
+}
+
+TEST_CASE("sandbox: a run has no network, not even loopback")
+{
+    REQUIRE_SANDBOX();
+    const Listener listener;
+    const std::string trick = "net_connect=" + std::to_string(listener.port);
+    CHECK(has(run_trick(trick, false).process.err, "connect ok"));
+    CHECK(has(run_trick(trick).process.err, "connect refused"));
+}
+
+TEST_CASE("sandbox: a process left behind in a session of its own dies with the run")
+{
+    REQUIRE_SANDBOX();
+    const int before = standins_alive();
+    const RunReport r = run_trick("orphan");
+    CHECK(has(r.process.err, "orphan "));
+    CHECK(r.process.wall_s < 10);  // hpclab did not wait for it
+    CHECK(standins_alive() == before);
+}
+
+TEST_CASE("sandbox: a file past the size limit ends the run as resource_limit, sandboxed or not")
+{
+    for (const bool sandboxed : {true, false}) {
+        if (sandboxed && sandbox_unavailable()) continue;
+        const RunReport r = run_trick("write_big", sandboxed);
+        CHECK(r.status == RunStatus::limit_hit);
+        CHECK(verdict_of_run(lab_of("vecadd1").tasks.front(), {{"n", 1000}}, r).verdict == Verdict::resource_limit);
+    }
+}
+
+TEST_CASE("sandbox: the command line binds only what it is given, and the GPU's nodes as devices")
+{
+    SandboxSpec sb;
+    sb.read_only = {"/usr"};
+    sb.writable = {"/tmp/work"};
+    sb.work_dir = "/tmp/work";
+    sb.gpu = true;
+    sb.env = {{"PATH", "/usr/bin"}};
+    const auto a = sandboxed_argv(sb, {"/prog", "--x"});
+    const std::string line = [&] { std::string s; for (const auto& x : a) s += x + " "; return s; }();
+    CHECK(has(line, "--unshare-all"));
+    CHECK(has(line, "--die-with-parent"));
+    CHECK(has(line, "--clearenv"));
+    CHECK(has(line, "--dev-bind-try /dev/nvidia-uvm-tools /dev/nvidia-uvm-tools"));
+    CHECK(has(line, "--bind /tmp/work /tmp/work"));
+    CHECK(has(line, "--chdir /tmp/work"));
+    CHECK(a.back() == "--x");
+    CHECK_FALSE(has(line, "/work/main"));
+    CHECK(system_view("/usr/src/course").empty());  // a course inside /usr: no view can hide it
+}
