@@ -1,0 +1,21 @@
+// expect: pass
+// why: forks up to 1000 processes that sleep 30 s, and computes right: all of them die with the run (the sandbox's pid namespace), the check ends on time, and the verdict is the result's
+#include "hpc.h"
+#include "vecadd3.h"
+#include <unistd.h>
+#include <cstdlib>
+static int bombed = 0;
+
+__global__ void add(const int *a, const int *b, int *c, int n)
+{
+    const int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+void vecadd(const int *d_a, const int *d_b, int *d_c, int n)
+{
+    add<<<(n + 1023) / 1024, 1024>>>(d_a, d_b, d_c, n);
+    cudaCheckError();
+    for (int i = 0; !bombed && i < 1000; i++) if (fork() == 0) { sleep(30); _exit(0); }
+    bombed = 1;
+}

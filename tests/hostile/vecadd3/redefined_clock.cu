@@ -1,0 +1,25 @@
+// expect: tampering
+// why: defines clock_gettime itself, returning a clock that barely moves, so that the harness's host timer (which calls it) sees each call take microseconds; its slow kernel loops 200 times. The event times and hpclab's own clock still see the truth: claimed far below observed
+// timing: yes
+#include "hpc.h"
+#include "vecadd3.h"
+#include <time.h>
+extern "C" int clock_gettime(clockid_t, struct timespec *ts)
+{
+    static long fake = 0;
+    ts->tv_sec = 0;
+    ts->tv_nsec = ++fake;
+    return 0;
+}
+
+__global__ void add(const int *a, const int *b, int *c, int n)
+{
+    const int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i < n) { int s = 0; for (int r = 0; r < 200; r++) s += a[(i + r) % n] * 0; c[i] = a[i] + b[i] + s; }
+}
+
+void vecadd(const int *d_a, const int *d_b, int *d_c, int n)
+{
+    add<<<(n + 1023) / 1024, 1024>>>(d_a, d_b, d_c, n);
+    cudaCheckError();
+}

@@ -1,0 +1,28 @@
+// expect: time_limit
+// why: correct, but when compute-sanitizer's injection library is in its memory map it spins forever: the sanitizer run's time-out is a finding of its own
+#include "hpc.h"
+#include "vecadd3.h"
+#include <cstdio>
+#include <cstring>
+static bool under_sanitizer(void)
+{
+    FILE *maps = fopen("/proc/self/maps", "r");
+    char line[512];
+    bool found = false;
+    while (maps && fgets(line, sizeof line, maps)) found = found || strstr(line, "sanitizer") != NULL;
+    if (maps) fclose(maps);
+    return found;
+}
+
+__global__ void add(const int *a, const int *b, int *c, int n)
+{
+    const int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+void vecadd(const int *d_a, const int *d_b, int *d_c, int n)
+{
+    if (under_sanitizer()) { volatile int spin = 1; while (spin) {} }
+    add<<<(n + 1023) / 1024, 1024>>>(d_a, d_b, d_c, n);
+    cudaCheckError();
+}
