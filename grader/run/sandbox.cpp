@@ -99,6 +99,9 @@ std::vector<std::string> sandboxed_argv(const SandboxSpec& spec, const std::vect
         if (fs::is_symlink(top, ec)) a.insert(a.end(), {"--symlink", fs::read_symlink(top, ec).string(), top});
         else if (fs::is_directory(top, ec)) a.insert(a.end(), {"--ro-bind", top, top});
     }
+    // /tmp first: the folders bound below may lie under /tmp (a checkout
+    // there, the run's work folder), and a tmpfs mounted after them would hide them.
+    a.insert(a.end(), {"--size", std::to_string(spec.tmp_bytes), "--tmpfs", "/tmp"});
     // Each folder once, by its real path: one inside a folder already bound
     // is there (binding it again onto a link inside would fail).
     std::vector<fs::path> bound;
@@ -110,7 +113,7 @@ std::vector<std::string> sandboxed_argv(const SandboxSpec& spec, const std::vect
         a.insert(a.end(), {"--ro-bind-try", real.string(), real.string()});
         if (!ec && real != p.lexically_normal()) a.insert(a.end(), {"--symlink", real.string(), p.string()});
     }
-    a.insert(a.end(), {"--dev", "/dev", "--proc", "/proc", "--size", std::to_string(spec.tmp_bytes), "--tmpfs", "/tmp"});
+    a.insert(a.end(), {"--dev", "/dev", "--proc", "/proc"});
     for (const auto& p : spec.writable) a.insert(a.end(), {"--bind", p.string(), p.string()});
     if (spec.gpu)
         for (const char* node : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0"})
