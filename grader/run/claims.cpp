@@ -13,10 +13,13 @@ namespace hpclab {
 namespace {
 
 // A claimed time may be this much shorter than the parent's view before it
-// is disbelieved: the parent reads the lines late by a scheduling delay, not
-// early, so only a claim under half of what it saw, less a millisecond of
-// such delays, is one that no honest program makes.
-constexpr double kSlackMs = 1.0;
+// is disbelieved: the parent reads the lines late by a pipe's latency and a
+// scheduling delay (tens of microseconds; the median of the timed calls
+// takes out a rare long one), never early, so only a claim under half of
+// what it saw, less this, is one that no honest program makes. Shorter
+// calls cannot be told apart this way: the copy-bandwidth floor
+// (`suspicious`) is their check.
+constexpr double kSlackMs = 0.25;
 
 bool parse_line(const std::string& line, const std::string& prefix, bool& begin, std::uint32_t& k)
 {

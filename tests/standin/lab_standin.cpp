@@ -16,7 +16,7 @@
 // and tricks against the sandbox (their effect goes to stderr):
 //   read_path=<p>    vecadd, after printing "read ok" or "read refused" for file <p>
 //   net_connect=<port> vecadd, after printing "connect ok" or "connect refused" (to 127.0.0.1:<port>)
-//   orphan           vecadd, leaving a setsid() grandchild that sleeps 60 s and prints its pid
+//   orphan           vecadd, leaving a setsid() grandchild that sleeps 60 s (says "orphan left")
 //   write_big        writes a file of 200 MiB into its folder, then vecadd
 #include "wire/exchange.h"
 
@@ -95,10 +95,12 @@ void try_connect(int port)
 // the run but the sandbox (or hpclab's sweep).
 void leave_orphan()
 {
-    if (fork() != 0) return;
+    if (fork() != 0) {
+        std::fprintf(stderr, "orphan left\n");
+        return;
+    }
     setsid();
     if (fork() != 0) _exit(0);
-    std::fprintf(stderr, "orphan %d\n", static_cast<int>(getpid()));
     for (int fd = 0; fd < 3; ++fd) close(fd);
     sleep(60);
     _exit(0);

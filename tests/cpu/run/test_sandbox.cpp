@@ -99,7 +99,7 @@ TEST_CASE("sandbox: a process left behind in a session of its own dies with the 
     REQUIRE_SANDBOX();
     const int before = standins_alive();
     const RunReport r = run_trick("orphan");
-    CHECK(has(r.process.err, "orphan "));
+    CHECK(has(r.process.err, "orphan left"));
     CHECK(r.process.wall_s < 10);  // hpclab did not wait for it
     // The kernel ends the namespace's processes as its first one exits: a moment.
     for (int i = 0; i < 30 && standins_alive() > before; ++i) usleep(100000);

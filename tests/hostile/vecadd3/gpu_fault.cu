@@ -6,8 +6,10 @@
 __global__ void add(const int *a, const int *b, int *c, int n)
 {
     const int i = threadIdx.x + blockIdx.x * blockDim.x;
-    int *nowhere = (int *)0;
-    if (i < n) { c[i] = a[i] + b[i]; if (i == 0) nowhere[i + 1000] = 1; }
+    /* 256 GiB past the output: more than the GPU has, mapped to nothing
+       (a store through a null pointer would be undefined, and dropped) */
+    int *far = c + (1ll << 36);
+    if (i < n) { c[i] = a[i] + b[i]; if (i == 0) far[i] = 1; }
 }
 
 void vecadd(const int *d_a, const int *d_b, int *d_c, int n)

@@ -15,7 +15,8 @@ extern "C" int clock_gettime(clockid_t, struct timespec *ts)
 __global__ void add(const int *a, const int *b, int *c, int n)
 {
     const int i = threadIdx.x + blockIdx.x * blockDim.x;
-    if (i < n) { int s = 0; for (int r = 0; r < 200; r++) s += a[(i + r) % n] * 0; c[i] = a[i] + b[i] + s; }
+    /* 200 scattered reads per element, whose sum the compiler cannot drop */
+    if (i < n) { int s = 0; for (int r = 0; r < 200; r++) s += a[(i + 977 * r) % n]; c[i] = a[i] + b[i] + (s == 123456789); }
 }
 
 void vecadd(const int *d_a, const int *d_b, int *d_c, int n)
