@@ -129,6 +129,15 @@ void pin_to_cpus(const std::vector<int>& cpus)
     (void)sched_setaffinity(0, sizeof set, &set);  // a hint: runs anyway where it cannot hold
 }
 
+// In the child: into the run's cgroup before exec, so that everything it
+// starts is counted and killed with it; a child that cannot join does not run.
+void join_cgroup(const char* procs, int status_fd)
+{
+    const int fd = open(procs, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "0", 1) != 1) report_start_failure(status_fd);
+    close(fd);
+}
+
 void set_limits(const ProcessSpec& spec)
 {
     const rlimit no_core {0, 0};
@@ -157,6 +166,7 @@ void set_limits(const ProcessSpec& spec)
     signal(SIGPIPE, SIG_DFL);  // hpclab ignores it (gate.cpp); the program gets the default
     pin_to_cpus(spec.cpus);
     set_limits(spec);
+    if (!spec.cgroup_procs.empty()) join_cgroup(spec.cgroup_procs.c_str(), pipes.status.w);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) report_start_failure(pipes.status.w);
     execv(argv[0], argv.data());
     report_start_failure(pipes.status.w);
@@ -223,6 +233,7 @@ private:
         // Whatever it started must not outlive it (an orphan can hold
         // the GPU); the pipes then reach end of file.
         kill(-pid_, SIGKILL);
+        if (spec_.after_exit) spec_.after_exit();
     }
 
     void kill_past_limit(Clock::time_point now)

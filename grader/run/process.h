@@ -38,6 +38,12 @@ struct ProcessSpec {
     // Limits the kernel keeps per process, set before exec (0: none). Core
     // dumps are always off: a crash must not write the program's memory out.
     std::uint64_t file_size_limit_bytes = 0;
+    // Non-empty: the program joins this cgroup (its cgroup.procs) before it
+    // starts, or does not start (run/cgroup.h).
+    std::filesystem::path cgroup_procs;
+    // Called once the program itself has ended, before hpclab waits for its
+    // output to close: what it left behind can be ended there (cgroup.kill).
+    std::function<void()> after_exit;
 };
 
 // A line of stdout that began with ProcessSpec::tag_prefix, and when the
@@ -56,6 +62,7 @@ struct ProcessResult {
     bool cancelled = false;    // killed because `cancel` turned true
     bool unkillable = false;   // still there 20 s after SIGKILL (stuck in the GPU driver)
     bool file_size_limit = false;  // ended by SIGXFSZ: it wrote past file_size_limit_bytes
+    std::string limit_message;     // a limit of its cgroup it met (run/cgroup.h), set by the caller
     std::string out, err;
     bool out_truncated = false, err_truncated = false;
     std::vector<TaggedLine> tagged;  // in the order read

@@ -1,6 +1,7 @@
 #include "run/task_runner.h"
 
 #include "course/random.h"
+#include "run/cgroup.h"
 #include "run/claims.h"
 #include "run/input_sets.h"
 #include "run/sandbox.h"
@@ -163,6 +164,7 @@ void classify_end(const RunRequest& req, const wire::Result& result, RunReport& 
         set(RunStatus::timed_out,
             fmt::format("still running after {:.0f} s: stopped (an endless loop, or a kernel that never ends?)",
                         req.wall_limit_s));
+    else if (!pr.limit_message.empty()) set(RunStatus::limit_hit, pr.limit_message);
     else if (pr.file_size_limit)
         set(RunStatus::limit_hit, fmt::format("the program wrote a file past the limit of {} MiB",
                                               kRunFileLimitBytes >> 20));
@@ -269,6 +271,16 @@ std::optional<std::string> too_large(const RunRequest& req, const std::vector<Bu
                        req.gpu_memory_bytes / 1e9);
 }
 
+// A run's host memory: the CUDA context and the tools need a few GiB; the
+// harness and the student's code hold copies of the buffers. A flood far past
+// what the data explains meets the limit.
+CgroupLimits run_limits(const std::vector<BufferDecl>& decls)
+{
+    std::uint64_t data_bytes = 0;
+    for (const auto& d : decls) data_bytes += d.bytes();
+    return {.memory_bytes = (4ull << 30) + 3 * data_bytes, .pids = 512};
+}
+
 // HPCLAB_PROFILE: where a run's time goes (the parent's part, then the program's).
 void print_profile(const RunRequest& req, const RunReport& report, std::uint32_t nsets, double inputs_ms,
                    double program_ms, double judging_ms)
@@ -328,7 +340,15 @@ RunReport run_task(const RunRequest& req)
 
     const auto t_program = Clock::now();
     const WorkDir work("run");
-    report.process = run_process(program_spec(req, *ex.file, work.path()));
+    ProcessSpec ps = program_spec(req, *ex.file, work.path());
+    std::optional<RunCgroup> scope;  // with the sandbox: memory and processes capped, all killed at the end
+    if (ps.sandbox && cgroup_base().dir) scope.emplace(*cgroup_base().dir, run_limits(decls));
+    if (scope && scope->ok()) {
+        ps.cgroup_procs = scope->procs_file();
+        ps.after_exit = [&scope] { scope->kill_all(); };
+    }
+    report.process = run_process(ps);
+    if (scope) report.process.limit_message = scope->limit_met();
     // Every process of the run has ended: what is judged from here is a
     // private copy, which nothing the program left behind can change.
     ex.file->freeze();

@@ -1,5 +1,5 @@
-// expect: pass
-// why: forks up to 1000 processes that sleep 30 s, and computes right: all of them die with the run (the sandbox's pid namespace), the check ends on time, and the verdict is the result's
+// expect: resource_limit
+// why: forks up to 1000 processes that sleep 30 s, and computes right: the run's cgroup allows 512 processes and threads, the forks past that fail, and the kernel's pids.events counts them; all of them die with the run
 #include "hpc.h"
 #include "vecadd3.h"
 #include <unistd.h>
