@@ -1,5 +1,7 @@
 #include "check_child.h"
 
+#include "run/orphans.h"
+
 #include "context.h"
 #include "run/process.h"
 
@@ -52,7 +54,7 @@ ChildStatus run_check_child(const std::filesystem::path& course_root, const std:
     // What we printed must come out before what the child prints.
     std::fflush(stdout);
     std::fflush(stderr);
-    const pid_t pid = ::fork();
+    const pid_t pid = fork_program();  // known as hpclab's: no sweep for orphans ends it
     if (pid < 0) {
         status.start_error = std::strerror(errno);
         return status;
@@ -69,9 +71,11 @@ ChildStatus run_check_child(const std::filesystem::path& course_root, const std:
     int ws = 0;
     while (::waitpid(pid, &ws, 0) < 0)
         if (errno != EINTR) {
+            forget_child(pid);
             status.start_error = std::strerror(errno);
             return status;
         }
+    forget_child(pid);
     status.started = true;
     if (WIFEXITED(ws)) status.exit_code = WEXITSTATUS(ws);
     else if (WIFSIGNALED(ws)) status.signal = WTERMSIG(ws);

@@ -1,5 +1,7 @@
 #include "run/process.h"
 
+#include "run/orphans.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -219,6 +221,8 @@ public:
                 if (!exited_) poll(nullptr, 0, 5);
                 continue;
             }
+            // Its orphans may hold its output open: they end with it.
+            if (exited_) end_orphans();
             if (!read_output()) break;
         }
         return wstatus_;
@@ -345,17 +349,22 @@ ProcessResult run_process(const ProcessSpec& spec)
     const std::string cwd = spec.cwd.string();
 
     const auto t0 = std::chrono::steady_clock::now();
-    const pid_t pid = fork();
+    const pid_t pid = fork_program();
     if (pid < 0) {
         record_start_error(res, pipes, std::string("fork failed: ") + std::strerror(errno));
         return res;
     }
     if (pid == 0) exec_child(to_run, pipes, argv, cwd);
-    if (!exec_worked(to_run, pid, pipes, res)) return res;
+    if (!exec_worked(to_run, pid, pipes, res)) {
+        forget_child(pid);
+        return res;
+    }
     res.started = true;
     if (spec.after_start) spec.after_start();
 
     const int wstatus = Watch(spec, pid, pipes, res, t0).run();
+    forget_child(pid);
+    end_orphans();
     pipes.out.close_all();
     pipes.err.close_all();
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -136,3 +136,12 @@ TEST_CASE("sandbox: the command line binds only what it is given, and the GPU's 
     CHECK_FALSE(has(line, "/work/main"));
     CHECK(system_view("/usr/src/course").empty());  // a course inside /usr: no view can hide it
 }
+
+TEST_CASE("orphans: without a sandbox too, a process left behind in a session of its own is ended with the run")
+{
+    const int before = standins_alive();
+    const RunReport r = run_trick("orphan", false);
+    CHECK(has(r.process.err, "orphan left"));
+    for (int i = 0; i < 30 && standins_alive() > before; ++i) usleep(100000);
+    CHECK(standins_alive() == before);
+}
