@@ -1,4 +1,6 @@
 #include "check/grade_record.h"
+
+#include "run/sandbox.h"
 #include "check/evidence.h"
 #include "util/text_file.h"
 
@@ -124,6 +126,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
           {"total", c.total_s}}},
         {"sanitizer_note", c.sanitizer_note},
         {"gpu_health_note", c.gpu_health_note},
+        {"sandbox", sandbox_unavailable() ? "off: " + *sandbox_unavailable() : std::string("bubblewrap")},
         {"tasks", tasks},
     };
 }

@@ -4,6 +4,7 @@
 #include "check/check.h"
 #include "check/evidence.h"
 #include "check/grade_record.h"
+#include "run/sandbox.h"
 #include "student/progress.h"
 #include "student/state_dir.h"
 #include "util/keyed_hash.h"
@@ -179,6 +180,9 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     const GpuInfo& gpu = ctx.gpu();
     fmt::print("Checking {} ({}) on {}\n", lab.id, relative_to_root(ctx, o.source),
                gpu.present ? gpu.name : "no GPU: compile only");
+    if (args.no_sandbox) disable_sandbox("--no-sandbox");
+    if (const auto why = sandbox_unavailable(); why && !args.quiet)
+        fmt::print("No sandbox ({}): compiled and run as on your own machine.\n", *why);
     std::fflush(stdout);
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
     print_check(ctx, c);

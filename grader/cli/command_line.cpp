@@ -89,6 +89,8 @@ ParsedCommand check_command(CLI::App& app, Context& ctx)
     auto* seed_opt = c->add_option("--seed", seed, "Seed of the inputs (to replay a check)");
     c->add_flag("--no-sanitizer", a.no_sanitizer, "Leave out the compute-sanitizer runs");
     c->add_flag("--no-timing", a.no_timing, "Leave out the speed measurement");
+    c->add_flag("--no-sandbox", a.no_sandbox,
+                "Compile and run without the sandbox (bubblewrap), as on your own machine");
     c->add_flag("--big", a.big, "Also the sizes past 2^31 bytes");
     c->add_flag("--quiet", a.quiet, "Less progress output");
     c->add_option("--expect", a.expect, "A verdict name: exit 0 only if the check gives exactly that verdict");

@@ -32,6 +32,7 @@ struct CheckArgs {
     std::string task;
     std::optional<std::uint64_t> seed;
     bool no_sanitizer = false, no_timing = false, big = false, quiet = false;
+    bool no_sandbox = false;  // run as on a student's own machine, on purpose
     std::string expect;     // a verdict name: exit 0 iff the check gives it
     std::string json;       // also write the grade record here
 };

@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 using namespace hpclab;
 using hpclab::test::catalog;
 using hpclab::test::run_hpclab;
@@ -205,6 +207,19 @@ TEST_CASE("cli: check refuses bad input before building anything")
 
 // Needs nvcc (not a GPU): compiled in only where the build has it.
 #if defined(HPCLAB_HPC_H_PROBE)
+TEST_CASE("cli: check --no-sandbox says once that it runs as on the student's own machine, and records it")
+{
+    TempDir dir;
+    const auto bad = dir.write("broken.cu", "this is not C\n");
+    const auto record = dir.path() / "record.json";
+    const ProcessResult r = run_hpclab({"check", "vecadd3", "--file", bad.string(), "--no-sandbox", "--json", record.string()});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.out, "No sandbox (--no-sandbox)"));
+    std::ifstream in(record);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    CHECK(has(text, "\"sandbox\": \"off: --no-sandbox\""));
+}
+
 TEST_CASE("cli: check of a file that does not compile says where, without a GPU too")
 {
     TempDir dir;
