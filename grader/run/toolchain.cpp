@@ -199,21 +199,28 @@ ProcessResult link_program(const Toolchain& tc, const fs::path& object, const fs
     return run_process(link);
 }
 
-// The program renamed into its place in the cache, then its stamp (written
-// under a unique name too). False, with r.diagnostics saying why, when the
-// program cannot be moved.
-bool install(const BuildFiles& files, const fs::path& dir, const std::string& stamp, BuildResult& r)
+// The program renamed into its place in the cache. False, with
+// r.diagnostics saying why, when it cannot be moved.
+bool install(const BuildFiles& files, BuildResult& r)
 {
     std::error_code ec;
     fs::rename(files.program, r.program, ec);
-    if (ec) {
-        r.diagnostics = fmt::format("cannot move the program into {}: {}", r.program.string(), ec.message());
-        return false;
-    }
-    const fs::path stamp_tmp = dir / ("stamp" + files.suffix);
-    std::ofstream(stamp_tmp) << stamp;
-    fs::rename(stamp_tmp, dir / "stamp", ec);
-    return true;
+    if (ec) r.diagnostics = fmt::format("cannot move the program into {}: {}", r.program.string(), ec.message());
+    return !ec;
+}
+
+// The builds of one name kept: the newest few (a student's saves would
+// otherwise pile up), never `current`.
+void prune_builds(const fs::path& variant_dir, const fs::path& current)
+{
+    constexpr std::size_t kKept = 6;
+    std::vector<std::pair<fs::file_time_type, fs::path>> builds;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(variant_dir, ec))
+        if (e.is_directory(ec) && e.path() != current) builds.emplace_back(e.last_write_time(ec), e.path());
+    if (builds.size() < kKept) return;
+    std::sort(builds.begin(), builds.end());
+    for (std::size_t i = 0; i + kKept - 1 < builds.size(); ++i) fs::remove_all(builds[i].second, ec);
 }
 
 }  // namespace
@@ -358,7 +365,11 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     const auto flags = tc.compile_flags(lab);
     const std::string source_text = read_file(source);  // the one read of the source
     const std::string stamp = build_stamp(tc, lab, source_text, bind_lib, flags, library_flags);
-    const fs::path dir = tc.cache_dir / lab.id / variant;
+    // Keyed by content: a build is a folder named by its stamp, so a check
+    // still running the program of one version of a file never finds the
+    // next version's in its place.
+    const fs::path variant_dir = tc.cache_dir / lab.id / variant;
+    const fs::path dir = variant_dir / stamp;
     r.program = dir / (lab.id + "-" + variant);
     std::error_code ec;
     // The program's kernels are read from the file itself, cached or not:
@@ -369,7 +380,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
         f.kernels_known = f.kernels_known && kernels_inside;
         return f;
     };
-    if (read_file(dir / "stamp") == stamp && fs::exists(r.program, ec)) {
+    if (fs::exists(r.program, ec)) {
         r.ok = true;
         r.cached = true;
         r.facts = facts();
@@ -404,10 +415,11 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
         r.seconds = seconds_since(t0);
         return r;
     }
-    if (!install(files, dir, stamp, r)) {
+    if (!install(files, r)) {
         r.setup_problem = true;
         return r;
     }
+    prune_builds(variant_dir, dir);
     r.ok = true;
     r.facts = facts();
     r.diagnostics = cr.err;  // warnings, if any
