@@ -31,6 +31,7 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
                                       .params = p.size.params,
                                       .seed = run_seed(runs.seed, task, p.size),
                                       .gpu_memory_bytes = runs.gpu->memory_bytes,
+                                      .gpu_minor = runs.gpu->minor,
                                       .big = p.size.big,
                                       .facts = runs.facts});
     if (p.sanitizer()) {

@@ -74,6 +74,7 @@ RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const 
                             .params = params,
                             .seed = options.seed ? *options.seed : fresh_seed(),
                             .gpu_memory_bytes = ctx.gpu().memory_bytes,
+                            .gpu_minor = ctx.gpu().minor,
                             .big = options.big};
     RunRequest req = options.timed ? timed_run(target, {.reps = task.timing_reps}) : correctness_run(target);
     req.fill_inputs = options.fill_inputs;

@@ -52,6 +52,25 @@ std::string GpuInfo::driver_string() const
     return std::to_string(driver_version / 1000) + "." + std::to_string(driver_version % 1000 / 10);
 }
 
+// The device node's minor number of the GPU of `uuid`, from NVML; -1 when
+// it cannot tell (the sandbox then gives every GPU's node).
+int nvml_minor(const std::string& uuid)
+{
+    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib || uuid.empty()) return -1;
+    using Device = void*;
+    auto init = symbol<int (*)()>(lib, "nvmlInit_v2");
+    auto shutdown = symbol<int (*)()>(lib, "nvmlShutdown");
+    auto by_uuid = symbol<int (*)(const char*, Device*)>(lib, "nvmlDeviceGetHandleByUUID");
+    auto minor = symbol<int (*)(Device, unsigned*)>(lib, "nvmlDeviceGetMinorNumber");
+    if (!init || !shutdown || !by_uuid || !minor || init() != 0) return -1;
+    Device dev = nullptr;
+    unsigned m = 0;
+    const int found = by_uuid(uuid.c_str(), &dev) == 0 && minor(dev, &m) == 0 ? static_cast<int>(m) : -1;
+    shutdown();
+    return found;
+}
+
 GpuInfo probe_gpu()
 {
     GpuInfo info;
@@ -100,6 +119,7 @@ GpuInfo probe_gpu()
                       b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
         info.uuid = buf;
     }
+    info.minor = nvml_minor(info.uuid);
     info.present = true;
     return info;
 }

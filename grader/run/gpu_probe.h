@@ -19,6 +19,7 @@ struct GpuInfo {
     int driver_version = 0;  // e.g. 13000 for CUDA 13.0
     std::uint64_t memory_bytes = 0;
     int device_count = 0;
+    int minor = -1;        // its /dev/nvidia<minor> (NVML); -1: unknown
 
     std::string driver_string() const;  // "13.0"
 };

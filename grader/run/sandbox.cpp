@@ -54,6 +54,25 @@ bool contains(const fs::path& dir, const fs::path& inner)
     return i == d || i.rfind(d + (d.back() == '/' ? "" : "/"), 0) == 0;
 }
 
+// The driver's shared nodes and the GPU's own: a run sees no other GPU.
+std::vector<std::string> gpu_nodes(const SandboxSpec& spec)
+{
+    if (!spec.gpu) return {};
+    std::vector<std::string> nodes = {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools"};
+    if (spec.gpu_minor >= 0) {
+        nodes.push_back("/dev/nvidia" + std::to_string(spec.gpu_minor));
+        return nodes;
+    }
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/dev", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.size() > 6 && name.rfind("nvidia", 0) == 0 &&
+            name.find_first_not_of("0123456789", 6) == std::string::npos)
+            nodes.push_back(e.path().string());
+    }
+    return nodes;
+}
+
 }  // namespace
 
 std::optional<std::string> sandbox_unavailable()
@@ -115,9 +134,7 @@ std::vector<std::string> sandboxed_argv(const SandboxSpec& spec, const std::vect
     }
     a.insert(a.end(), {"--dev", "/dev", "--proc", "/proc"});
     for (const auto& p : spec.writable) a.insert(a.end(), {"--bind", p.string(), p.string()});
-    if (spec.gpu)
-        for (const char* node : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0"})
-            a.insert(a.end(), {"--dev-bind-try", node, node});
+    for (const auto& node : gpu_nodes(spec)) a.insert(a.end(), {"--dev-bind-try", node, node});
     if (!spec.work_dir.empty()) a.insert(a.end(), {"--chdir", spec.work_dir.string()});
     for (const auto& [name, value] : spec.env) a.insert(a.end(), {"--setenv", name, value});
     a.insert(a.end(), argv.begin(), argv.end());

@@ -25,6 +25,7 @@ struct SandboxSpec {
     std::vector<std::filesystem::path> writable;   // the step's own folders (its work folder, a tool's log)
     std::filesystem::path work_dir;                // the cwd inside (one of `writable`)
     bool gpu = false;                              // the GPU's device nodes
+    int gpu_minor = -1;                            // /dev/nvidia<minor> alone; -1: every /dev/nvidia<N>
     std::uint64_t tmp_bytes = 256ull << 20;        // /tmp inside
     std::vector<std::pair<std::string, std::string>> env;  // the whole environment inside
 };

@@ -116,6 +116,7 @@ std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesys
     sb.writable.push_back(work_dir);
     sb.work_dir = work_dir;
     sb.gpu = true;
+    sb.gpu_minor = req.gpu_minor;
     sb.env = sandbox_env();
     return sb;
 }

@@ -123,6 +123,7 @@ TEST_CASE("sandbox: the command line binds only what it is given, and the GPU's 
     sb.writable = {"/tmp/work"};
     sb.work_dir = "/tmp/work";
     sb.gpu = true;
+    sb.gpu_minor = 3;
     sb.env = {{"PATH", "/usr/bin"}};
     const auto a = sandboxed_argv(sb, {"/prog", "--x"});
     const std::string line = [&] { std::string s; for (const auto& x : a) s += x + " "; return s; }();
@@ -130,6 +131,8 @@ TEST_CASE("sandbox: the command line binds only what it is given, and the GPU's 
     CHECK(has(line, "--die-with-parent"));
     CHECK(has(line, "--clearenv"));
     CHECK(has(line, "--dev-bind-try /dev/nvidia-uvm-tools /dev/nvidia-uvm-tools"));
+    CHECK(has(line, "--dev-bind-try /dev/nvidia3 /dev/nvidia3"));  // its GPU's node, and no other
+    CHECK_FALSE(has(line, "/dev/nvidia0"));
     CHECK(has(line, "--bind /tmp/work /tmp/work"));
     CHECK(has(line, "--chdir /tmp/work"));
     CHECK(a.back() == "--x");
