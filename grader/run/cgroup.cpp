@@ -1,5 +1,7 @@
 #include "run/cgroup.h"
 
+#include "run/orphans.h"
+
 #include "util/text.h"
 #include "util/text_file.h"
 
@@ -10,6 +12,8 @@
 #include <fstream>
 #include <thread>
 
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace hpclab {
@@ -43,14 +47,39 @@ std::uint64_t counter(const fs::path& file, const std::string& key)
     return 0;
 }
 
+// Whether a process can move into a scope under `dir` (the rights to the
+// common ancestor's cgroup.procs, a delegation boundary): tried once with a
+// child that does nothing else, so that a machine where it cannot runs
+// without scopes rather than with runs that cannot start.
+bool can_join(const fs::path& dir)
+{
+    const fs::path probe = dir / "probe";
+    std::error_code ec;
+    if (!fs::create_directory(probe, ec)) return false;
+    const std::string procs = (probe / "cgroup.procs").string();
+    const pid_t pid = fork_program();  // known to hpclab's sweep of orphans
+    if (pid == 0) {
+        const int fd = open(procs.c_str(), O_WRONLY | O_CREAT, 0644);  // (O_CREAT: a test's fake tree)
+        _exit(fd >= 0 && write(fd, "0", 1) == 1 ? 0 : 1);
+    }
+    int status = 1;
+    if (pid > 0) {
+        waitpid(pid, &status, 0);
+        forget_child(pid);
+    }
+    fs::remove(probe, ec);
+    return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 // hpclab's own folder of scopes under `parent`, with both controllers for them.
 std::optional<fs::path> make_scopes_folder(const fs::path& parent)
 {
     const fs::path dir = parent / fmt::format("hpclab-{}", getpid());
     std::error_code ec;
     fs::create_directory(dir, ec);
-    if (ec || !write_file(dir / "cgroup.subtree_control", "+memory +pids")) return std::nullopt;
-    return dir;
+    if (!ec && write_file(dir / "cgroup.subtree_control", "+memory +pids") && can_join(dir)) return dir;
+    fs::remove(dir, ec);
+    return std::nullopt;
 }
 
 }  // namespace
