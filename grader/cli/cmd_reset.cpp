@@ -1,4 +1,4 @@
-// hpclab reset: the lab's file back to the skeleton as committed in git,
+// hpclab reset: the lab's file back to the course's skeleton (lab.json's skeleton_blob, or as committed in git),
 // after a backup of the student's version that nothing ever overwrites.
 #include "util/clock_text.h"
 #include "util/text_file.h"
@@ -88,7 +88,8 @@ int cmd_reset(Context& ctx, const std::string& lab_id)
     const fs::path& root = ctx.catalog().root();
     const fs::path file = lab.student_source();
     const std::string shown = relative_to_root(ctx, file);
-    const auto skeleton = committed_content(root, file.lexically_relative(root));
+    bool from_course = false;
+    const auto skeleton = course_skeleton(root, lab, from_course);
     if (!skeleton)
         throw UsageError(fmt::format("cannot reset {}: git has no committed version of {} in {} (not a git "
                                      "checkout, or git is not installed), so there is no skeleton to restore. "
@@ -107,8 +108,9 @@ int cmd_reset(Context& ctx, const std::string& lab_id)
     }
     const fs::path backup = write_backup(state_dir(root) / "backups", lab, *current);
     replace_file(file, *skeleton);
-    fmt::print("Your version of {} is saved as {}\n{} is the skeleton again, as committed in git.\n", shown,
-               relative_to_root(ctx, backup), shown);
+    fmt::print("Your version of {} is saved as {}\n{} is the skeleton again, {}.\n", shown,
+               relative_to_root(ctx, backup), shown,
+               from_course ? "as the course ships it" : "as committed in git (this lab names no course skeleton)");
     return kPass;
 }
 

@@ -23,7 +23,8 @@ std::filesystem::path committed_skeleton(Context& ctx, const LabInfo& lab)
 {
     const std::filesystem::path working = lab.student_source();
     const std::string rel = relative_to_root(ctx, working);
-    const auto committed = committed_content(ctx.catalog().root(), rel);
+    bool from_course = false;
+    const auto committed = course_skeleton(ctx.catalog().root(), lab, from_course);
     if (!committed) return working;  // not a git checkout: the file is the skeleton
     if (read_text_file(working) == committed) return working;
     const std::filesystem::path dir = ctx.toolchain().cache_dir / lab.id / "committed-skeleton";

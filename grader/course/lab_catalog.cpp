@@ -341,6 +341,11 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
     // The program the speed thresholds are measured against: a variant of
     // bench/<lab>/ (the tuned kernels), or the solution when none is named.
     lab.allows_libraries = r.boolean_or("allow_libraries", false);
+    lab.skeleton_blob = r.str_or("skeleton_blob", "");
+    if (!lab.skeleton_blob.empty() &&
+        (lab.skeleton_blob.size() != 40 || lab.skeleton_blob.find_first_not_of("0123456789abcdef") != std::string::npos))
+        r.fail("skeleton_blob", "must be a git blob id (40 hex digits: git hash-object labs/" + lab.id + "/" +
+                                    lab.student_file + ")");
     lab.speed_baseline = r.str_or("speed_baseline", "");
     if (lab.speed_baseline.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
         r.fail("speed_baseline", "must be the name of a file of bench/" + lab.id + "/ without .cu");

@@ -105,6 +105,10 @@ struct LabInfo {
     // the work. False in every lab of the course: each asks for the
     // student's own kernel.
     bool allows_libraries = false;
+    // lab.json's "skeleton_blob": the git blob of the course's own skeleton
+    // (git hash-object labs/<id>/<file>), which `reset` restores whatever
+    // the student committed since. Empty: the committed version.
+    std::string skeleton_blob;
 
     std::filesystem::path student_source() const { return lab_dir / student_file; }
     std::filesystem::path solution_source() const { return solution_dir / student_file; }

@@ -28,6 +28,17 @@ std::optional<std::string> committed_content(const std::filesystem::path& repo, 
     return git_output(repo, {"show", "HEAD:" + relative.generic_string()});
 }
 
+std::optional<std::string> course_skeleton(const std::filesystem::path& repo, const LabInfo& lab, bool& from_course)
+{
+    from_course = false;
+    if (!lab.skeleton_blob.empty())
+        if (auto blob = git_output(repo, {"cat-file", "blob", lab.skeleton_blob})) {
+            from_course = true;
+            return blob;
+        }
+    return committed_content(repo, lab.student_source().lexically_relative(repo));
+}
+
 std::string checkout_commit(const std::filesystem::path& repo)
 {
     auto head = git_output(repo, {"rev-parse", "--short=12", "HEAD"});

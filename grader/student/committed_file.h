@@ -3,6 +3,8 @@
 // maintainer check that every skeleton fails).
 #pragma once
 
+#include "course/lab_catalog.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -18,5 +20,10 @@ std::optional<std::string> committed_content(const std::filesystem::path& repo, 
 // changed), or "" when it is not a git checkout. For the records of what
 // was measured.
 std::string checkout_commit(const std::filesystem::path& repo);
+
+// The course's own skeleton of `lab`: the git blob its lab.json names, which
+// no commit of the student's changes (`from_course` true); without one, or
+// where git does not have it, the committed version (false).
+std::optional<std::string> course_skeleton(const std::filesystem::path& repo, const LabInfo& lab, bool& from_course);
 
 }  // namespace hpclab

@@ -2,6 +2,8 @@
 // temporary folder: hint, list's progress, reset, and watch driven by lines
 // on its standard input. No GPU is visible; `hpclab check` (which watch runs)
 // may say anything, watch only has to show it and go on.
+#include "course/lab_catalog.h"
+#include "run/process.h"
 #include "student/progress.h"
 #include "mini_course.h"
 #include "test_support.h"
@@ -186,6 +188,53 @@ TEST_CASE("student loop: reset backs up the student's file and restores the comm
     r = course.hpclab({"reset", "beta"});
     CHECK(r.exit_code == 0);
     CHECK(course.read("labs/beta/beta.cu") == MiniCourse::skeleton("beta"));
+}
+
+TEST_CASE("student loop: reset restores the course's skeleton even after the student committed their own work")
+{
+    MiniCourse course;
+    course.init_git();
+    std::string blob = course.shell("git hash-object labs/alpha/alpha.cu").out;
+    blob.erase(blob.find_last_not_of(" \n") + 1);
+    REQUIRE(blob.size() == 40);
+    std::string json = course.read("labs/alpha/lab.json");
+    const std::string key = "\"student_file\": \"alpha.cu\",";
+    REQUIRE(json.find(key) != std::string::npos);
+    json.replace(json.find(key), key.size(), key + " \"skeleton_blob\": \"" + blob + "\",");
+    course.write("labs/alpha/lab.json", json);
+    course.write("labs/alpha/alpha.cu", "// my work, committed\n");
+    REQUIRE(course.shell("git commit -qam mine").exit_code == 0);
+
+    const ProcessResult r = course.hpclab({"reset", "alpha"});
+    CAPTURE(r.out);
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(course.read("labs/alpha/alpha.cu") == MiniCourse::skeleton("alpha"));
+    CHECK(contains(r.out, "as the course ships it"));
+}
+
+TEST_CASE("labs: each lab.json names its skeleton's git blob, and in the course's own checkout it is the file's")
+{
+    // A student's commits may change the skeleton's file: then this only
+    // says so. The course's CI (HPCLAB_MAINTAINER=1) fails on a skeleton
+    // edited without its lab.json.
+    const bool maintainer = std::getenv("HPCLAB_MAINTAINER") != nullptr;
+    const auto root = std::filesystem::path(HPCLAB_TEST_ROOT);
+    const Catalog catalog = Catalog::load(root);
+    for (const auto& lab : catalog.labs()) {
+        CAPTURE(lab.id);
+        CHECK(lab.skeleton_blob.size() == 40);
+        const auto rel = lab.student_source().lexically_relative(root).generic_string();
+        ProcessSpec git;
+        git.argv = {"/usr/bin/env", "git", "-C", root.string(), "rev-parse", "HEAD:" + rel};
+        const ProcessResult r = run_process(git);
+        if (!r.exited() || r.exit_code != 0) continue;  // not a git checkout
+        const std::string head = r.out.substr(0, 40);
+        if (head != lab.skeleton_blob && !maintainer)
+            MESSAGE(rel << " at HEAD is not the course's skeleton (your own commit?): not checked");
+        else
+            CHECK(head == lab.skeleton_blob);
+    }
 }
 
 TEST_CASE("student loop: reset outside a git checkout explains and changes nothing")
