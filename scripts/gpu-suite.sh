@@ -9,7 +9,8 @@
 #   CTEST_ARGS="-L gpu" scripts/gpu-suite.sh   # extra ctest arguments
 #   PARTS="loop tests" scripts/gpu-suite.sh     # some parts, in this order (default: all)
 #
-# Parts: tests (ctest), runs (hpclab run of every lab), loop (the student
+# Parts: tests (ctest), broken and hostile (those sets alone, their lines
+# into $OUT as they come), runs (hpclab run of every lab), loop (the student
 # loop measured: scripts/gpu-loop.sh), bench (hpclab bench: the table, and
 # $OUT/bench-h100.json for docs/results/), course (hpclab check of the
 # solution of every lab with a bench/ folder: the course's own kernels must
@@ -128,6 +129,26 @@ part_course() {
   done
 }
 
+# The broken and the hostile sets, each its own part: their verdicts line by
+# line straight into $OUT (a call cut short at its limit still brings back
+# what ran), and what the GPU looks like after them.
+part_set() {
+  local set=$1 t0; t0=$(date +%s)
+  say ""
+  say "== the $set set (ctest -L $set)"
+  ctest --test-dir "$BUILD" -L "$set" --no-tests=error -j "${CTEST_JOBS:-10}" --timeout 300 --output-on-failure \
+    2>&1 | tee "$OUT/$set.txt" | grep -E "Test +#|=> |expected .*NO" > "$LOGS/$set-lines.txt"
+  local rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 0 ] || ctest_rc=$rc
+  say "$set: exit $rc, $(( $(date +%s) - t0 )) s; $(grep -cE 'Test +#.*Passed' "$OUT/$set.txt") passed"
+  grep -E "Test +#.*(Failed|Timeout)" "$OUT/$set.txt" | tee -a "$summary"
+  if command -v nvidia-smi >/dev/null; then
+    say "GPU after the $set set: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader | wc -l) compute processes, $(nvidia-smi --query-gpu=memory.used --format=csv,noheader) used"
+  fi
+}
+part_broken() { part_set broken; }
+part_hostile() { part_set hostile; }
+
 # The wall time of `hpclab check <lab> --solution` for every lab (a correct
 # file: what a student waits for after a save), in one call.
 part_checktimes() {
@@ -194,7 +215,7 @@ part_bench() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests runs loop course checktimes calibrate bench)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate bench)"; exit 2; }
   "part_$p"
   pack
 done
