@@ -9,6 +9,7 @@
 //   (check.cpp)  (plan, correctness)  (evidence)   (timing)   (decide)
 #pragma once
 
+#include "check/gpu_turns.h"
 #include "check/plan.h"
 #include "check/timing.h"
 #include "course/lab_catalog.h"
@@ -37,6 +38,10 @@ struct CheckOptions {
     // Where GPUs taken out of service are marked (run/gpu_health.h); empty:
     // the GPU's health is not checked after the runs.
     std::filesystem::path gpu_service_dir;
+    // Shared with the other checks on this GPU (hpclab grade): correctness
+    // runs take a shared turn, timing takes the GPU alone. Null: a GPU of
+    // this check's own.
+    GpuTurns* gpu_turns = nullptr;
 };
 
 // One fresh process of the lab program.

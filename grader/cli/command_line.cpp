@@ -188,6 +188,49 @@ ParsedCommand watch_command(CLI::App& app, Context& ctx)
     return {c, [&] { return cmd_watch(ctx, lab); }};
 }
 
+ParsedCommand grade_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("grade", "Grade a class: a folder per student into a gradebook, feedback and a report");
+    auto& a = keep<GradeArgs>(g_values);
+    auto& seed = keep<std::uint64_t>(g_values);
+    c->add_option("submissions", a.submissions,
+                  "The class's folder: a folder per student, holding a copy of labs/ or the <lab>.cu files loose")
+        ->required();
+    c->add_option("--out", a.out, "Where the gradebook, the reports and every result go (a run resumes there)")->required();
+    c->add_option("--config", a.config, "The course's grading config (JSON: seed, points, credit, roster_keys)");
+    c->add_option("--roster", a.roster, "The class list your LMS exports (CSV): the gradebook's rows and keys");
+    c->add_option("--roster-key", a.roster_keys, "A roster column that names the student (default: ID, login, email, ...)");
+    auto* seed_opt = c->add_option("--seed", seed, "The course seed (default: the config's, else the folder's, else new)");
+    c->add_option("--student", a.student, "Grade only this student, again");
+    c->add_flag("--again", a.again, "Grade every file again, even those already graded");
+    c->add_flag("--list", a.list_only, "Only say what is found and what is ignored, and why");
+    c->add_option("--jobs", a.jobs, "Compiles at once (default: the CPU cores)")->check(CLI::Range(1, 1024));
+    c->add_option("--per-gpu", a.per_wave, "Checks sharing the GPU at once (timing always runs alone)")
+        ->check(CLI::Range(1, 16));
+    c->add_flag("--no-sanitizer", a.no_sanitizer, "Leave compute-sanitizer out");
+    c->add_flag("--no-timing", a.no_timing, "Leave the speed checks out");
+    c->add_flag("--no-sandbox", a.no_sandbox, "Grade without the sandbox (only on a machine that trusts the files)");
+    c->add_option("--chunk", a.chunk, "k/K: grade only chunk k of K (what a Slurm array task runs)");
+    c->add_flag("--slurm", a.slurm, "Write a Slurm job array (a chunk of students per GPU) instead of grading here");
+    c->add_option("--chunks", a.chunks, "With --slurm: how many chunks")->check(CLI::Range(1, 10000));
+    c->add_option("--partition", a.partition, "With --slurm: the partition");
+    c->add_option("--time", a.time_limit, "With --slurm: each chunk's time limit");
+    c->add_option("--gres", a.gres, "With --slurm: each chunk's generic resources (default gpu:1)");
+    c->add_flag("--submit", a.submit, "With --slurm: submit it with sbatch too");
+    return {c, [&, seed_opt] {
+                if (seed_opt->count()) a.seed = seed;
+                return cmd_grade(ctx, a);
+            }};
+}
+
+ParsedCommand merge_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("merge", "One gradebook from the chunks of a Slurm grading (hpclab grade --slurm)");
+    auto& out = keep<std::string>(g_values);
+    c->add_option("out", out, "The --out folder of hpclab grade --slurm")->required();
+    return {c, [&] { return cmd_merge(ctx, out); }};
+}
+
 }  // namespace
 
 std::vector<ParsedCommand> define_commands(CLI::App& app, Context& ctx, int argc, char** argv)
@@ -197,7 +240,8 @@ std::vector<ParsedCommand> define_commands(CLI::App& app, Context& ctx, int argc
     return {list_command(app, ctx),     info_command(app, ctx),  verdicts_command(app, ctx),
             build_command(app, ctx),    run_command(app, ctx),   check_command(app, ctx),
             selftest_command(app, ctx), bench_command(app, ctx, command_line),
-            hint_command(app, ctx),     reset_command(app, ctx), watch_command(app, ctx)};
+            hint_command(app, ctx),     reset_command(app, ctx), watch_command(app, ctx),
+            grade_command(app, ctx),    merge_command(app, ctx)};
 }
 
 }  // namespace hpclab::cli

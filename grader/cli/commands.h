@@ -53,7 +53,30 @@ struct BenchArgs {
     std::string command_line;           // for the results' header
 };
 
+struct GradeArgs {
+    std::string submissions;
+    std::string out;
+    std::string config, roster;
+    std::vector<std::string> roster_keys;
+    std::optional<std::uint64_t> seed;
+    std::string student;       // only this student, graded again
+    bool again = false;        // every file graded again
+    bool list_only = false;    // what is found and ignored, nothing graded
+    int jobs = 0;              // compiles at once (0: the CPU cores)
+    int per_wave = 2;          // checks sharing the GPU at once
+    bool no_sanitizer = false, no_timing = false, no_sandbox = false;
+    std::string chunk;         // "k/K": a Slurm array task
+    bool slurm = false;        // write the job array instead of grading
+    int chunks = 4;
+    std::string partition, time_limit = "02:00:00", gres = "gpu:1";
+    bool submit = false;       // with --slurm: sbatch it too
+};
+
 int cmd_list(Context& ctx, bool markdown, const std::string& lab);
+// hpclab grade: a class's folder into a gradebook, resumable; with --slurm,
+// a job array of chunks instead. hpclab merge: the chunks into one book.
+int cmd_grade(Context& ctx, const GradeArgs& args);
+int cmd_merge(Context& ctx, const std::string& out);
 int cmd_check(Context& ctx, const CheckArgs& args);
 int cmd_info(Context& ctx);
 // The verdict table for people; with a file, as CMake variables for the tests.

@@ -204,6 +204,10 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
         if (x.min_speedup <= 0) th.fail("min_speedup", "must be positive");
         t.threshold = x;
     }
+    if (r.has("points")) {
+        t.points = r.number("points");
+        if (t.points < 0) r.fail("points", "must be zero or more");
+    }
     return t;
 }
 

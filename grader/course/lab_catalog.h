@@ -74,6 +74,9 @@ struct TaskInfo {
     std::vector<Params> bench_sizes;
     LaunchExpectation expect;
     std::optional<Threshold> threshold;
+    // What the task is worth in a class's gradebook (lab.json "points",
+    // default 1); a course's grading config can weigh it otherwise.
+    double points = 1;
 };
 
 struct LabInfo {

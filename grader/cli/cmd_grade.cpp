@@ -1,0 +1,260 @@
+// hpclab grade and hpclab merge: parse, call grade/, print.
+#include "commands.h"
+
+#include "grade/class_grading.h"
+#include "grade/slurm_job.h"
+#include "run/process.h"
+#include "run/sandbox.h"
+#include "run/task_runner.h"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <map>
+#include <thread>
+
+namespace hpclab::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void print_found(const ClassFolder& cls)
+{
+    std::map<std::string, int> per_lab;
+    int files = 0, skeletons = 0;
+    for (const Student& s : cls.students)
+        for (const Submission& sub : s.submissions) {
+            ++files;
+            ++per_lab[sub.lab->id];
+            skeletons += sub.unchanged_skeleton;
+        }
+    std::string labs;
+    for (const auto& [lab, n] : per_lab) labs += fmt::format("{}{} {}", labs.empty() ? "" : ", ", lab, n);
+    fmt::print("Found {} students, {} lab files ({}){}.\n", cls.students.size(), files, labs.empty() ? "none" : labs,
+               skeletons ? fmt::format("; {} of them the skeleton as handed out, not graded", skeletons) : "");
+    if (!cls.ignored.empty()) {
+        fmt::print("Ignored {}:\n", cls.ignored.size());
+        for (const Ignored& g : cls.ignored) fmt::print("  {}: {}\n", g.path.string(), g.why);
+    }
+}
+
+std::string duration(double s)
+{
+    if (s < 60) return fmt::format("{:.0f}s", s);
+    return fmt::format("{}m{:02}s", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+}
+
+// A bar redrawn in place on a terminal; a plain line per file otherwise.
+std::function<void(const ClassProgress&)> progress_printer()
+{
+    const bool tty = isatty(STDOUT_FILENO);
+    return [tty](const ClassProgress& p) {
+        const char* what = p.phase == ClassProgress::Phase::compiling ? "compiled" : "checked";
+        if (!tty) {
+            if (p.phase == ClassProgress::Phase::checking) fmt::print("  [{}/{}] {}\n", p.done, p.total, p.last);
+            std::fflush(stdout);
+            return;
+        }
+        const int width = 30, filled = p.total ? width * p.done / p.total : width;
+        const double eta = p.done ? p.elapsed_s / p.done * (p.total - p.done) : 0;
+        fmt::print("\r\033[K[{}{}] {}/{} {}, {} left  {}", std::string(filled, '#'), std::string(width - filled, '.'),
+                   p.done, p.total, what, p.done ? duration(eta) : "?", p.last.substr(0, 40));
+        if (p.done == p.total) fmt::print("\n");
+        std::fflush(stdout);
+    };
+}
+
+std::pair<int, int> parse_chunk(const std::string& text)
+{
+    int k = -1, n = 0;
+    char slash = 0, extra = 0;
+    if (std::sscanf(text.c_str(), "%d%c%d%c", &k, &slash, &n, &extra) != 3 || slash != '/' || n < 1 || k < 0 || k >= n)
+        throw UsageError("--chunk '" + text + "': must be k/K with 0 <= k < K (what the Slurm script passes)");
+    return {k, n};
+}
+
+// The settings of this grading: those the folder keeps, checked against
+// what the command line asks; or new ones.
+GradingSettings settings_for(const GradeFolder& out, const GradeArgs& a, const ClassFolder& cls, const GradingConfig& config)
+{
+    const auto kept = read_settings(out);
+    std::optional<std::uint64_t> seed = a.seed ? a.seed : config.seed;
+    if (kept) {
+        if (kept->submissions != cls.root)
+            throw UsageError(fmt::format("{} grades {}, not {}: grade this class into another folder", out.root().string(),
+                                         kept->submissions.string(), cls.root.string()));
+        if (seed && *seed != kept->seed)
+            throw UsageError(fmt::format("{} was graded with the course seed {}, not {}: the same seed gives the same "
+                                         "verdicts; grade into another folder for another seed",
+                                         out.root().string(), kept->seed, *seed));
+    }
+    GradingSettings s = kept.value_or(GradingSettings {.submissions = cls.root, .seed = seed ? *seed : fresh_seed() & ((1ull << 53) - 1)});
+    if (!a.config.empty()) s.config = fs::absolute(a.config);
+    if (!a.roster.empty()) s.roster = fs::absolute(a.roster);
+    if (!a.roster_keys.empty()) s.roster_keys = a.roster_keys;
+    return s;
+}
+
+int write_slurm(Context& ctx, const GradeFolder& out, const GradeArgs& a, GradingSettings settings)
+{
+    settings.chunks = a.chunks;
+    write_settings(out, settings);
+    SlurmJob job {.hpclab = fs::read_symlink("/proc/self/exe"), .course_root = ctx.catalog().root(),
+                  .submissions = settings.submissions, .out = fs::absolute(out.root()), .seed = settings.seed,
+                  .chunks = a.chunks, .partition = a.partition, .time_limit = a.time_limit, .gres = a.gres};
+    if (!settings.config.empty()) job.grade_flags.insert(job.grade_flags.end(), {"--config", settings.config.string()});
+    if (a.no_sanitizer) job.grade_flags.push_back("--no-sanitizer");
+    if (a.no_timing) job.grade_flags.push_back("--no-timing");
+    if (a.no_sandbox) job.grade_flags.push_back("--no-sandbox");
+    const fs::path script = slurm_script_path(out.root());
+    write_file_atomically(script, slurm_script(job));
+    fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+    fmt::print("Slurm job array written: {} ({} chunks, course seed {}).\n", script.string(), a.chunks, settings.seed);
+    if (!a.submit) {
+        fmt::print("Submit it with:  sbatch {}\nThen, when it has run:  hpclab merge {}\n", script.string(), out.root().string());
+        return kPass;
+    }
+    ProcessSpec sbatch {.argv = {"sbatch", "--parsable", script.string()}, .wall_limit_s = 60};
+    const ProcessResult r = run_process(sbatch);
+    if (!r.exited() || r.exit_code != 0)
+        throw SetupError("sbatch did not take the job: " + (r.start_error.empty() ? r.err : r.start_error));
+    fmt::print("Submitted: job {}. When it has run:  hpclab merge {}\n", r.out.substr(0, r.out.find('\n')), out.root().string());
+    return kPass;
+}
+
+void print_outputs(const GradeFolder& out, const ClassOutputs& o)
+{
+    fmt::print("\n{:<24} {:>12}  {}\n", "student", "points", "held for a person");
+    for (const BookRow& r : o.book.rows) {
+        std::string held;
+        for (const std::string& h : r.held) held += (held.empty() ? "" : "; ") + h;
+        fmt::print("{:<24} {:>12}  {}\n", r.student, fmt::format("{:g} / {:g}", r.total, r.max), held);
+    }
+    if (o.roster_match) {
+        const RosterMatch& m = *o.roster_match;
+        fmt::print("\nRoster: {} students matched, {} not in the roster{}, {} matching several rows{}; {} roster rows "
+                   "without a submission.\n",
+                   m.row_of.size(), m.unmatched.size(),
+                   m.unmatched.empty() ? "" : " (" + fmt::format("{}", fmt::join(m.unmatched, ", ")) + ")",
+                   m.ambiguous.size(), m.ambiguous.empty() ? "" : " (see gradebook.csv)", m.rows_without_submission);
+    }
+    for (const std::string& u : o.unreadable) fmt::print(stderr, "hpclab: {}: not a result, left out\n", u);
+    fmt::print("\nGradebook: {}\nPer-task verdicts: {}\nClass report: {}\nFeedback per student: {}/<student>/feedback.md "
+               "(and results.json for Gradescope)\n",
+               (out.root() / "gradebook.csv").string(), (out.root() / "verdicts.csv").string(),
+               (out.root() / "report.md").string(), (out.root() / "students").string());
+}
+
+std::vector<const Student*> selected_students(const ClassFolder& cls, const GradeArgs& a)
+{
+    std::vector<const Student*> out;
+    if (!a.chunk.empty()) {
+        const auto [k, n] = parse_chunk(a.chunk);
+        out = students_of_chunk(cls, k, n);
+    } else {
+        for (const Student& s : cls.students) out.push_back(&s);
+    }
+    if (a.student.empty()) return out;
+    for (const Student* s : out)
+        if (s->id == a.student) return {s};
+    throw UsageError("--student " + a.student + ": no such student's folder in " + cls.root.string());
+}
+
+}  // namespace
+
+int cmd_grade(Context& ctx, const GradeArgs& a)
+{
+    ClassFolder cls;
+    try {
+        cls = discover_class(a.submissions, ctx.catalog());
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+    print_found(cls);
+    if (a.list_only) return kPass;
+    GradingConfig config;
+    if (!a.config.empty()) try {
+            config = read_grading_config(a.config, ctx.catalog());
+        } catch (const std::runtime_error& e) {
+            throw UsageError(e.what());
+        }
+    const GradeFolder out(fs::absolute(a.out));
+    std::optional<FolderLock> lock;
+    try {
+        lock.emplace(out.root());
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+    GradingSettings settings = settings_for(out, a, cls, config);
+    if (a.slurm) return write_slurm(ctx, out, a, settings);
+    if (a.no_sandbox) disable_sandbox("--no-sandbox");
+    else if (const auto why = sandbox_unavailable())
+        throw SetupError("grading runs every file in a sandbox, and none can be made here (" + *why +
+                         "): install bubblewrap (./setup does), or grade with --no-sandbox on a machine that trusts "
+                         "the files");
+    if (!ctx.toolchain().available()) throw SetupError("cannot build: " + ctx.toolchain().unavailable);
+    write_settings(out, settings);
+
+    const std::vector<GradeJob> jobs = pending_jobs(out, selected_students(cls, a), settings.seed, a.again || !a.student.empty());
+    const GpuInfo& gpu = ctx.gpu();
+    fmt::print("Course seed {}. {} files to grade{} on {}.\n", settings.seed, jobs.size(),
+               jobs.empty() ? "" : "", gpu.present ? gpu.name : "no GPU (they compile; checks say not_run)");
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    ClassRunOptions ro {.compile_jobs = a.jobs > 0 ? a.jobs : static_cast<int>(cores), .checks_per_wave = a.per_wave,
+                        .sanitizer = !a.no_sanitizer, .timing = !a.no_timing,
+                        .gpu_service_dir = out.root() / "gpus", .on_progress = progress_printer()};
+    const ClassRunTotals t = grade_jobs(ctx.toolchain(), gpu, jobs, out, ro);
+    if (!jobs.empty())
+        fmt::print("Graded {} files: compile {} wall, checks {} wall (summed over checks: runs {:.0f} s, sanitizer "
+                   "{:.0f} s, timing {:.0f} s).\n",
+                   t.checked, duration(t.compile_wall_s), duration(t.check_wall_s), t.run_s, t.sanitizer_s, t.timing_s);
+
+    ClassOutputs o;
+    std::vector<std::string> unreadable;
+    try {
+        const auto results = out.all_results(&unreadable);
+        o = write_class_outputs(out, cls, results, ctx.catalog(), config, settings);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+    o.unreadable = unreadable;
+    print_outputs(out, o);
+    if (t.unsaved > 0) return kGraderError;
+    return kPass;
+}
+
+int cmd_merge(Context& ctx, const std::string& out_dir)
+{
+    const GradeFolder out(fs::absolute(out_dir));
+    const auto settings = read_settings(out);
+    if (!settings || settings->chunks < 1)
+        throw UsageError(out_dir + ": not the folder of a Slurm grading (hpclab grade --slurm --out " + out_dir + ")");
+    ClassFolder cls;
+    GradingConfig config;
+    try {
+        cls = discover_class(settings->submissions, ctx.catalog());
+        if (!settings->config.empty()) config = read_grading_config(settings->config, ctx.catalog());
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+    const FolderLock lock(out.root());
+    std::vector<std::string> unreadable;
+    const std::vector<LabResult> results = results_of_chunks(out, settings->chunks, &unreadable);
+    ClassOutputs o = write_class_outputs(out, cls, results, ctx.catalog(), config, *settings);
+    o.unreadable = unreadable;
+    fmt::print("Merged {} results of {} chunks.\n", results.size(), settings->chunks);
+    print_outputs(out, o);
+    const std::vector<int> missing = incomplete_chunks(cls, results, settings->chunks);
+    if (missing.empty()) {
+        fmt::print("Every chunk is complete.\n");
+        return kPass;
+    }
+    fmt::print("\n{} of {} chunks are not complete (a file with no result, or a grader error). Submit them again:\n  {}\n"
+               "then run hpclab merge {} again.\n",
+               missing.size(), settings->chunks, resubmit_command(out.root(), missing), out_dir);
+    return kFail;
+}
+
+}  // namespace hpclab::cli

@@ -1,0 +1,139 @@
+#include "grade/class_grading.h"
+
+#include "grade/class_report.h"
+#include "grade/student_report.h"
+#include "util/text_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace hpclab {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+fs::path settings_file(const GradeFolder& out) { return out.root() / "grading.json"; }
+
+// A chunk has answered for a file when a result of this very content exists
+// that is not hpclab's own failure (a node without a GPU answers not_run).
+bool answered(const std::map<std::pair<std::string, std::string>, const LabResult*>& results, const std::string& student,
+              const Submission& sub)
+{
+    const auto r = results.find({student, sub.lab->id});
+    return r != results.end() && r->second->content_hash == sub.content_hash &&
+           r->second->overall != Verdict::grader_error;
+}
+
+}  // namespace
+
+std::optional<GradingSettings> read_settings(const GradeFolder& out)
+{
+    const auto text = read_text_file(settings_file(out));
+    if (!text) return std::nullopt;
+    try {
+        const json j = json::parse(*text);
+        GradingSettings s;
+        s.submissions = j.at("submissions").get<std::string>();
+        s.seed = j.at("seed").get<std::uint64_t>();
+        s.config = j.value("config", "");
+        s.roster = j.value("roster", "");
+        s.roster_keys = j.value("roster_keys", std::vector<std::string> {});
+        s.chunks = j.value("chunks", 0);
+        return s;
+    } catch (const json::exception& e) {
+        throw std::runtime_error(settings_file(out).string() + ": not hpclab's grading settings (" + e.what() + ")");
+    }
+}
+
+void write_settings(const GradeFolder& out, const GradingSettings& s)
+{
+    const json j = {{"submissions", s.submissions.string()}, {"seed", s.seed},   {"config", s.config.string()},
+                    {"roster", s.roster.string()},           {"roster_keys", s.roster_keys}, {"chunks", s.chunks}};
+    write_file_atomically(settings_file(out), j.dump(2) + "\n");
+}
+
+std::vector<const Student*> students_of_chunk(const ClassFolder& cls, int k, int chunks)
+{
+    std::vector<const Student*> out;
+    const std::size_t n = cls.students.size();
+    const std::size_t begin = n * k / chunks, end = n * (k + 1) / chunks;
+    for (std::size_t i = begin; i < end; ++i) out.push_back(&cls.students[i]);
+    return out;
+}
+
+std::vector<GradeJob> pending_jobs(const GradeFolder& out, const std::vector<const Student*>& students,
+                                   std::uint64_t course_seed, bool again)
+{
+    std::vector<GradeJob> jobs;
+    for (const Student* s : students)
+        for (const Submission& sub : s->submissions) {
+            if (sub.unchanged_skeleton) continue;
+            const std::uint64_t seed = submission_seed(course_seed, s->id, sub.lab->id);
+            const auto done = out.load(s->id, sub.lab->id);
+            if (!again && done && done->final() && done->content_hash == sub.content_hash && done->seed == seed) continue;
+            jobs.push_back({s->id, s->folder, &sub, seed});
+        }
+    return jobs;
+}
+
+ClassOutputs write_class_outputs(const GradeFolder& out, const ClassFolder& cls, const std::vector<LabResult>& results,
+                                 const Catalog& catalog, const GradingConfig& config, const GradingSettings& settings)
+{
+    ClassOutputs o {.book = make_gradebook(cls, results, catalog, config), .results = results.size()};
+    std::optional<Roster> roster;
+    if (!settings.roster.empty()) {
+        roster = read_roster(settings.roster, settings.roster_keys.empty() ? config.roster_keys : settings.roster_keys);
+        std::vector<std::string> ids;
+        for (const Student& s : cls.students) ids.push_back(s.id);
+        o.roster_match = match_roster(*roster, ids);
+    }
+    write_file_atomically(out.root() / "gradebook.csv",
+                          gradebook_csv(o.book, roster ? &*roster : nullptr, o.roster_match ? &*o.roster_match : nullptr));
+    write_file_atomically(out.root() / "verdicts.csv", verdicts_csv(o.book));
+    write_file_atomically(out.root() / "report.md", class_report_markdown(cls, o.book, results));
+    write_file_atomically(out.root() / "speedups.svg", speedups_svg(o.book));
+    for (const BookRow& row : o.book.rows) {
+        write_file_atomically(out.student_dir(row.student) / "feedback.md", feedback_markdown(o.book, row));
+        write_file_atomically(out.student_dir(row.student) / "results.json",
+                              gradescope_results(o.book, row).dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+    }
+    return o;
+}
+
+std::vector<LabResult> results_of_chunks(const GradeFolder& out, int chunks, std::vector<std::string>* unreadable)
+{
+    std::map<std::pair<std::string, std::string>, LabResult> by_key;
+    const auto take = [&](const GradeFolder& f) {
+        for (LabResult& r : f.all_results(unreadable)) {
+            auto& slot = by_key[{r.student, r.lab}];
+            if (slot.student.empty() || (!slot.final() && r.final())) slot = std::move(r);  // a final one wins
+        }
+    };
+    take(out);
+    for (int k = 0; k < chunks; ++k) take(GradeFolder(out.chunk_dir(k)));
+    std::vector<LabResult> all;
+    for (auto& [key, r] : by_key) all.push_back(std::move(r));
+    return all;
+}
+
+std::vector<int> incomplete_chunks(const ClassFolder& cls, const std::vector<LabResult>& results, int chunks)
+{
+    std::map<std::pair<std::string, std::string>, const LabResult*> by_key;
+    for (const LabResult& r : results) by_key[{r.student, r.lab}] = &r;
+    std::vector<int> out;
+    for (int k = 0; k < chunks; ++k) {
+        bool complete = true;
+        for (const Student* s : students_of_chunk(cls, k, chunks))
+            for (const Submission& sub : s->submissions)
+                if (!sub.unchanged_skeleton && !answered(by_key, s->id, sub)) complete = false;
+        if (!complete) out.push_back(k);
+    }
+    return out;
+}
+
+}  // namespace hpclab

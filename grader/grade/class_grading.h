@@ -1,0 +1,61 @@
+// `hpclab grade` and `hpclab merge` from start to end, short of printing:
+// the grading's settings kept in the output folder (so that the same
+// command resumes, and a regrade runs the same inputs), which files still
+// need a check, and every output made again from the results on disk.
+#pragma once
+
+#include "grade/class_folder.h"
+#include "grade/class_run.h"
+#include "grade/grade_folder.h"
+#include "grade/gradebook.h"
+#include "grade/grading_config.h"
+#include "grade/roster.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+// What a grading of a class is, kept as grading.json in its output folder.
+struct GradingSettings {
+    std::filesystem::path submissions;          // absolute
+    std::uint64_t seed = 0;                     // the course's
+    std::filesystem::path config;               // empty: the defaults
+    std::filesystem::path roster;               // empty: none
+    std::vector<std::string> roster_keys;
+    int chunks = 0;                             // > 0: graded as Slurm chunks (chunks/<k>/)
+};
+
+// The settings of `out`, when it has some (throws when they cannot be read).
+std::optional<GradingSettings> read_settings(const GradeFolder& out);
+void write_settings(const GradeFolder& out, const GradingSettings& s);
+
+// The students of chunk `k` of `chunks`: a contiguous share of the sorted ids.
+std::vector<const Student*> students_of_chunk(const ClassFolder& cls, int k, int chunks);
+
+// The files of `students` that need a check: not the skeleton, and no final
+// result for this very content and seed (`again`: every file).
+std::vector<GradeJob> pending_jobs(const GradeFolder& out, const std::vector<const Student*>& students,
+                                   std::uint64_t course_seed, bool again);
+
+struct ClassOutputs {
+    Gradebook book;
+    std::optional<RosterMatch> roster_match;
+    std::size_t results = 0;
+    std::vector<std::string> unreadable;  // result files that are not results
+};
+
+// gradebook.csv, verdicts.csv, report.md, speedups.svg and students/*/ in
+// `out`, from `results` (throws on a roster or a folder it cannot use).
+ClassOutputs write_class_outputs(const GradeFolder& out, const ClassFolder& cls, const std::vector<LabResult>& results,
+                                 const Catalog& catalog, const GradingConfig& config, const GradingSettings& settings);
+
+// Every result of a Slurm grading: its chunks' folders (and its own).
+std::vector<LabResult> results_of_chunks(const GradeFolder& out, int chunks, std::vector<std::string>* unreadable);
+
+// The chunks some of whose files have no result yet, or a grader error.
+std::vector<int> incomplete_chunks(const ClassFolder& cls, const std::vector<LabResult>& results, int chunks);
+
+}  // namespace hpclab

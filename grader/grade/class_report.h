@@ -1,0 +1,19 @@
+// The class at a glance, for the instructor: who was found and what was left
+// out, pass rates per lab and task, the verdicts given, the speedups as a
+// picture (speedups.svg: a dot per student on a log scale, the threshold
+// marked), the submissions a person must look at before marks go out, and
+// where the grading time went.
+#pragma once
+
+#include "grade/class_folder.h"
+#include "grade/gradebook.h"
+
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+std::string class_report_markdown(const ClassFolder& cls, const Gradebook& book, const std::vector<LabResult>& results);
+std::string speedups_svg(const Gradebook& book);
+
+}  // namespace hpclab

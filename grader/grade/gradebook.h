@@ -1,0 +1,59 @@
+// The class's marks: a row per student, a column per lab and task, a total.
+// A task earns its points (grading_config.h) times its verdict's credit; a
+// lab not handed in (or handed in as the skeleton) earns nothing; a verdict
+// held for a person earns its credit too, and is named in the row's "held"
+// column so that nobody exports it unseen.
+#pragma once
+
+#include "grade/class_folder.h"
+#include "grade/grading_config.h"
+#include "grade/lab_result.h"
+#include "grade/roster.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hpclab {
+
+struct BookColumn {
+    const LabInfo* lab = nullptr;
+    const TaskInfo* task = nullptr;
+    double points = 0;
+    std::string name() const { return lab->id + "." + task->id; }
+};
+
+// What became of one task of one student.
+struct BookCell {
+    enum class State { graded, not_submitted, skeleton, not_graded } state = State::not_submitted;
+    const TaskResult* result = nullptr;  // when graded
+    double earned = 0;
+};
+
+struct BookRow {
+    std::string student;
+    std::vector<BookCell> cells;  // one per column
+    double total = 0, max = 0;
+    std::vector<std::string> held;  // "matmul.tiled: inconclusive"
+};
+
+struct Gradebook {
+    std::vector<BookColumn> columns;  // the labs the class handed in, in course order
+    std::vector<BookRow> rows;        // one per student, by id
+};
+
+// `results` are looked up by (student, lab); a result for another version of
+// the file than the one in the folder now counts as not graded.
+Gradebook make_gradebook(const ClassFolder& cls, const std::vector<LabResult>& results, const Catalog& catalog,
+                         const GradingConfig& config);
+
+// gradebook.csv: with a roster, its rows in its order keyed by its columns,
+// then the students it does not name; without, a "student" column.
+std::string gradebook_csv(const Gradebook& book, const Roster* roster, const RosterMatch* match);
+// verdicts.csv: a row per student, lab and task (verdict, points, speedup, message).
+std::string verdicts_csv(const Gradebook& book);
+
+std::string cell_verdict(const BookCell& cell);  // "pass", "not_submitted", ...
+
+}  // namespace hpclab

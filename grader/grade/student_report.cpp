@@ -1,0 +1,72 @@
+#include "grade/student_report.h"
+
+#include <fmt/format.h>
+
+namespace hpclab {
+
+namespace {
+
+std::string number(double x) { return fmt::format("{:g}", x); }
+
+// The cell in a student's words: the verdict, why, where, what to look at.
+std::string cell_text(const BookCell& cell)
+{
+    switch (cell.state) {
+    case BookCell::State::not_submitted: return "No file was handed in for this lab.\n";
+    case BookCell::State::skeleton: return "The file handed in is the skeleton as it was given out: nothing to grade.\n";
+    case BookCell::State::not_graded: return "Not graded yet (hpclab will grade it on its next run).\n";
+    case BookCell::State::graded: break;
+    }
+    const TaskResult& t = *cell.result;
+    std::string out = fmt::format("**{}**{}\n", verdict_title(t.verdict), t.where.empty() ? "" : " at " + t.where);
+    if (!t.message.empty()) out += "\n```\n" + t.message + (t.message.back() == '\n' ? "" : "\n") + "```\n";
+    if (!t.hint.empty()) out += "\nWhat to look at: " + t.hint + "\n";
+    if (t.speedup && t.threshold)
+        out += fmt::format("\nSpeed: {:.2f}x the baseline; {:.2f}x was needed.\n", *t.speedup, *t.threshold);
+    if (held_for_a_person(t.verdict)) out += "\nYour instructor looks at this one before it counts.\n";
+    return out;
+}
+
+}  // namespace
+
+std::string feedback_markdown(const Gradebook& book, const BookRow& row)
+{
+    std::string out = fmt::format("# {}: {} of {} points\n\n", row.student, number(row.total), number(row.max));
+    out += "| lab | task | verdict | points |\n|---|---|---|---|\n";
+    for (std::size_t i = 0; i < book.columns.size(); ++i)
+        out += fmt::format("| {} | {} | {} | {} / {} |\n", book.columns[i].lab->id, book.columns[i].task->id,
+                           cell_verdict(row.cells[i]), number(row.cells[i].earned), number(book.columns[i].points));
+    for (std::size_t i = 0; i < book.columns.size(); ++i) {
+        const BookColumn& col = book.columns[i];
+        out += fmt::format("\n## {} / {}: {}\n\n{}", col.lab->id, col.task->id, col.task->title, cell_text(row.cells[i]));
+    }
+    out += "\nRun `hpclab check <lab>` on your own file to see the same checks, and `hpclab hint <lab>` for hints.\n";
+    return out;
+}
+
+nlohmann::json gradescope_results(const Gradebook& book, const BookRow& row)
+{
+    nlohmann::json tests = nlohmann::json::array();
+    for (std::size_t i = 0; i < book.columns.size(); ++i) {
+        const BookColumn& col = book.columns[i];
+        const BookCell& cell = row.cells[i];
+        const bool passed = cell.result && cell.result->verdict == Verdict::pass;
+        tests.push_back({{"name", fmt::format("{} / {}: {}", col.lab->id, col.task->id, col.task->title)},
+                         {"number", fmt::format("{}.{}", col.lab->order, i + 1)},
+                         {"score", cell.earned},
+                         {"max_score", col.points},
+                         {"status", passed ? "passed" : "failed"},
+                         {"output", cell_text(cell)},
+                         {"output_format", "md"},
+                         {"tags", {cell_verdict(cell)}},
+                         {"visibility", "visible"}});
+    }
+    return {{"score", row.total},
+            {"output", fmt::format("hpclab: {} of {} points. Each test below is one task of a lab.", number(row.total),
+                                   number(row.max))},
+            {"output_format", "md"},
+            {"visibility", "visible"},
+            {"tests", tests}};
+}
+
+}  // namespace hpclab
