@@ -1,0 +1,211 @@
+// hpclab grade and merge as an instructor runs them, on this machine (no
+// GPU: files compile, and the checks of those that do say not_run): the
+// gradebook has every row, a second run redoes nothing final, kill -9 at
+// any moment and the same command gives the book an uninterrupted run
+// gives, two graders never share a folder, and Slurm's chunks merge into
+// one book (the real Slurm: tests/slurm).
+#include "grade/grade_folder.h"
+#include "test_support.h"
+#include "util/csv.h"
+#include "util/text_file.h"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <thread>
+
+using namespace hpclab;
+using hpclab::test::course_root;
+using hpclab::test::run_hpclab;
+using hpclab::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+std::string solution(const std::string& lab)
+{
+    return read_text_file(course_root() / "solutions" / lab / (lab + ".cu")).value();
+}
+
+// A small class: files that compile, files that do not, a skeleton, a stray file.
+void write_class(const TempDir& d)
+{
+    d.write("class/ada/vecadd3.cu", solution("vecadd3"));
+    d.write("class/ada/hello.cu", solution("hello"));
+    d.write("class/ben/labs/vecadd3/vecadd3.cu", "int x = ;\n");
+    d.write("class/cy/vecadd3.cu", read_text_file(course_root() / "labs/vecadd3/vecadd3.cu").value());
+    d.write("class/dee/hello.cu", "#include \"nothing.h\"\n");
+    d.write("class/eve/vecadd3.cu", "__global__ void k() { undefined_name(); }\n");
+    d.write("class/fox/hello.cu", "void f() { return 1; }\n");
+    d.write("class/README.txt", "the class\n");
+}
+
+ProcessResult grade(const TempDir& d, std::vector<std::string> more = {}, const std::string& out = "out")
+{
+    std::vector<std::string> args = {"grade", (d.path() / "class").string(), "--out", (d.path() / out).string(),
+                                     "--no-sandbox", "--seed", "1234", "--jobs", "2"};
+    args.insert(args.end(), more.begin(), more.end());
+    return run_hpclab(args, true, 600);
+}
+
+std::string file(const TempDir& d, const std::string& path) { return read_text_file(d.path() / path).value_or("(missing)"); }
+
+// Without nvcc nothing builds: these tests say so and stop.
+bool can_build()
+{
+    static const bool yes = !has(run_hpclab({"info"}).out, "nvcc: not found");
+    if (!yes) MESSAGE("no CUDA compiler here: the grading tests need one to compile the class");
+    return yes;
+}
+
+}  // namespace
+
+TEST_CASE("grade cli: a class into a gradebook with every row; the same command again redoes nothing final")
+{
+    if (!can_build()) return;
+    const TempDir d;
+    write_class(d);
+    const ProcessResult first = grade(d);
+    INFO(first.out, first.err);
+    REQUIRE(first.exit_code == 0);
+    CHECK(has(first.out, "Found 6 students, 7 lab files"));
+    CHECK(has(first.out, "1 of them the skeleton as handed out"));
+    CHECK(has(first.out, "README.txt: a file outside any student's folder"));
+    CHECK(has(first.out, "6 files to grade"));
+    const auto book = parse_csv(file(d, "out/gradebook.csv"));
+    REQUIRE(book.size() == 7);  // the header and six students
+    CHECK(book[0] == CsvRow {"student", "hello.hello (1)", "vecadd3.add (1)", "total", "max", "held"});
+    CHECK(book[1] == CsvRow {"ada", "0", "0", "0", "2", "hello.hello: not_run; vecadd3.add: not_run"});
+    const std::string verdicts = file(d, "out/verdicts.csv");
+    CHECK(has(verdicts, "ben,vecadd3,add,compile_error"));
+    CHECK(has(verdicts, "cy,vecadd3,add,skeleton_unchanged"));
+    CHECK(has(verdicts, "dee,hello,hello,compile_error"));
+    CHECK(has(file(d, "out/students/eve/feedback.md"), "vecadd3.cu(1): error"));
+    CHECK_FALSE(has(file(d, "out/students/eve/feedback.md"), (d.path() / "class").string()));  // as the student names it
+    CHECK(has(file(d, "out/students/fox/results.json"), "\"max_score\""));
+    CHECK(has(file(d, "out/report.md"), "## Held for a person"));
+    CHECK(has(file(d, "out/speedups.svg"), "<svg"));
+
+    // Compile errors stand; not_run (no GPU here) is graded again, to the same book.
+    const std::string first_book = file(d, "out/gradebook.csv");
+    const ProcessResult again = grade(d);
+    CHECK(again.exit_code == 0);
+    CHECK(has(again.out, "2 files to grade"));
+    CHECK(file(d, "out/gradebook.csv") == first_book);
+    const ProcessResult one = grade(d, {"--student", "ben"});
+    CHECK(has(one.out, "1 files to grade"));
+    CHECK(grade(d, {"--student", "nobody"}).exit_code == 2);
+}
+
+TEST_CASE("grade cli: killed with SIGKILL at any moment, the same command gives the book an uninterrupted run gives")
+{
+    if (!can_build()) return;
+    const TempDir d;
+    write_class(d);
+    REQUIRE(grade(d, {}, "whole").exit_code == 0);
+    for (const double after_s : {0.3, 1.5, 3.0}) {
+        CAPTURE(after_s);
+        std::atomic<bool> kill {false};
+        ProcessSpec spec;
+        spec.argv = {HPCLAB_EXE, "grade", (d.path() / "class").string(), "--out", (d.path() / "killed").string(),
+                     "--no-sandbox", "--seed", "1234", "--jobs", "1", "--again"};
+        spec.set_env = {{"HPCLAB_ROOT", course_root().string()}, {"CUDA_VISIBLE_DEVICES", ""}};
+        spec.wall_limit_s = 600;
+        spec.cancel = &kill;
+        std::thread killer([&] {
+            std::this_thread::sleep_for(std::chrono::duration<double>(after_s));
+            kill = true;
+        });
+        const ProcessResult killed = run_process(spec);
+        killer.join();
+        if (after_s < 1) CHECK(killed.cancelled);  // killed before it could end (compiling alone takes longer)
+        const ProcessResult resumed = grade(d, {}, "killed");
+        INFO(resumed.out, resumed.err);
+        CHECK(resumed.exit_code == 0);
+        CHECK(file(d, "killed/gradebook.csv") == file(d, "whole/gradebook.csv"));
+        CHECK(file(d, "killed/verdicts.csv") == file(d, "whole/verdicts.csv"));
+    }
+}
+
+TEST_CASE("grade cli: two graders never write one folder; bad inputs are refused before anything runs")
+{
+    if (!can_build()) return;
+    const TempDir d;
+    write_class(d);
+    {
+        const FolderLock held(d.path() / "out");
+        const ProcessResult r = grade(d);
+        CHECK(r.exit_code == 2);
+        CHECK(has(r.err, "another hpclab grade is writing this folder (pid"));
+    }
+    REQUIRE(grade(d).exit_code == 0);
+    ProcessResult r = run_hpclab({"grade", (d.path() / "class").string(), "--out", (d.path() / "out").string(),
+                                  "--no-sandbox", "--seed", "99"});  // the folder's seed is 1234
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "graded with the course seed 1234, not 99"));
+    r = run_hpclab({"grade", (d.path() / "nowhere").string(), "--out", (d.path() / "o2").string()});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "not a folder of submissions"));
+    r = grade(d, {"--chunk", "3/3"}, "o3");
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "must be k/K with 0 <= k < K"));
+    r = grade(d, {"--config", d.write("c.json", R"({"points": {"vecadd9": 1}})").string()}, "o4");
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "no lab vecadd9"));
+    r = grade(d, {"--roster", d.write("r.csv", "Name\nAda\n").string()}, "o5");
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "--roster-key"));
+}
+
+TEST_CASE("grade cli: without a sandbox grading refuses, unless told --no-sandbox")
+{
+    if (!can_build()) return;
+    const TempDir d;
+    write_class(d);
+    ProcessSpec spec;
+    spec.argv = {HPCLAB_EXE, "grade", (d.path() / "class").string(), "--out", (d.path() / "out").string()};
+    spec.set_env = {{"HPCLAB_ROOT", course_root().string()}, {"CUDA_VISIBLE_DEVICES", ""},
+                    {"HPCLAB_BWRAP", "/nonexistent/bwrap"}};
+    spec.wall_limit_s = 120;
+    const ProcessResult r = run_process(spec);
+    CHECK(r.exit_code == 4);
+    CHECK(has(r.err, "install bubblewrap"));
+    CHECK(has(r.err, "--no-sandbox"));
+    CHECK_FALSE(fs::exists(d.path() / "out" / "results"));
+}
+
+TEST_CASE("grade cli: Slurm chunks, each graded on its own, merge into the book one run gives; a missing chunk is named")
+{
+    if (!can_build()) return;
+    const TempDir d;
+    write_class(d);
+    REQUIRE(grade(d, {}, "whole").exit_code == 0);
+    const ProcessResult slurm = grade(d, {"--slurm", "--chunks", "3"}, "cluster");
+    INFO(slurm.out, slurm.err);
+    REQUIRE(slurm.exit_code == 0);
+    const std::string script = file(d, "cluster/slurm/grade.sbatch");
+    CHECK(has(script, "#SBATCH --array=0-2"));
+    CHECK(has(script, "--seed 1234"));
+    // What each array task runs, here in turn.
+    const auto chunk = [&](int k) {
+        return grade(d, {"--chunk", std::to_string(k) + "/3"}, "cluster/chunks/" + std::to_string(k)).exit_code;
+    };
+    for (int k = 0; k < 3; ++k) REQUIRE(chunk(k) == 0);
+    ProcessResult merged = run_hpclab({"merge", (d.path() / "cluster").string()});
+    INFO(merged.out);
+    CHECK(merged.exit_code == 0);
+    CHECK(has(merged.out, "Every chunk is complete."));
+    CHECK(file(d, "cluster/gradebook.csv") == file(d, "whole/gradebook.csv"));
+
+    fs::remove_all(d.path() / "cluster" / "chunks" / "1");
+    merged = run_hpclab({"merge", (d.path() / "cluster").string()});
+    CHECK(merged.exit_code == 1);
+    CHECK(has(merged.out, "sbatch --array=1 " + (d.path() / "cluster/slurm/grade.sbatch").string()));
+    CHECK(has(file(d, "cluster/gradebook.csv"), "not graded yet"));
+    REQUIRE(chunk(1) == 0);
+    CHECK(run_hpclab({"merge", (d.path() / "cluster").string()}).exit_code == 0);
+    CHECK(file(d, "cluster/gradebook.csv") == file(d, "whole/gradebook.csv"));
+    CHECK(run_hpclab({"merge", (d.path() / "class").string()}).exit_code == 2);  // not a Slurm grading
+}
