@@ -6,6 +6,9 @@
 #include "run/process.h"
 #include "run/sandbox.h"
 #include "run/task_runner.h"
+#include "util/csv.h"
+#include "util/program_path.h"
+#include "util/text_file.h"
 
 #include <fmt/format.h>
 
@@ -103,7 +106,7 @@ int write_slurm(Context& ctx, const GradeFolder& out, const GradeArgs& a, Gradin
     write_settings(out, settings);
     SlurmJob job {.hpclab = fs::read_symlink("/proc/self/exe"), .course_root = ctx.catalog().root(),
                   .submissions = settings.submissions, .out = fs::absolute(out.root()), .seed = settings.seed,
-                  .chunks = a.chunks, .partition = a.partition, .time_limit = a.time_limit, .gres = a.gres};
+                  .chunks = a.chunks, .partition = a.partition, .time_limit = a.time_limit, .gres = a.gres, .cpus_per_task = a.cpus};
     if (!settings.config.empty()) job.grade_flags.insert(job.grade_flags.end(), {"--config", settings.config.string()});
     if (a.no_sanitizer) job.grade_flags.push_back("--no-sanitizer");
     if (a.no_timing) job.grade_flags.push_back("--no-timing");
@@ -116,7 +119,10 @@ int write_slurm(Context& ctx, const GradeFolder& out, const GradeArgs& a, Gradin
         fmt::print("Submit it with:  sbatch {}\nThen, when it has run:  hpclab merge {}\n", script.string(), out.root().string());
         return kPass;
     }
-    ProcessSpec sbatch {.argv = {"sbatch", "--parsable", script.string()}, .wall_limit_s = 60};
+    const auto sbatch_exe = find_on_path("sbatch");
+    if (!sbatch_exe) throw SetupError("--submit: no sbatch on the PATH (is this a Slurm cluster's login node?); the "
+                                      "script is written: submit it from where sbatch is");
+    ProcessSpec sbatch {.argv = {sbatch_exe->string(), "--parsable", script.string()}, .wall_limit_s = 60};
     const ProcessResult r = run_process(sbatch);
     if (!r.exited() || r.exit_code != 0)
         throw SetupError("sbatch did not take the job: " + (r.start_error.empty() ? r.err : r.start_error));
@@ -162,10 +168,41 @@ std::vector<const Student*> selected_students(const ClassFolder& cls, const Grad
     throw UsageError("--student " + a.student + ": no such student's folder in " + cls.root.string());
 }
 
+// Every row of the expected verdicts against the book: as check --expect
+// does, a row that could not run (no GPU) is neither right nor wrong.
+int compare_expected(const Gradebook& book, const std::string& file)
+{
+    const auto text = read_text_file(file);
+    if (!text) throw UsageError("--expect " + file + ": cannot be read");
+    std::map<std::string, std::string> got;
+    for (const BookRow& r : book.rows)
+        for (std::size_t i = 0; i < book.columns.size(); ++i)
+            got[r.student + " " + book.columns[i].name()] = cell_verdict(r.cells[i]);
+    int wrong = 0, unjudged = 0, rows = 0;
+    for (const CsvRow& row : parse_csv(*text)) {
+        if (row.size() != 4 || row[0] == "student") continue;
+        ++rows;
+        const std::string key = row[0] + " " + row[1] + "." + row[2];
+        const auto g = got.find(key);
+        const std::string verdict = g == got.end() ? "(no such row)" : g->second;
+        if (verdict == row[3]) continue;
+        if (verdict == "not_run") ++unjudged;
+        else {
+            ++wrong;
+            fmt::print("expected {}: {}, got {}\n", key, row[3], verdict);
+        }
+    }
+    if (rows == 0) throw UsageError("--expect " + file + ": no rows of student,lab,task,verdict");
+    fmt::print("expected verdicts: {} of {} as expected{}\n", rows - wrong - unjudged, rows,
+               unjudged ? fmt::format(", {} not run (no GPU)", unjudged) : "");
+    return wrong ? kFail : unjudged ? kSkipped : kPass;
+}
+
 }  // namespace
 
 int cmd_grade(Context& ctx, const GradeArgs& a)
 {
+    if (!a.expect.empty() && !fs::is_regular_file(a.expect)) throw UsageError("--expect " + a.expect + ": no such file");
     ClassFolder cls;
     try {
         cls = discover_class(a.submissions, ctx.catalog());
@@ -222,7 +259,7 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
     o.unreadable = unreadable;
     print_outputs(out, o);
     if (t.unsaved > 0) return kGraderError;
-    return kPass;
+    return a.expect.empty() ? kPass : compare_expected(o.book, a.expect);
 }
 
 int cmd_merge(Context& ctx, const std::string& out_dir)

@@ -216,7 +216,11 @@ ParsedCommand grade_command(CLI::App& app, Context& ctx)
     c->add_option("--partition", a.partition, "With --slurm: the partition");
     c->add_option("--time", a.time_limit, "With --slurm: each chunk's time limit");
     c->add_option("--gres", a.gres, "With --slurm: each chunk's generic resources (default gpu:1)");
+    c->add_option("--cpus", a.cpus, "With --slurm: each chunk's CPUs, for its compiles (default 8)")
+        ->check(CLI::Range(1, 1024));
     c->add_flag("--submit", a.submit, "With --slurm: submit it with sbatch too");
+    c->add_option("--expect", a.expect,
+                  "A CSV of student,lab,task,verdict: exit 0 iff every one is given (77 when some could not run)");
     return {c, [&, seed_opt] {
                 if (seed_opt->count()) a.seed = seed;
                 return cmd_grade(ctx, a);

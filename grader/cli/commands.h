@@ -69,7 +69,9 @@ struct GradeArgs {
     bool slurm = false;        // write the job array instead of grading
     int chunks = 4;
     std::string partition, time_limit = "02:00:00", gres = "gpu:1";
+    int cpus = 8;              // with --slurm: CPUs per chunk (its compiles)
     bool submit = false;       // with --slurm: sbatch it too
+    std::string expect;        // a CSV of student,lab,task,verdict: exit 0 iff the book gives them
 };
 
 int cmd_list(Context& ctx, bool markdown, const std::string& lab);

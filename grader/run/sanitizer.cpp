@@ -1,5 +1,7 @@
 #include "run/sanitizer.h"
 
+#include "util/program_path.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
@@ -21,14 +23,7 @@ std::optional<fs::path> find_compute_sanitizer(const fs::path& nvcc)
         for (const fs::path& p : {cuda / "bin" / "compute-sanitizer", cuda / "compute-sanitizer" / "compute-sanitizer"})
             if (fs::exists(p, ec)) return p;
     }
-    if (const char* path = std::getenv("PATH")) {
-        std::istringstream dirs(path);
-        std::string dir;
-        while (std::getline(dirs, dir, ':'))
-            if (!dir.empty() && fs::exists(fs::path(dir) / "compute-sanitizer", ec))
-                return fs::path(dir) / "compute-sanitizer";
-    }
-    return std::nullopt;
+    return find_on_path("compute-sanitizer");
 }
 
 std::vector<std::string> sanitizer_command(const fs::path& sanitizer, std::string_view tool, const fs::path& log_file)

@@ -209,3 +209,27 @@ TEST_CASE("grade cli: Slurm chunks, each graded on its own, merge into the book 
     CHECK(file(d, "cluster/gradebook.csv") == file(d, "whole/gradebook.csv"));
     CHECK(run_hpclab({"merge", (d.path() / "class").string()}).exit_code == 2);  // not a Slurm grading
 }
+
+TEST_CASE("grade cli: the sample class compiles as expected here, and the rest waits for a GPU")
+{
+    if (!can_build()) return;
+    const TempDir d;
+    const ProcessResult r = run_hpclab({"grade", (course_root() / "examples/class/submissions").string(), "--out",
+                                        (d.path() / "out").string(), "--no-sandbox", "--expect",
+                                        (course_root() / "examples/class/expected.csv").string()},
+                                       true, 600);
+    INFO(r.out, r.err);
+    CHECK(r.exit_code == 77);  // skipped: the verdicts that need a GPU could not be judged
+    CHECK(has(r.out, "Found 6 students, 11 lab files"));
+    CHECK_FALSE(has(r.out, "Ignored"));
+    CHECK(has(r.out, "expected verdicts: 2 of 12 as expected, 10 not run (no GPU)"));  // dee's compile error, dee's missing hello
+    CHECK(has(file(d, "out/verdicts.csv"), "dee,vecadd3,add,compile_error"));
+
+    // An expectation the book does not meet fails, whatever could not run.
+    const fs::path wrong = d.write("wrong.csv", "student,lab,task,verdict\ndee,vecadd3,add,pass\n");
+    const ProcessResult w = run_hpclab({"grade", (course_root() / "examples/class/submissions").string(), "--out",
+                                        (d.path() / "out").string(), "--no-sandbox", "--expect", wrong.string()},
+                                       true, 600);
+    CHECK(w.exit_code == 1);
+    CHECK(has(w.out, "expected dee vecadd3.add: pass, got compile_error"));
+}

@@ -1,0 +1,16 @@
+/* hello - Eve's */
+#include <stdio.h>
+#include "hpc.h"
+#include "hello.h"
+
+__global__ void hi(void)
+{
+    printf("Hello from block %d, thread %d\n", blockIdx.x, threadIdx.x);
+}
+
+void hello(int nblocks, int nthreads)
+{
+    printf("Hello from the host: launching %d blocks of %d threads\n", nblocks, nthreads);
+    hi<<<nblocks, nthreads>>>();
+    cudaCheckError();
+}
