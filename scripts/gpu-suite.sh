@@ -17,7 +17,8 @@
 # pass the thresholds a student meets against the tuned speed baseline; and
 # of every variant in bench/ that needs no library: the tuned baselines and
 # the going-further versions must pass), calibrate (the speed ratios the
-# thresholds are set from). One device call has ten minutes: the
+# thresholds are set from), grade (hpclab grade: the sample class, a
+# generated class timed, killed and resumed). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
 # and CTEST_ARGS (-L broken / -LE broken).
 set -u -o pipefail
@@ -214,8 +215,57 @@ part_bench() {
   say "bench: exit $bench_rc, $(( $(date +%s) - t0 )) s"
 }
 
+# Class grading (issue 12): the sample class to its expected verdicts, then
+# a generated class (GRADE_STUDENTS students x every lab: solutions, one file
+# in five from the broken set, each file made unique as students' files are)
+# graded with its time split; then the same grading killed with SIGKILL after
+# GRADE_KILL_S seconds and run again, and a regrade: their gradebooks and
+# verdicts against the uninterrupted run's.
+part_grade() {
+  local n=${GRADE_STUDENTS:-40} class="$BUILD-logs/class" t0 rc
+  say ""
+  say "== hpclab grade: the sample class"
+  t0=$(date +%s)
+  "$hpclab" grade examples/class/submissions --out "$LOGS/sample" --again --expect examples/class/expected.csv \
+    > "$LOGS/grade-sample.txt" 2>&1; rc=$?
+  [ $rc -eq 0 ] || ctest_rc=$rc
+  grep -E "^(expected|student|[a-z]+ +[0-9.]+ / )" "$LOGS/grade-sample.txt" | tee -a "$summary"
+  say "sample class: exit $rc, $(( $(date +%s) - t0 )) s"
+  say "GPU after it: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null | wc -l) compute processes, $(nvidia-smi --query-gpu=memory.used --format=csv,noheader 2>/dev/null) used"
+
+  rm -rf "$class"; mkdir -p "$class"
+  local i=0 lab file broken
+  for i in $(seq -w 1 "$n"); do
+    mkdir -p "$class/s$i"
+    for j in labs/*/lab.json; do
+      lab=$(basename "$(dirname "$j")")
+      file="solutions/$lab/$lab.cu"
+      mapfile -t broken < <(ls tests/broken/"$lab"/*.cu 2>/dev/null)
+      if [ $(( 10#$i % 5 )) -eq 0 ] && [ ${#broken[@]} -gt 0 ]; then file=${broken[$(( 10#$i / 5 % ${#broken[@]} ))]}; fi
+      { cat "$file"; echo "/* student s$i */"; } > "$class/s$i/$lab.cu"
+    done
+  done
+  say ""
+  say "== hpclab grade: $n students x $(ls labs/*/lab.json | wc -l) labs"
+  t0=$(date +%s)
+  "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 > "$LOGS/grade-class.txt" 2>&1; rc=$?
+  say "class: exit $rc, $(( $(date +%s) - t0 )) s wall"
+  grep -E "^(Found|Course seed|Graded)" "$LOGS/grade-class.txt" | tee -a "$summary"
+  say "verdicts: $(tail -n +2 "$LOGS/graded/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+
+  say ""
+  say "== killed after ${GRADE_KILL_S:-60} s, then the same command"
+  timeout -s KILL "${GRADE_KILL_S:-60}" "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 > "$LOGS/grade-killed.txt" 2>&1
+  say "killed: exit $? with $(find "$LOGS/killed/results" -name '*.json' 2>/dev/null | wc -l) results written"
+  t0=$(date +%s)
+  "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 > "$LOGS/grade-resumed.txt" 2>&1
+  say "resumed: exit $?, $(( $(date +%s) - t0 )) s; $(grep -E '^Course seed' "$LOGS/grade-resumed.txt")"
+  cmp -s "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" && say "gradebook after kill -9 + resume: IDENTICAL" \
+    || { say "gradebook after kill -9 + resume: DIFFERS"; diff "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" | head -10 | tee -a "$summary"; }
+}
+
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate bench)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate bench grade)"; exit 2; }
   "part_$p"
   pack
 done

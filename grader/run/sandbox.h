@@ -11,6 +11,8 @@
 // and runs as on a student's own machine (sandbox_unavailable()).
 #pragma once
 
+#include "util/work_dir.h"  // a step's private folder
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -47,18 +49,5 @@ std::vector<std::filesystem::path> system_view(const std::filesystem::path& cour
 // The environment a step inside gets: PATH, HOME=/tmp, and the driver's
 // library path when the parent has one.
 std::vector<std::pair<std::string, std::string>> sandbox_env();
-
-// A fresh private folder for one step (removed with the object).
-class WorkDir {
-public:
-    explicit WorkDir(const std::string& what);
-    ~WorkDir();
-    WorkDir(const WorkDir&) = delete;
-    WorkDir& operator=(const WorkDir&) = delete;
-    const std::filesystem::path& path() const { return dir_; }
-
-private:
-    std::filesystem::path dir_;
-};
 
 }  // namespace hpclab

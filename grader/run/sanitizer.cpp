@@ -36,19 +36,6 @@ std::vector<std::string> sanitizer_command(const fs::path& sanitizer, std::strin
     return cmd;
 }
 
-SanitizerLog::SanitizerLog()
-{
-    std::string pattern = (fs::temp_directory_path() / "hpclab-sanitizer-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::system_error(errno, std::generic_category(), "mkdtemp " + pattern);
-    dir_ = pattern;
-}
-
-SanitizerLog::~SanitizerLog()
-{
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-}
-
 std::string SanitizerLog::read() const
 {
     constexpr std::size_t kLimit = 1 << 20;

@@ -4,6 +4,8 @@
 // turned into findings that name the student's file and line.
 #pragma once
 
+#include "util/work_dir.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -28,17 +30,13 @@ std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitize
 // A private folder for one sanitizer run's log, removed with this object.
 class SanitizerLog {
 public:
-    SanitizerLog();
-    ~SanitizerLog();
-    SanitizerLog(const SanitizerLog&) = delete;
-    SanitizerLog& operator=(const SanitizerLog&) = delete;
-    std::filesystem::path file() const { return dir_ / "sanitizer.log"; }
-    std::filesystem::path dir() const { return dir_; }
+    std::filesystem::path file() const { return dir_.path() / "sanitizer.log"; }
+    std::filesystem::path dir() const { return dir_.path(); }
     // What the tool wrote, up to a limit (a report is short; the rest is cut).
     std::string read() const;
 
 private:
-    std::filesystem::path dir_;
+    WorkDir dir_ {"sanitizer"};
 };
 
 struct SanitizerReport {

@@ -40,6 +40,7 @@ TEST_CASE("docs: the index links every walkthrough")
     const std::string index = read(test::course_root() / "docs" / "README.md");
     for (const auto& lab : test::catalog().labs()) CHECK(index.find("(" + lab.id + ".md)") != std::string::npos);
     CHECK(index.find("(performance.md)") != std::string::npos);
+    CHECK(index.find("(instructors.md)") != std::string::npos);
 }
 
 TEST_CASE("docs: the performance page's results are the rendering of docs/results/bench-h100.json")

@@ -156,7 +156,7 @@ TEST_CASE("grade: CSV as LMSs write it, and fields a spreadsheet would run as fo
     CHECK(parse_csv(csv_line({"x,y", "q\"", "=cmd()", "-1.5", "@x"})) == std::vector<CsvRow> {{"x,y", "q\"", "'=cmd()", "-1.5", "'@x"}});
 }
 
-TEST_CASE("grade: a roster keys the rows by its identity columns; unmatched and ambiguous are reported")
+TEST_CASE("grade: a roster keys the rows by its identity columns, and unmatched and ambiguous are reported")
 {
     const TempDir d;
     // As Canvas exports it: a "Points Possible" row that names nobody.

@@ -62,7 +62,7 @@ bool can_build()
 
 }  // namespace
 
-TEST_CASE("grade cli: a class into a gradebook with every row; the same command again redoes nothing final")
+TEST_CASE("grade cli: a class into a gradebook with every row, and the same command again redoes nothing final")
 {
     if (!can_build()) return;
     const TempDir d;
@@ -129,7 +129,7 @@ TEST_CASE("grade cli: killed with SIGKILL at any moment, the same command gives 
     }
 }
 
-TEST_CASE("grade cli: two graders never write one folder; bad inputs are refused before anything runs")
+TEST_CASE("grade cli: two graders never write one folder, and bad inputs are refused before anything runs")
 {
     if (!can_build()) return;
     const TempDir d;
@@ -176,7 +176,7 @@ TEST_CASE("grade cli: without a sandbox grading refuses, unless told --no-sandbo
     CHECK_FALSE(fs::exists(d.path() / "out" / "results"));
 }
 
-TEST_CASE("grade cli: Slurm chunks, each graded on its own, merge into the book one run gives; a missing chunk is named")
+TEST_CASE("grade cli: Slurm chunks, each graded on its own, merge into the book one run gives, and a missing chunk is named")
 {
     if (!can_build()) return;
     const TempDir d;
