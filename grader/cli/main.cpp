@@ -38,6 +38,22 @@ std::string readable(const CLI::ParseError& e, const CLI::App& app, int argc, ch
 
 }  // namespace
 
+// Under ctest ($HPCLAB_SKIP_LOG, set by the tests' environment), why this
+// command judged nothing: a line each, which ctest's last lines sum up
+// (tests/ctest_summary.cmake).
+void note_skip(Context& ctx, const std::string& command)
+{
+    const char* log = std::getenv("HPCLAB_SKIP_LOG");
+    if (!log || !*log) return;
+    const std::string why = !ctx.toolchain().available() ? "no CUDA compiler: " + ctx.toolchain().unavailable
+                            : !ctx.gpu().present          ? "no GPU here: " + ctx.gpu().why_not
+                                                          : "hpclab " + command + " could not judge here";
+    if (FILE* f = std::fopen(log, "a")) {
+        std::fprintf(f, "%s\n", why.c_str());
+        std::fclose(f);
+    }
+}
+
 int main(int argc, char** argv)
 {
     // No other process of this user may read hpclab's memory or open its
@@ -73,7 +89,11 @@ int main(int argc, char** argv)
     }
     try {
         for (const ParsedCommand& c : commands)
-            if (c.command->parsed()) return c.call();
+            if (c.command->parsed()) {
+                const int status = c.call();
+                if (status == kSkipped) note_skip(*ctx, c.command->get_name());
+                return status;
+            }
     } catch (const UsageError& e) {
         fmt::print(stderr, "hpclab: {}\n", e.what());
         return kUsage;

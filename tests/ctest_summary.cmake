@@ -1,0 +1,37 @@
+# The last lines of a ctest run: how many tests passed, failed and were
+# skipped, and why they were skipped (each skipping program wrote a line
+# to SKIP_LOG: hpclab on exit 77, the hpc.h probe, the Slurm test).
+#   cmake -DSKIP_LOG=<file> -DTEST_LOG=<LastTest.log> -P ctest_summary.cmake
+# While ctest runs (and still when it runs this), its log is LastTest.log.tmp.
+if(EXISTS "${TEST_LOG}.tmp")
+  set(TEST_LOG "${TEST_LOG}.tmp")
+elseif(NOT EXISTS "${TEST_LOG}")
+  return()
+endif()
+file(STRINGS "${TEST_LOG}" _ran REGEX "^[0-9]+/[0-9]+ Test: ")
+file(STRINGS "${TEST_LOG}" _passed REGEX "^Test Passed\\.$")  # a skipped test too says so here
+list(LENGTH _ran _total)
+list(LENGTH _passed _passed_or_skipped)
+math(EXPR _failed "${_total} - ${_passed_or_skipped}")
+set(_skipped 0)
+set(_why "")
+if(EXISTS "${SKIP_LOG}")
+  file(STRINGS "${SKIP_LOG}" _reasons)
+  list(LENGTH _reasons _skipped)
+  list(REMOVE_DUPLICATES _reasons)
+  file(STRINGS "${SKIP_LOG}" _all)
+  foreach(_r IN LISTS _reasons)
+    set(_n 0)
+    foreach(_a IN LISTS _all)
+      if(_a STREQUAL _r)
+        math(EXPR _n "${_n} + 1")
+      endif()
+    endforeach()
+    string(APPEND _why "\n  ${_n} skipped: ${_r}")
+  endforeach()
+endif()
+math(EXPR _pass "${_passed_or_skipped} - ${_skipped}")
+message("hpclab tests: ${_total} ran: ${_pass} passed, ${_failed} failed, ${_skipped} skipped${_why}")
+if(_skipped GREATER 0)
+  message("  (the GPU tests skip on a machine without a GPU: they run, and must pass, on one)")
+endif()
