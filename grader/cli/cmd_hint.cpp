@@ -22,6 +22,12 @@ void print_hint(const LabInfo& lab, std::size_t k)  // k counts from 1
 // Where to go once the hints are used up: the walkthrough, then the answer.
 void print_no_more(const Context& ctx, const LabInfo& lab)
 {
+    std::error_code ec;
+    if (!std::filesystem::exists(lab.solution_source(), ec)) {  // the student kit
+        fmt::print("\nThere are no more hints for {}. The walkthrough {} goes through every step.\n", lab.id,
+                   relative_to_root(ctx, lab.doc));
+        return;
+    }
     fmt::print("\nThere are no more hints for {}. The walkthrough {} goes through every step;\n"
                "'hpclab run {} --solution' runs the reference solution ({}).\n",
                lab.id, relative_to_root(ctx, lab.doc), lab.id, relative_to_root(ctx, lab.solution_source()));

@@ -235,6 +235,19 @@ ParsedCommand merge_command(CLI::App& app, Context& ctx)
     return {c, [&] { return cmd_merge(ctx, out); }};
 }
 
+ParsedCommand export_kit_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("export-student-kit",
+                                 "Write the course as students get it: no solutions, the speed baselines compiled");
+    auto& out = keep<std::string>(g_values);
+    auto& archs = keep<std::string>(g_values);
+    archs = "75;80;86;89;90;100;120";
+    c->add_option("dir", out, "A new folder for the kit")->required();
+    c->add_option("--architectures", archs, "The GPU architectures of the compiled baselines (CMake style)")
+        ->capture_default_str();
+    return {c, [&] { return cmd_export_kit(ctx, out, archs); }};
+}
+
 }  // namespace
 
 std::vector<ParsedCommand> define_commands(CLI::App& app, Context& ctx, int argc, char** argv)
@@ -245,7 +258,7 @@ std::vector<ParsedCommand> define_commands(CLI::App& app, Context& ctx, int argc
             build_command(app, ctx),    run_command(app, ctx),   check_command(app, ctx),
             selftest_command(app, ctx), bench_command(app, ctx, command_line),
             hint_command(app, ctx),     reset_command(app, ctx), watch_command(app, ctx),
-            grade_command(app, ctx),    merge_command(app, ctx)};
+            grade_command(app, ctx),    merge_command(app, ctx), export_kit_command(app, ctx)};
 }
 
 }  // namespace hpclab::cli

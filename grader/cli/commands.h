@@ -79,6 +79,8 @@ int cmd_list(Context& ctx, bool markdown, const std::string& lab);
 // a job array of chunks instead. hpclab merge: the chunks into one book.
 int cmd_grade(Context& ctx, const GradeArgs& args);
 int cmd_merge(Context& ctx, const std::string& out);
+// hpclab export-student-kit: the course as students get it (kit/student_kit.h).
+int cmd_export_kit(Context& ctx, const std::string& out, const std::string& architectures);
 int cmd_check(Context& ctx, const CheckArgs& args);
 int cmd_info(Context& ctx);
 // The verdict table for people; with a file, as CMake variables for the tests.

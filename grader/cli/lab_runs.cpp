@@ -15,6 +15,11 @@ namespace fs = std::filesystem;
 
 std::filesystem::path source_of(const LabInfo& lab, Variant v)
 {
+    std::error_code ec;
+    if (v == Variant::solution && !fs::exists(lab.solution_source(), ec))
+        throw UsageError("there is no solution of " + lab.id + " here (" + lab.solution_source().string() +
+                         "): the student kit has none. 'hpclab hint " + lab.id + "' and docs/" + lab.id +
+                         ".md help instead");
     return v == Variant::solution ? lab.solution_source() : lab.student_source();
 }
 

@@ -355,6 +355,10 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
         r.fail("speed_baseline", "must be the name of a file of bench/" + lab.id + "/ without .cu");
     lab.baseline_source = lab.speed_baseline.empty() ? lab.solution_dir / lab.student_file
                                                      : root / "bench" / lab.id / (lab.speed_baseline + ".cu");
+    // The student kit ships the baseline compiled, not its source (hpclab export-student-kit).
+    std::error_code ec;
+    if (!fs::exists(lab.baseline_source, ec) && fs::exists(root / "baselines" / (lab.id + ".o"), ec))
+        lab.baseline_source = root / "baselines" / (lab.id + ".o");
     lab.doc = root / "docs" / (lab.id + ".md");
     return lab;
 }

@@ -100,7 +100,8 @@ struct LabInfo {
     std::filesystem::path lab_dir;       // labs/<id>
     std::filesystem::path solution_dir;  // solutions/<id>
     // lab.json's "speed_baseline": the program the thresholds are measured
-    // against, bench/<id>/<speed_baseline>.cu; empty: the solution.
+    // against, bench/<id>/<speed_baseline>.cu; empty: the solution. In the
+    // student kit, which has neither, baselines/<id>.o: the same, compiled.
     std::string speed_baseline;
     std::filesystem::path baseline_source;
     std::filesystem::path doc;           // docs/<id>.md

@@ -62,6 +62,13 @@ std::string build_name(const LabInfo& lab, const std::filesystem::path& source);
 BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const std::filesystem::path& source,
                               const std::string& variant, const std::vector<std::string>& link_libraries = {});
 
+// `source` alone compiled into `object` with `tc`'s flags, without the
+// sandbox (the course's own files: the student kit's speed baselines, which
+// build_lab_program links as they are, a source ending in .o). False, with
+// the compiler's messages in `diagnostics`, when it does not compile.
+bool compile_lab_object(const Toolchain& tc, const LabInfo& lab, const std::filesystem::path& source,
+                        const std::filesystem::path& object, std::string& diagnostics);
+
 // The linker arguments for `link_libraries`, or the reason they cannot be
 // linked (a library that is not in the toolkit's folder) in `error`.
 std::vector<std::string> toolkit_link_flags(const Toolchain& tc, const std::vector<std::string>& link_libraries,
