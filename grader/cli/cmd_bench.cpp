@@ -183,7 +183,8 @@ void write_outputs(const BenchArgs& args, const BenchResults& results)
 
 int cmd_bench(Context& ctx, const BenchArgs& args)
 {
-    if (args.markdown || !args.update.empty()) throw UsageError("--markdown and --update go with --report <results.json>");
+    if (args.markdown || !args.update.empty() || !args.plot.empty())
+        throw UsageError("--markdown, --update and --plot go with --report <results.json>");
     BenchChoices choices;
     choices.task = args.task;
     choices.variants = args.variants;

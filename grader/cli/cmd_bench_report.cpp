@@ -1,9 +1,11 @@
 // hpclab bench --report: a results file written by `hpclab bench --json`,
 // rendered again without a GPU: as the terminal's table, as markdown, or
-// into the generated section of a document (docs/performance.md).
+// into the generated section of a document (docs/performance.md), or as
+// plots (--plot <folder>: an SVG per lab task, docs/figures/bench/).
 #include "commands.h"
 
 #include "bench/metrics.h"
+#include "bench/plot.h"
 #include "bench/render.h"
 #include "util/text_file.h"
 
@@ -21,6 +23,17 @@ int cmd_bench_report(const BenchArgs& args)
     // The figures again from the rows: a file written by hand, or by an
     // older hpclab, renders as one the bench writes now.
     compute_metrics(results.rows, results.header.gpu);
+    if (!args.plot.empty()) {
+        if (!args.update.empty() || args.markdown) throw UsageError("--plot draws the pictures alone: leave out --update and --markdown");
+        std::error_code ec;
+        std::filesystem::create_directories(args.plot, ec);
+        if (ec) throw UsageError(fmt::format("--plot {}: cannot be made: {}", args.plot, ec.message()));
+        for (const auto& [name, svg] : render_plots(results)) {
+            write_text_file(std::filesystem::path(args.plot) / name, svg);
+            fmt::print("{}\n", (std::filesystem::path(args.plot) / name).string());
+        }
+        return kPass;
+    }
     if (args.update.empty()) {
         fmt::print("{}", args.markdown ? render_markdown(results) : render_table(results));
         return kPass;

@@ -144,10 +144,12 @@ ParsedCommand bench_command(CLI::App& app, Context& ctx, std::string command_lin
     c->add_flag("--markdown", a.markdown, "With --report: as markdown tables, for the docs");
     c->add_option("--update", a.update,
                   "With --report: rewrite the generated section of this document (docs/performance.md)");
+    c->add_option("--plot", a.plot, "With --report: draw an SVG plot per lab task into this folder (docs/figures/bench)");
     c->footer("Rows: every variant of every timed task at every size of its sweep (labs/<lab>/lab.json, \"bench\"),\n"
               "verified call by call; a wrong one gets no number. The docs' results:\n"
               "  hpclab bench --json docs/results/bench-h100.json\n"
-              "  hpclab bench --report docs/results/bench-h100.json --update docs/performance.md");
+              "  hpclab bench --report docs/results/bench-h100.json --update docs/performance.md\n"
+              "  hpclab bench --report docs/results/bench-h100.json --plot docs/figures/bench");
     return {c, [&, reps_opt, sizes, command_line] {
                 if (reps_opt->count()) a.reps = reps;
                 a.sizes = sizes->given();

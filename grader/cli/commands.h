@@ -50,6 +50,7 @@ struct BenchArgs {
     std::string report;                 // render this results file instead of measuring
     bool markdown = false;
     std::string update;                 // with --report: rewrite this document's generated section
+    std::string plot;                   // with --report: an SVG plot per lab task into this folder
     std::string command_line;           // for the results' header
 };
 

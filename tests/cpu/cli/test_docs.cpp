@@ -1,6 +1,8 @@
 // The README's lab table is what `hpclab list --markdown` prints from the
 // metadata (docs never repeat the metadata by hand), and the docs index
 // links every lab's walkthrough.
+#include "bench/metrics.h"
+#include "bench/plot.h"
 #include "bench/render.h"
 #include "test_support.h"
 
@@ -57,4 +59,46 @@ TEST_CASE("docs: the performance page's results are the rendering of docs/result
     REQUIRE(r.exit_code == 0);
     CHECK_MESSAGE(section == r.out, "docs/performance.md's results are stale: run ./hpclab bench --report "
                                     "docs/results/bench-h100.json --update docs/performance.md");
+}
+
+TEST_CASE("docs: every picture a walkthrough shows is there, is an SVG, and is shown")
+{
+    namespace fs = std::filesystem;
+    const fs::path docs = test::course_root() / "docs";
+    std::string all_docs;
+    for (const auto& e : fs::directory_iterator(docs))
+        if (e.path().extension() == ".md") all_docs += read(e.path());
+    // Each reference names a file that exists.
+    for (std::size_t at = 0; (at = all_docs.find("](figures/", at)) != std::string::npos; ++at) {
+        const std::size_t end = all_docs.find(')', at);
+        const std::string name = all_docs.substr(at + 2, end - at - 2);
+        CAPTURE(name);
+        CHECK(fs::is_regular_file(docs / name));
+    }
+    // Each figure is a whole SVG, and some walkthrough shows it.
+    int figures = 0;
+    for (const auto& e : fs::directory_iterator(docs / "figures")) {
+        if (e.path().extension() != ".svg") continue;
+        ++figures;
+        const std::string svg = read(e.path());
+        CAPTURE(e.path().filename().string());
+        CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+        CHECK(svg.find("</svg>") != std::string::npos);
+        CHECK(all_docs.find("](figures/" + e.path().filename().string() + ")") != std::string::npos);
+    }
+    CHECK(figures >= 5);
+}
+
+TEST_CASE("docs: the walkthroughs' plots are the rendering of docs/results/bench-h100.json")
+{
+    namespace fs = std::filesystem;
+    BenchResults results = read_results_file(test::course_root() / "docs" / "results" / "bench-h100.json");
+    compute_metrics(results.rows, results.header.gpu);  // as hpclab bench --report does
+    const auto plots = render_plots(results);
+    CHECK(plots.size() == 9);
+    for (const auto& [name, svg] : plots) {
+        CAPTURE(name);
+        CHECK_MESSAGE(read(test::course_root() / "docs" / "figures" / "bench" / name) == svg,
+                      "redraw: hpclab bench --report docs/results/bench-h100.json --plot docs/figures/bench");
+    }
 }
