@@ -102,3 +102,37 @@ TEST_CASE("docs: the walkthroughs' plots are the rendering of docs/results/bench
                       "redraw: hpclab bench --report docs/results/bench-h100.json --plot docs/figures/bench");
     }
 }
+
+TEST_CASE("docs: getting-started's commands marked to run on a CPU run, and print what the page shows")
+{
+    const std::string doc = read(test::course_root() / "docs" / "getting-started.md");
+    const test::TempDir state;  // a new student: nothing solved, no hint seen
+    int blocks = 0;
+    for (std::size_t at = 0; (at = doc.find("<!-- runs on a CPU -->\n```sh\n", at)) != std::string::npos; ++at) {
+        const std::size_t cmd_begin = doc.find("```sh\n", at) + 6;
+        const std::string command = doc.substr(cmd_begin, doc.find('\n', cmd_begin) - cmd_begin);
+        CAPTURE(command);
+        REQUIRE(command.rfind("./hpclab ", 0) == 0);
+        const std::size_t text = doc.find("```text\n", cmd_begin);
+        const std::size_t text_end = doc.find("```\n", text + 8);
+        const std::string excerpt = doc.substr(text + 8, text_end - text - 8);
+        ProcessSpec spec;
+        spec.argv = {HPCLAB_EXE};
+        std::istringstream words(command.substr(9));
+        for (std::string w; words >> w;) spec.argv.push_back(w);
+        spec.set_env = {{"HPCLAB_ROOT", test::course_root().string()}, {"HPCLAB_STATE", state.path().string()},
+                        {"CUDA_VISIBLE_DEVICES", ""}};
+        spec.wall_limit_s = 300;
+        const ProcessResult r = run_process(spec);
+        ++blocks;
+        if (r.exit_code == 77) {
+            MESSAGE("skipped here (no CUDA compiler): " << command);
+            continue;
+        }
+        CHECK(r.exit_code == 0);
+        std::istringstream lines(excerpt);
+        for (std::string line; std::getline(lines, line);)
+            if (!line.empty()) CHECK_MESSAGE(r.out.find(line) != std::string::npos, "not printed: " << line);
+    }
+    CHECK(blocks >= 4);
+}
