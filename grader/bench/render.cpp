@@ -161,6 +161,24 @@ std::string render_markdown(const BenchResults& results)
     return out;
 }
 
+std::string section_lab(const std::string& doc)
+{
+    const auto begin = doc.find(kSectionBegin);
+    if (begin == std::string::npos) return "";
+    const std::string line = doc.substr(begin, doc.find('\n', begin) - begin);
+    const auto at = line.find(" lab=");
+    if (at == std::string::npos) return "";
+    const auto end = line.find_first_of(" >", at + 5);
+    return line.substr(at + 5, end - at - 5);
+}
+
+BenchResults results_of_lab(BenchResults results, const std::string& lab)
+{
+    if (lab.empty()) return results;
+    std::erase_if(results.rows, [&](const BenchRow& r) { return r.lab != lab; });
+    return results;
+}
+
 std::string generated_section(const std::string& doc, const std::string& where)
 {
     const auto begin = doc.find(kSectionBegin);

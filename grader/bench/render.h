@@ -28,6 +28,11 @@ std::string render_markdown(const BenchResults& results);
 // with kSectionBegin and the line kSectionEnd.
 inline constexpr std::string_view kSectionBegin = "<!-- bench:begin";
 inline constexpr std::string_view kSectionEnd = "<!-- bench:end -->";
+// The lab a document's section shows, when its begin line names one
+// ("<!-- bench:begin lab=matmul ..."): a walkthrough's table; empty: every lab.
+std::string section_lab(const std::string& doc);
+// `results` with only that lab's rows (every row when `lab` is empty).
+BenchResults results_of_lab(BenchResults results, const std::string& lab);
 // The section's text; a BenchInputError naming `where` without the markers.
 std::string generated_section(const std::string& doc, const std::string& where);
 // The document with the section's text replaced by `body`.

@@ -40,7 +40,9 @@ int cmd_bench_report(const BenchArgs& args)
     }
     const auto doc = read_text_file(args.update);
     if (!doc) throw UsageError(fmt::format("--update {}: cannot be read", args.update));
-    const std::string updated = replace_generated_section(*doc, render_markdown(results), args.update);
+    // A walkthrough's section names its lab: only that lab's rows.
+    const std::string updated =
+        replace_generated_section(*doc, render_markdown(results_of_lab(results, section_lab(*doc))), args.update);
     if (updated == *doc) {
         fmt::print("{} is up to date with {}\n", args.update, args.report);
         return kPass;

@@ -136,3 +136,20 @@ TEST_CASE("docs: getting-started's commands marked to run on a CPU run, and prin
     }
     CHECK(blocks >= 4);
 }
+
+TEST_CASE("docs: each walkthrough's measured table is its lab's rendering of docs/results/bench-h100.json")
+{
+    BenchResults results = read_results_file(test::course_root() / "docs" / "results" / "bench-h100.json");
+    compute_metrics(results.rows, results.header.gpu);  // as hpclab bench --report does
+    int tables = 0;
+    for (const auto& lab : test::catalog().labs()) {
+        const std::string doc = read(lab.doc);
+        if (doc.find(kSectionBegin) == std::string::npos) continue;
+        CAPTURE(lab.id);
+        CHECK(section_lab(doc) == lab.id);
+        CHECK_MESSAGE(generated_section(doc, lab.doc.string()) == render_markdown(results_of_lab(results, lab.id)),
+                      "stale: ./hpclab bench --report docs/results/bench-h100.json --update docs/" << lab.id << ".md");
+        ++tables;
+    }
+    CHECK(tables == 5);  // every lab with a bench sweep
+}
