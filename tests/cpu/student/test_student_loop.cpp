@@ -73,8 +73,10 @@ TEST_CASE("student loop: after the last hint, hint repeats it and says where to 
     CHECK(contains(r.out, "Hint 2 of 2 for beta:\n  " + MiniCourse::hint("beta", 2)));
     CHECK(contains(r.out, "no more hints"));
     CHECK(contains(r.out, "docs/beta.md"));
-    CHECK(contains(r.out, "--solution"));
+    CHECK_FALSE(contains(r.out, "--solution"));  // this course has no solution of beta (a student kit)
     CHECK(hints_recorded(course, "beta") == 2);
+    course.write("solutions/beta/beta.cu", "// the answer\n");
+    CHECK(contains(course.hpclab({"hint", "beta"}).out, "'hpclab run beta --solution' runs the reference solution"));
 }
 
 TEST_CASE("student loop: hint --all shows the hints shown so far, --reset starts over")
