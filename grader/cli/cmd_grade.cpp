@@ -247,6 +247,10 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
         fmt::print("Graded {} files: compile {} wall, checks {} wall (summed over checks: runs {:.0f} s, sanitizer "
                    "{:.0f} s, timing {:.0f} s).\n",
                    t.checked, duration(t.compile_wall_s), duration(t.check_wall_s), t.run_s, t.sanitizer_s, t.timing_s);
+    if (gpu.present && !jobs.empty())
+        if (const auto usage = gpu_usage_now(gpu.uuid))
+            fmt::print("GPU after the grading: {} process(es) of this grading left, {} other(s), {:.2f} GB in use.\n",
+                       usage->own_pids.size(), usage->others, usage->used_bytes / 1e9);
 
     ClassOutputs o;
     std::vector<std::string> unreadable;
