@@ -18,7 +18,8 @@
 # of every variant in bench/ that needs no library: the tuned baselines and
 # the going-further versions must pass), calibrate (the speed ratios the
 # thresholds are set from), grade (hpclab grade: the sample class, a
-# generated class timed, killed and resumed). One device call has ten minutes: the
+# generated class timed, killed and resumed), kit (the student kit exported,
+# built, and checked with a correct and a slow file). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
 # and CTEST_ARGS (-L broken / -LE broken).
 set -u -o pipefail
@@ -264,8 +265,35 @@ part_grade() {
     || { say "gradebook after kill -9 + resume: DIFFERS"; diff "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" | head -10 | tee -a "$summary"; }
 }
 
+# The student kit (issue 13): exported for this GPU's architecture, built
+# with its own README's commands, then checked there with a correct file (the
+# solution, copied in as a student would write it) and a broken one.
+part_kit() {
+  local kit="$BUILD-logs/kit" t0 rc arch
+  arch=${CMAKE_CUDA_ARCHITECTURES:-90}
+  say ""
+  say "== the student kit"
+  rm -rf "$kit"
+  t0=$(date +%s)
+  "$hpclab" export-student-kit "$kit" --architectures "$arch" > "$LOGS/kit-export.txt" 2>&1; rc=$?
+  say "export: exit $rc, $(( $(date +%s) - t0 )) s; $(grep -E '^Kit written' "$LOGS/kit-export.txt")"
+  [ $rc -eq 0 ] || { ctest_rc=$rc; return; }
+  t0=$(date +%s)
+  (cd "$kit" && ./setup --no-run && cmake --workflow --preset default) > "$LOGS/kit-build.txt" 2>&1; rc=$?
+  say "kit's ./setup --no-run + cmake --workflow: exit $rc, $(( $(date +%s) - t0 )) s; $(grep -E '^hpclab tests|tests passed' "$LOGS/kit-build.txt" | tail -1)"
+  cp solutions/vecadd3/vecadd3.cu "$kit/labs/vecadd3/vecadd3.cu"
+  (cd "$kit" && ./hpclab check vecadd3 --expect pass) > "$LOGS/kit-check-pass.txt" 2>&1; rc=$?
+  say "kit: check of a correct vecadd3: exit $rc; $(grep -E '=> |expected' "$LOGS/kit-check-pass.txt" | tr '\n' ' ')"
+  [ $rc -eq 0 ] || ctest_rc=$rc
+  cp tests/broken/vecadd3/one_thread_per_block.cu "$kit/labs/vecadd3/vecadd3.cu"
+  (cd "$kit" && ./hpclab check vecadd3 --expect too_slow) > "$LOGS/kit-check-broken.txt" 2>&1; rc=$?
+  say "kit: check of a slow vecadd3: exit $rc; $(grep -E '=> |expected|speed at' "$LOGS/kit-check-broken.txt" | tr '\n' ' ')"
+  [ $rc -eq 0 ] || ctest_rc=$rc
+  (cd "$kit" && ./hpclab reset vecadd3 && ./hpclab list | head -1) >> "$LOGS/kit-check-broken.txt" 2>&1
+}
+
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate bench grade)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate bench grade kit)"; exit 2; }
   "part_$p"
   pack
 done
