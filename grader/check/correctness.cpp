@@ -32,6 +32,7 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
                                       .seed = run_seed(runs.seed, task, p.size),
                                       .gpu_memory_bytes = runs.gpu->memory_bytes,
                                       .gpu_minor = runs.gpu->minor,
+                                      .gpu_uuid = runs.gpu->visible_as(),
                                       .big = p.size.big,
                                       .facts = runs.facts});
     if (p.sanitizer()) {

@@ -132,7 +132,8 @@ RunRequest TimingPhase::request(std::size_t index, bool of_student, const std::f
                       .params = graded.timing,
                       .seed = mix64(seed_ ^ 0x71A1),
                       .gpu_memory_bytes = gpu_.memory_bytes,
-                      .gpu_minor = gpu_.minor};
+                      .gpu_minor = gpu_.minor,
+                      .gpu_uuid = gpu_.visible_as()};
     // The baseline's outputs stay on the GPU: it is trusted, and copying
     // them back would only lengthen the check. It measures the copy.
     return timed_run(target, {.reps = graded.timing_reps, .judge_outputs = of_student, .measure_copy = !of_student});

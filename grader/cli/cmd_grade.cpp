@@ -7,6 +7,7 @@
 #include "run/sandbox.h"
 #include "run/task_runner.h"
 #include "util/csv.h"
+#include "util/text.h"
 #include "util/program_path.h"
 #include "util/text_file.h"
 
@@ -153,6 +154,38 @@ void print_outputs(const GradeFolder& out, const ClassOutputs& o)
                (out.root() / "report.md").string(), (out.root() / "students").string());
 }
 
+// The GPUs to grade on: "" the first one hpclab sees (as hpclab check); a
+// list of indices ("0,1") or "all": each its own worker, its runs pinned to it.
+std::vector<GpuInfo> gpus_to_use(Context& ctx, const std::string& list)
+{
+    if (list.empty()) return {ctx.gpu()};
+    std::vector<GpuInfo> all = probe_gpus();
+    if (!all.front().present) return {all.front()};
+    std::vector<GpuInfo> chosen;
+    if (list == "all") chosen = all;
+    else
+        for (const std::string& item : split(list, ',')) {
+            char* end = nullptr;
+            const long i = std::strtol(item.c_str(), &end, 10);
+            if (item.empty() || *end != '\0' || i < 0 || i >= static_cast<long>(all.size()))
+                throw UsageError(fmt::format("--gpus {}: '{}' is not a GPU here (0..{}, or all)", list, item, all.size() - 1));
+            for (const GpuInfo& g : chosen)
+                if (g.index == i) throw UsageError(fmt::format("--gpus {}: GPU {} twice", list, i));
+            chosen.push_back(all[static_cast<std::size_t>(i)]);
+        }
+    for (GpuInfo& g : chosen) g.pinned = true;
+    return chosen;
+}
+
+std::string gpus_text(const std::vector<GpuInfo>& gpus)
+{
+    if (!gpus.front().present) return "no GPU (they compile; checks say not_run)";
+    if (gpus.size() == 1 && !gpus.front().pinned) return gpus.front().name;
+    std::string out;
+    for (const GpuInfo& g : gpus) out += fmt::format("{}GPU {} ({})", out.empty() ? "" : ", ", g.index, g.name);
+    return out;
+}
+
 std::vector<const Student*> selected_students(const ClassFolder& cls, const GradeArgs& a)
 {
     std::vector<const Student*> out;
@@ -235,22 +268,24 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
     write_settings(out, settings);
 
     const std::vector<GradeJob> jobs = pending_jobs(out, selected_students(cls, a), settings.seed, a.again || !a.student.empty());
-    const GpuInfo& gpu = ctx.gpu();
-    fmt::print("Course seed {}. {} files to grade{} on {}.\n", settings.seed, jobs.size(),
-               jobs.empty() ? "" : "", gpu.present ? gpu.name : "no GPU (they compile; checks say not_run)");
+    const std::vector<GpuInfo> gpus = gpus_to_use(ctx, a.gpus);
+    fmt::print("Course seed {}. {} files to grade on {}.\n", settings.seed, jobs.size(), gpus_text(gpus));
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     ClassRunOptions ro {.compile_jobs = a.jobs > 0 ? a.jobs : static_cast<int>(cores), .checks_per_wave = a.per_wave,
                         .sanitizer = !a.no_sanitizer, .timing = !a.no_timing,
                         .gpu_service_dir = out.root() / "gpus", .on_progress = progress_printer()};
-    const ClassRunTotals t = grade_jobs(ctx.toolchain(), gpu, jobs, out, ro);
+    const ClassRunTotals t = grade_jobs(ctx.toolchain(), gpus, jobs, out, ro);
+    for (const std::string& g : t.out_of_service) fmt::print("Out of service now: {}\n", g);
+    if (t.moved) fmt::print("{} files of a voided wave were checked again on another GPU.\n", t.moved);
     if (!jobs.empty())
         fmt::print("Graded {} files: compile {} wall, checks {} wall (summed over checks: runs {:.0f} s, sanitizer "
                    "{:.0f} s, timing {:.0f} s).\n",
                    t.checked, duration(t.compile_wall_s), duration(t.check_wall_s), t.run_s, t.sanitizer_s, t.timing_s);
-    if (gpu.present && !jobs.empty())
-        if (const auto usage = gpu_usage_now(gpu.uuid))
-            fmt::print("GPU after the grading: {} process(es) of this grading left, {} other(s), {:.2f} GB in use.\n",
-                       usage->own_pids.size(), usage->others, usage->used_bytes / 1e9);
+    for (const GpuInfo& g : gpus)
+        if (g.present && !jobs.empty())
+            if (const auto usage = gpu_usage_now(g.uuid))
+                fmt::print("GPU {} after the grading: {} process(es) of this grading left, {} other(s), {:.2f} GB in use.\n",
+                           g.index, usage->own_pids.size(), usage->others, usage->used_bytes / 1e9);
 
     ClassOutputs o;
     std::vector<std::string> unreadable;

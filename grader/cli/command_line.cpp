@@ -209,6 +209,7 @@ ParsedCommand grade_command(CLI::App& app, Context& ctx)
     c->add_option("--jobs", a.jobs, "Compiles at once (default: the CPU cores)")->check(CLI::Range(1, 1024));
     c->add_option("--per-gpu", a.per_wave, "Checks sharing the GPU at once (timing always runs alone)")
         ->check(CLI::Range(1, 16));
+    c->add_option("--gpus", a.gpus, "The GPUs to grade on, a worker each: indices (0,1) or all (default: the first)");
     c->add_flag("--no-sanitizer", a.no_sanitizer, "Leave compute-sanitizer out");
     c->add_flag("--no-timing", a.no_timing, "Leave the speed checks out");
     c->add_flag("--no-sandbox", a.no_sandbox, "Grade without the sandbox (only on a machine that trusts the files)");

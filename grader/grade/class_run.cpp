@@ -1,15 +1,15 @@
 #include "grade/class_run.h"
 
-#include "check/check.h"
 #include "check/grade_record.h"
-#include "run/gpu_health.h"
 #include "util/parallel.h"
 
 #include <fmt/format.h>
 
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <mutex>
+#include <thread>
 
 namespace hpclab {
 
@@ -41,52 +41,102 @@ private:
     std::mutex mutex_;
 };
 
-LabCheck check_one(const Toolchain& tc, const GpuInfo& gpu, const GradeJob& job, const ClassRunOptions& o,
-                   GpuTurns* turns)
+// Every check's verdict replaced by a grader error (never the student's fault).
+LabCheck grader_error(LabCheck c, const LabInfo& lab, const std::string& why)
 {
-    CheckOptions c;
-    c.source = job.submission->file;
-    c.seed = job.seed;
-    c.sanitizer = o.sanitizer;
-    c.timing = o.timing;
-    c.gpu_turns = turns;
-    try {
-        return check_lab(tc, gpu, *job.submission->lab, c);
-    } catch (const std::exception& e) {
-        // hpclab's own failure: a grader error, graded again on the next run.
-        LabCheck out {.lab = job.submission->lab, .source = c.source, .gpu = gpu, .seed = job.seed};
-        for (const TaskInfo& t : job.submission->lab->tasks) {
-            TaskCheck tc_ {.task = &t};
-            tc_.verdict = {t.id, Verdict::grader_error, {Verdict::grader_error, std::string("hpclab failed: ") + e.what(), "", ""}, {}};
-            out.tasks.push_back(std::move(tc_));
-        }
-        out.overall = Verdict::grader_error;
-        return out;
-    }
+    if (c.tasks.empty())
+        for (const TaskInfo& t : lab.tasks) c.tasks.push_back(TaskCheck {.task = &t});
+    for (TaskCheck& t : c.tasks) t.verdict = {t.task->id, Verdict::grader_error, {Verdict::grader_error, why, "", ""}, {}};
+    c.lab = &lab;
+    c.overall = Verdict::grader_error;
+    return c;
 }
 
-// A broken GPU voids the wave that ran on it: every check in it becomes a
-// grader error (never the students' fault), to be graded again elsewhere.
-void void_wave(std::vector<LabCheck>& wave, const std::string& why)
+// The real steps, where the options give none.
+ClassSteps real_steps(const Toolchain& tc, const ClassRunOptions& o)
 {
-    for (LabCheck& c : wave) {
-        for (TaskCheck& t : c.tasks)
-            t.verdict = {t.task->id, Verdict::grader_error,
-                         {Verdict::grader_error,
-                          "the GPU was not healthy after this check's wave (" + why +
-                              "): it is out of service now, and this file is graded again on the next run",
-                          "", ""},
-                         {}};
-        c.overall = Verdict::grader_error;
-    }
+    ClassSteps s = o.steps;
+    if (!s.build)
+        s.build = [&tc](const GradeJob& job) {
+            const LabInfo& lab = *job.submission->lab;
+            return build_lab_program(tc, lab, job.submission->file, build_name(lab, job.submission->file)).ok;
+        };
+    if (!s.check)
+        s.check = [&tc, o](const GradeJob& job, const GpuInfo& gpu, GpuTurns* turns) {
+            CheckOptions c;
+            c.source = job.submission->file;
+            c.seed = job.seed;
+            c.sanitizer = o.sanitizer;
+            c.timing = o.timing;
+            c.gpu_turns = turns;
+            try {
+                return check_lab(tc, gpu, *job.submission->lab, c);
+            } catch (const std::exception& e) {  // hpclab's own failure: graded again on the next run
+                return grader_error(LabCheck {.source = c.source, .gpu = gpu, .seed = job.seed}, *job.submission->lab,
+                                    std::string("hpclab failed: ") + e.what());
+            }
+        };
+    if (!s.baseline) s.baseline = [](const GpuInfo& gpu) { return gpu_baseline(gpu); };
+    if (!s.health) s.health = [&tc](const GpuInfo& gpu, const GpuBaseline& b) { return gpu_health_after(tc, gpu, b); };
+    if (!s.record) s.record = [&tc](const LabCheck& c) { return grade_record(c, tc); };
+    return s;
 }
+
+// The queue of files to check, shared by the GPUs' workers; a voided wave
+// goes back to it while another GPU still works.
+class JobQueue {
+public:
+    JobQueue(std::size_t n, int workers) : active_(workers)
+    {
+        for (std::size_t i = 0; i < n; ++i) queue_.push_back(i);
+    }
+    std::vector<std::size_t> take(std::size_t n)
+    {
+        std::lock_guard lock(mutex_);
+        std::vector<std::size_t> wave;
+        while (wave.size() < n && !queue_.empty()) {
+            wave.push_back(queue_.front());
+            queue_.pop_front();
+        }
+        if (wave.empty()) --active_;  // this worker ends (under the lock: see give_back)
+        return wave;
+    }
+    // A worker whose GPU failed: its wave back to the others, if any is still
+    // working (true); else the wave stays with it (false). It ends either way.
+    bool give_back(const std::vector<std::size_t>& wave)
+    {
+        std::lock_guard lock(mutex_);
+        --active_;
+        if (active_ == 0) return false;
+        queue_.insert(queue_.begin(), wave.begin(), wave.end());
+        return true;
+    }
+    void leave()  // a worker that ends with the queue not empty (its GPU out of service before it began)
+    {
+        std::lock_guard lock(mutex_);
+        --active_;
+    }
+    std::vector<std::size_t> left()
+    {
+        std::lock_guard lock(mutex_);
+        return {queue_.begin(), queue_.end()};
+    }
+
+private:
+    std::mutex mutex_;
+    std::deque<std::size_t> queue_;
+    int active_;
+};
 
 }  // namespace
 
-ClassRunTotals grade_jobs(const Toolchain& tc, const GpuInfo& gpu, const std::vector<GradeJob>& jobs,
+ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus, const std::vector<GradeJob>& jobs,
                           const GradeFolder& folder, const ClassRunOptions& o)
 {
+    const ClassSteps steps = real_steps(tc, o);
     ClassRunTotals totals;
+    std::mutex totals_mutex;
+
     // 1. Every file compiled, side by side on the CPU.
     auto t0 = Clock::now();
     {
@@ -94,60 +144,74 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const GpuInfo& gpu, const std::ve
         std::vector<std::function<int()>> builds;
         for (const GradeJob& job : jobs)
             builds.push_back([&] {
-                const LabInfo& lab = *job.submission->lab;
-                const BuildResult b = build_lab_program(tc, lab, job.submission->file, build_name(lab, job.submission->file));
-                progress.step(fmt::format("{} {}: {}", job.student, lab.id, b.ok ? "compiled" : "does not compile"));
+                const bool ok = steps.build(job);
+                progress.step(fmt::format("{} {}: {}", job.student, job.submission->lab->id, ok ? "compiled" : "does not compile"));
                 return 0;
             });
         run_bounded(std::move(builds), o.compile_jobs);
     }
     totals.compile_wall_s = seconds_since(t0);
 
-    // 2. The checks, a wave at a time, each result kept as it ends.
+    // 2. The checks: a worker per GPU, a wave at a time, each result kept as its wave's GPU is found clean.
     t0 = Clock::now();
     Progress progress(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()));
-    GpuTurns turns;
-    std::mutex save_mutex;
-    const int wave_size = std::max(1, o.checks_per_wave);
-    for (std::size_t first = 0; first < jobs.size(); first += wave_size) {
-        const std::size_t last = std::min(jobs.size(), first + wave_size);
+    const std::size_t wave_size = static_cast<std::size_t>(std::max(1, o.checks_per_wave));
+    JobQueue queue(jobs.size(), static_cast<int>(gpus.size()));
+    const auto save = [&](const GradeJob& job, const LabCheck& c) {
+        std::lock_guard lock(totals_mutex);
+        totals.compile_s += c.compile_s, totals.run_s += c.run_s, totals.sanitizer_s += c.sanitizer_s,
+            totals.timing_s += c.timing_s;
+        ++totals.checked;
+        try {
+            folder.save(lab_result_of(c, job.student, job.folder, job.submission->content_hash, steps.record(c)));
+        } catch (const std::exception& e) {
+            ++totals.unsaved;
+            std::fprintf(stderr, "hpclab grade: %s\n", e.what());
+        }
+        progress.step(fmt::format("{} {}: {}{}", job.student, c.lab->id, verdict_name(c.overall),
+                                  gpus.size() > 1 ? fmt::format(" (GPU {})", c.gpu.index) : ""));
+    };
+    const auto worker = [&](const GpuInfo& gpu) {
+        GpuTurns turns;
         const bool watch = gpu.present && !o.gpu_service_dir.empty();
-        if (watch)
-            if (const auto why = out_of_service(o.gpu_service_dir, gpu)) {
-                std::fprintf(stderr, "hpclab grade: the GPU %s is out of service: %s; the files left are graded on "
-                             "the next run\n", gpu.name.c_str(), why->c_str());
-                break;
-            }
-        const GpuBaseline before = watch ? gpu_baseline(gpu) : GpuBaseline {};
-        std::vector<std::function<LabCheck()>> checks;
-        for (std::size_t j = first; j < last; ++j)
-            checks.push_back([&, j] { return check_one(tc, gpu, jobs[j], o, &turns); });
-        std::vector<LabCheck> wave = run_bounded(std::move(checks), wave_size);
-        if (watch) {
-            const GpuHealth health = gpu_health_after(tc, gpu, before);
+        if (watch && out_of_service(o.gpu_service_dir, gpu)) {
+            queue.leave();
+            return;
+        }
+        for (std::vector<std::size_t> wave; !(wave = queue.take(wave_size)).empty();) {
+            const GpuBaseline before = watch ? steps.baseline(gpu) : GpuBaseline {};
+            std::vector<std::function<LabCheck()>> checks;
+            for (std::size_t j : wave) checks.push_back([&, j] { return steps.check(jobs[j], gpu, &turns); });
+            std::vector<LabCheck> results = run_bounded(std::move(checks), static_cast<int>(wave_size));
+            const GpuHealth health = watch ? steps.health(gpu, before) : GpuHealth {};
             if (!health.healthy) {
                 take_out_of_service(o.gpu_service_dir, gpu, health.why);
-                void_wave(wave, health.why);
+                {
+                    std::lock_guard lock(totals_mutex);
+                    totals.out_of_service.push_back(fmt::format("GPU {} ({}): {}", gpu.index, gpu.name, health.why));
+                }
+                if (queue.give_back(wave)) {
+                    std::lock_guard lock(totals_mutex);
+                    totals.moved += static_cast<int>(wave.size());
+                    return;
+                }
+                for (std::size_t k = 0; k < wave.size(); ++k)
+                    save(jobs[wave[k]], grader_error(std::move(results[k]), *jobs[wave[k]].submission->lab,
+                                                     "the GPU was not healthy after this check's wave (" + health.why +
+                                                         "): it is out of service now, and this file is graded "
+                                                         "again on the next run"));
+                return;
             }
+            for (std::size_t k = 0; k < wave.size(); ++k) save(jobs[wave[k]], results[k]);
         }
-        for (std::size_t k = 0; k < wave.size(); ++k) {
-            const GradeJob& job = jobs[first + k];
-            const LabCheck& c = wave[k];
-            totals.compile_s += c.compile_s;
-            totals.run_s += c.run_s;
-            totals.sanitizer_s += c.sanitizer_s;
-            totals.timing_s += c.timing_s;
-            ++totals.checked;
-            try {
-                std::lock_guard lock(save_mutex);
-                folder.save(lab_result_of(c, job.student, job.folder, job.submission->content_hash, grade_record(c, tc)));
-            } catch (const std::exception& e) {
-                ++totals.unsaved;
-                std::fprintf(stderr, "hpclab grade: %s\n", e.what());
-            }
-            progress.step(fmt::format("{} {}: {}", job.student, c.lab->id, verdict_name(c.overall)));
-        }
-    }
+    };
+    std::vector<std::thread> workers;
+    for (const GpuInfo& gpu : gpus) workers.emplace_back(worker, std::cref(gpu));
+    for (std::thread& w : workers) w.join();
+    // Files no GPU could take (every one out of service): said, and graded on a later run.
+    for (std::size_t j : queue.left())
+        std::fprintf(stderr, "hpclab grade: %s %s: not graded, no GPU in service is left\n", jobs[j].student.c_str(),
+                     jobs[j].submission->lab->id.c_str());
     totals.check_wall_s = seconds_since(t0);
     return totals;
 }

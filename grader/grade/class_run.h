@@ -1,16 +1,20 @@
 // Grading a class's files on one machine: every file compiled first, in
 // parallel on the CPU cores (builds are cached by content, so the checks
-// find them done), then checked on the GPU a wave at a time: the checks of
-// a wave share the GPU for their correctness runs and take it alone for
-// their timing (check/gpu_turns.h); after each wave the GPU must be clean
-// (run/gpu_health.h) or the wave's results are grader errors, graded again
-// on a later run, and the GPU is not used again. Each result is written as
-// soon as its wave's GPU is found clean (grade_folder.h): a run killed at
-// any point loses only the wave under way.
+// find them done), then checked on the GPUs, a worker per GPU taking a wave
+// of files at a time from one queue: the checks of a wave share their GPU
+// for the correctness runs and take it alone for their timing
+// (check/gpu_turns.h). After each wave its GPU must be clean
+// (run/gpu_health.h); if not, the GPU is taken out of service, its worker
+// stops, and the wave's files go back to the queue for the other GPUs (or,
+// with none left, are saved as grader errors, graded again on a later run).
+// Each result is written as soon as its wave's GPU is found clean
+// (grade_folder.h): a run killed at any point loses only the waves under way.
 #pragma once
 
+#include "check/check.h"
 #include "grade/class_folder.h"
 #include "grade/grade_folder.h"
+#include "run/gpu_health.h"
 #include "run/gpu_probe.h"
 #include "run/toolchain.h"
 
@@ -34,22 +38,37 @@ struct ClassProgress {
     std::string last;  // "ada vecadd3: pass"
 };
 
+// The steps a grading takes, replaceable (the CPU tests stand in for the
+// compiler and the GPUs); empty: the real ones.
+struct ClassSteps {
+    std::function<bool(const GradeJob&)> build;  // true: it compiled
+    std::function<LabCheck(const GradeJob&, const GpuInfo&, GpuTurns*)> check;
+    std::function<GpuBaseline(const GpuInfo&)> baseline;
+    std::function<GpuHealth(const GpuInfo&, const GpuBaseline&)> health;
+    std::function<nlohmann::json(const LabCheck&)> record;
+};
+
 struct ClassRunOptions {
     int compile_jobs = 1;      // compiles at once
-    int checks_per_wave = 2;   // checks sharing the GPU at once
+    int checks_per_wave = 2;   // checks sharing a GPU at once
     bool sanitizer = true, timing = true;
     std::filesystem::path gpu_service_dir;  // GPUs out of service (gpu_health.h)
     std::function<void(const ClassProgress&)> on_progress;  // called from one thread at a time
+    ClassSteps steps;
 };
 
 struct ClassRunTotals {
     int checked = 0;
     int unsaved = 0;                     // results that could not be written (named on stderr)
+    int moved = 0;                       // files whose wave was voided and went to another GPU
+    std::vector<std::string> out_of_service;  // GPUs taken out during the run, with why
     double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0;  // summed over the checks
     double compile_wall_s = 0, check_wall_s = 0;
 };
 
-ClassRunTotals grade_jobs(const Toolchain& tc, const GpuInfo& gpu, const std::vector<GradeJob>& jobs,
+// `gpus`: one worker each (a single entry that is not present: the checks
+// say not_run, as hpclab check does without a GPU).
+ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus, const std::vector<GradeJob>& jobs,
                           const GradeFolder& folder, const ClassRunOptions& options);
 
 }  // namespace hpclab

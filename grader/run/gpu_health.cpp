@@ -86,6 +86,7 @@ GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBas
     ProcessSpec run;
     run.argv = {canary->string()};
     run.wall_limit_s = 15;
+    if (gpu.pinned) run.set_env.emplace_back("CUDA_VISIBLE_DEVICES", gpu.uuid);
     const ProcessResult r = run_process(run);
     if (r.exited() && r.exit_code == 0 && r.out.find("canary ok") != std::string::npos) return {};
     return {false, "the canary kernel failed: " + (r.timed_out ? std::string("it hung") : r.out + r.err)};

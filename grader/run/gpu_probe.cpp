@@ -71,9 +71,10 @@ int nvml_minor(const std::string& uuid)
     return found;
 }
 
-GpuInfo probe_gpu()
+GpuInfo probe_gpu(int index)
 {
     GpuInfo info;
+    info.index = index;
     void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         info.why_not = "no NVIDIA driver is installed (libcuda.so.1 not found)";
@@ -102,8 +103,12 @@ GpuInfo probe_gpu()
         info.why_not = "no CUDA GPU is visible";
         return info;
     }
+    if (index < 0 || index >= info.device_count) {
+        info.why_not = "no GPU " + std::to_string(index) + " (" + std::to_string(info.device_count) + " visible)";
+        return info;
+    }
     CUdevice dev = 0;
-    cuDeviceGet(&dev, 0);
+    cuDeviceGet(&dev, index);
     char name[256] = {};
     cuDeviceGetName(name, sizeof name - 1, dev);
     info.name = name;
@@ -122,6 +127,13 @@ GpuInfo probe_gpu()
     info.minor = nvml_minor(info.uuid);
     info.present = true;
     return info;
+}
+
+std::vector<GpuInfo> probe_gpus()
+{
+    std::vector<GpuInfo> gpus = {probe_gpu(0)};
+    for (int i = 1; gpus.front().present && i < gpus.front().device_count; ++i) gpus.push_back(probe_gpu(i));
+    return gpus;
 }
 
 std::optional<GpuUsage> gpu_usage_now(const std::string& uuid)

@@ -20,12 +20,19 @@ struct GpuInfo {
     std::uint64_t memory_bytes = 0;
     int device_count = 0;
     int minor = -1;        // its /dev/nvidia<minor> (NVML); -1: unknown
+    int index = 0;         // as the CUDA driver numbers the visible GPUs
+    // Chosen by hpclab grade --gpus: each of its runs sees this GPU alone
+    // (CUDA_VISIBLE_DEVICES=<uuid>). Otherwise runs see the GPUs as hpclab does.
+    bool pinned = false;
+    std::string visible_as() const { return pinned ? uuid : ""; }
 
     std::string driver_string() const;  // "13.0"
 };
 
-// Device 0 as the CUDA driver numbers it (CUDA_VISIBLE_DEVICES applies).
-GpuInfo probe_gpu();
+// Device `index` as the CUDA driver numbers them (CUDA_VISIBLE_DEVICES applies).
+GpuInfo probe_gpu(int index = 0);
+// Every visible GPU, in the driver's order (one entry saying why when there is none).
+std::vector<GpuInfo> probe_gpus();
 
 // Other processes with a CUDA context on the GPU right now (NVML); nothing
 // when NVML cannot tell. hpclab itself holds no context, and its own lab

@@ -22,6 +22,7 @@ RunRequest request_for(const RunTarget& t)
     req.seed = t.seed;
     req.gpu_memory_bytes = t.gpu_memory_bytes;
     req.gpu_minor = t.gpu_minor;
+    req.gpu_uuid = t.gpu_uuid;
     req.wall_limit_s = t.big ? t.lab->big_wall_limit_s : t.lab->wall_limit_s;
     return req;
 }

@@ -118,6 +118,7 @@ std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesys
     sb.gpu = true;
     sb.gpu_minor = req.gpu_minor;
     sb.env = sandbox_env();
+    if (!req.gpu_uuid.empty()) sb.env.emplace_back("CUDA_VISIBLE_DEVICES", req.gpu_uuid);
     return sb;
 }
 
@@ -136,6 +137,7 @@ ProcessSpec program_spec(const RunRequest& req, const ExchangeFile& ex, const st
         ps.after_start = [gate = req.gate] { gate->program_started(); };
         ps.held = req.gate->held();
     }
+    if (!req.gpu_uuid.empty()) ps.set_env.emplace_back("CUDA_VISIBLE_DEVICES", req.gpu_uuid);
     ps.tag_prefix = wire::tag_prefix(ex.job().marker);
     ps.wall_limit_s = req.wall_limit_s;
     ps.cancel = req.cancel;

@@ -33,6 +33,7 @@ struct RunRequest {
     double wall_limit_s = 20;
     std::uint64_t gpu_memory_bytes = 0;  // 0: unknown; else refuse sizes that cannot fit
     int gpu_minor = -1;                  // its sandbox gets /dev/nvidia<minor> only (-1: every GPU's)
+    std::string gpu_uuid;                // non-empty: CUDA_VISIBLE_DEVICES=<uuid> (hpclab grade --gpus)
     // Replaces the spec's generator for every call (an image file).
     std::function<void(CallBuffers&)> fill_inputs;
     // Called with the first call's buffers once it is judged (to save an
