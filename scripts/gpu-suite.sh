@@ -233,6 +233,11 @@ part_grade() {
   grep -E "^(expected|student|[a-z]+ +[0-9.]+ / )" "$LOGS/grade-sample.txt" | tee -a "$summary"
   say "sample class: exit $rc, $(( $(date +%s) - t0 )) s"
   say "GPU after it: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null | wc -l) compute processes, $(nvidia-smi --query-gpu=memory.used --format=csv,noheader 2>/dev/null) used"
+  # Issue 15 on one GPU: --gpus 0 (a pinned worker) gives the book no option gives.
+  "$hpclab" grade examples/class/submissions --out "$LOGS/sample-seed" --seed 11 > "$LOGS/grade-sample-seed.txt" 2>&1
+  "$hpclab" grade examples/class/submissions --out "$LOGS/sample-gpus0" --seed 11 --gpus 0 > "$LOGS/grade-sample-gpus0.txt" 2>&1
+  cmp -s "$LOGS/sample-seed/gradebook.csv" "$LOGS/sample-gpus0/gradebook.csv" && say "--gpus 0 against no option: the same gradebook" \
+    || { say "--gpus 0 against no option: gradebooks DIFFER"; diff "$LOGS/sample-seed/verdicts.csv" "$LOGS/sample-gpus0/verdicts.csv" | head | tee -a "$summary"; }
 
   rm -rf "$class"; mkdir -p "$class"
   local i=0 lab file broken
