@@ -3,6 +3,7 @@
 
 #include "grade/class_grading.h"
 #include "grade/slurm_job.h"
+#include "run/gpu_health.h"
 #include "run/process.h"
 #include "run/sandbox.h"
 #include "run/task_runner.h"
@@ -270,6 +271,12 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
     const std::vector<GradeJob> jobs = pending_jobs(out, selected_students(cls, a), settings.seed, a.again || !a.student.empty());
     const std::vector<GpuInfo> gpus = gpus_to_use(ctx, a.gpus);
     fmt::print("Course seed {}. {} files to grade on {}.\n", settings.seed, jobs.size(), gpus_text(gpus));
+    for (const GpuInfo& g : gpus)
+        if (g.present)
+            if (const auto why = out_of_service(out.root() / "gpus", g))
+                fmt::print("GPU {} ({}) is out of service since an earlier run: {}It grades nothing until a person "
+                           "deletes {}.\n",
+                           g.index, g.name, *why, (out.root() / "gpus" / g.uuid).string());
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     ClassRunOptions ro {.compile_jobs = a.jobs > 0 ? a.jobs : static_cast<int>(cores), .checks_per_wave = a.per_wave,
                         .sanitizer = !a.no_sanitizer, .timing = !a.no_timing,
