@@ -259,6 +259,11 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
         throw UsageError(e.what());
     }
     GradingSettings settings = settings_for(out, a, cls, config);
+    if (!settings.roster.empty()) try {  // a roster hpclab cannot use is refused before anything runs
+            read_roster(settings.roster, settings.roster_keys.empty() ? config.roster_keys : settings.roster_keys);
+        } catch (const std::runtime_error& e) {
+            throw UsageError(e.what());
+        }
     if (a.slurm) return write_slurm(ctx, out, a, settings);
     if (a.no_sandbox) disable_sandbox("--no-sandbox");
     else if (const auto why = sandbox_unavailable())

@@ -157,6 +157,7 @@ TEST_CASE("grade cli: two graders never write one folder, and bad inputs are ref
     r = grade(d, {"--roster", d.write("r.csv", "Name\nAda\n").string()}, "o5");
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "--roster-key"));
+    CHECK_FALSE(fs::exists(d.path() / "o5" / "results"));  // refused before anything ran
 }
 
 TEST_CASE("grade cli: without a sandbox grading refuses, unless told --no-sandbox")
