@@ -224,6 +224,7 @@ part_bench() {
 # verdicts against the uninterrupted run's.
 part_grade() {
   local n=${GRADE_STUDENTS:-40} class="$BUILD-logs/class" t0 rc
+  if [ "${GRADE_SAMPLE:-1}" = 1 ]; then
   say ""
   say "== hpclab grade: the sample class"
   t0=$(date +%s)
@@ -238,7 +239,9 @@ part_grade() {
   "$hpclab" grade examples/class/submissions --out "$LOGS/sample-gpus0" --seed 11 --gpus 0 > "$LOGS/grade-sample-gpus0.txt" 2>&1
   cmp -s "$LOGS/sample-seed/gradebook.csv" "$LOGS/sample-gpus0/gradebook.csv" && say "--gpus 0 against no option: the same gradebook" \
     || { say "--gpus 0 against no option: gradebooks DIFFER"; diff "$LOGS/sample-seed/verdicts.csv" "$LOGS/sample-gpus0/verdicts.csv" | head | tee -a "$summary"; }
+  fi
 
+  [ "$n" -gt 0 ] || return 0  # GRADE_STUDENTS=0: the sample class alone
   rm -rf "$class"; mkdir -p "$class"
   local i=0 lab file broken
   for i in $(seq -w 1 "$n"); do
@@ -254,7 +257,8 @@ part_grade() {
   say ""
   say "== hpclab grade: $n students x $(ls labs/*/lab.json | wc -l) labs"
   t0=$(date +%s)
-  "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 > "$LOGS/grade-class.txt" 2>&1; rc=$?
+  "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 2>&1 | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"; rc=${PIPESTATUS[0]}
+  [ -z "${GRADE_NO_KILL:-}" ] || return 0
   say "class: exit $rc, $(( $(date +%s) - t0 )) s wall"
   grep -E "^(Found|Course seed|Graded)" "$LOGS/grade-class.txt" | tee -a "$summary"
   say "verdicts: $(tail -n +2 "$LOGS/graded/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
@@ -273,6 +277,9 @@ part_grade() {
 # The student kit (issue 13): exported for this GPU's architecture, built
 # with its own README's commands, then checked there with a correct file (the
 # solution, copied in as a student would write it) and a broken one.
+# The generated class alone (GRADE_SAMPLE=0 skips the sample class).
+part_class() { GRADE_NO_KILL=1 GRADE_SAMPLE=0 part_grade; }
+
 part_kit() {
   local kit="$BUILD-logs/kit" t0 rc arch
   arch=${CMAKE_CUDA_ARCHITECTURES:-90}
