@@ -88,7 +88,7 @@ void print_check(Context& ctx, const LabCheck& c)
         fmt::print("\n=> GRADER ERROR. Tell your instructor, or fix the set-up (hpclab info shows it).\n");
         return;
     }
-    if (!c.build.ok) {
+    if (!c.build.ok && c.overall == Verdict::compile_error) {
         fmt::print("\nCompile error in {}:\n{}", relative_to_root(ctx, c.source),
                    trim_diagnostics(c.build.diagnostics, ctx.catalog().root(), 30));
         fmt::print("\n=> COMPILE ERROR. Fix the first error above (file:line). Stuck? hpclab hint {}\n", lab.id);

@@ -9,6 +9,7 @@
 #include "run/toolchain.h"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -28,6 +29,12 @@ struct GpuHealth {
 // Waits a few seconds for the check's programs to leave the GPU and its
 // memory to come back, then runs the canary.
 GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBaseline& before);
+
+// The canary's verdict: `run_canary(limit_s)` runs it once and says what
+// went wrong (empty: it passed); a failure counts only if the canary fails
+// again after `wait_for_quiet` (other programs may just have delayed it).
+GpuHealth canary_health(const std::function<std::string(double limit_s)>& run_canary,
+                        const std::function<void()>& wait_for_quiet);
 
 // The marks of GPUs out of service live in `dir` (the state folder's gpus/),
 // a file per GPU named by its UUID, holding why.

@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 #include <unistd.h>
 
 using namespace hpclab;
@@ -32,4 +34,39 @@ TEST_CASE("gpu health: with no GPU the runs left nothing to judge, and nothing i
 {
     const GpuHealth h = gpu_health_after(Toolchain::configured(), GpuInfo {}, GpuBaseline {});
     CHECK(h.healthy);
+}
+
+TEST_CASE("gpu health: a canary that fails once, then passes once the GPU is quiet, leaves the GPU in service")
+{
+    std::vector<double> limits;
+    int waits = 0;
+    const auto hung_then_ok = [&](double limit_s) {
+        limits.push_back(limit_s);
+        return limits.size() == 1 ? std::string("it hung") : std::string();
+    };
+    const GpuHealth h = canary_health(hung_then_ok, [&] { ++waits; });
+    CHECK(h.healthy);
+    CHECK(waits == 1);
+    REQUIRE(limits.size() == 2);
+    CHECK(limits[1] > limits[0]);  // the second try waits longer
+}
+
+TEST_CASE("gpu health: a canary that fails twice takes the GPU out, with the second failure's words")
+{
+    int runs = 0;
+    const auto wrong = [&](double) { return ++runs == 1 ? std::string("it hung") : std::string("canary: wrong result at 7\n"); };
+    const GpuHealth h = canary_health(wrong, [] {});
+    CHECK_FALSE(h.healthy);
+    CHECK(runs == 2);
+    CHECK(h.why.find("failed twice") != std::string::npos);
+    CHECK(h.why.find("wrong result at 7") != std::string::npos);
+}
+
+TEST_CASE("gpu health: a canary that passes at once is run once, with no wait")
+{
+    int runs = 0, waits = 0;
+    const GpuHealth h = canary_health([&](double) { ++runs; return std::string(); }, [&] { ++waits; });
+    CHECK(h.healthy);
+    CHECK(runs == 1);
+    CHECK(waits == 0);
 }
