@@ -35,12 +35,16 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
         if (b.role == Role::output) out_slot_bytes = round_up(out_slot_bytes + b.bytes(), kAlign);
     }
 
+    // Outputs the program will not send back (a trusted baseline's timed
+    // calls) need no slots of their own past the input sets, nor poison.
+    discards_outputs_ = flags & wire::kFlagDiscardOutputs;
+    if (discards_outputs_) out_slot_bytes = 0;
     size_ = wire::kDataOffset + nsets * slot_bytes + (ncalls - nsets) * out_slot_bytes;
 
     fd_ = memfd_create("hpclab-exchange", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "memfd_create");
     if (ftruncate(fd_, static_cast<off_t>(size_)) != 0 ||
-        fcntl(fd_, F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0) {
+        fcntl(fd_, F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK) != 0) {
         const int err = errno;
         close(fd_);
         throw std::system_error(err, std::generic_category(),
@@ -89,6 +93,7 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
 
 void ExchangeFile::poison_outputs()
 {
+    if (discards_outputs_) return;
     for (std::uint32_t k = 0; k < ncalls_; ++k)
         for (std::size_t i = 0; i < decls_.size(); ++i) {
             if (decls_[i].role != Role::output) continue;
@@ -101,12 +106,28 @@ void ExchangeFile::poison_outputs()
 void ExchangeFile::freeze()
 {
     if (fd_ < 0) return;
-    void* copy = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (copy == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "cannot copy the exchange file");
-    std::memcpy(copy, map_, size_);
     munmap(map_, size_);
+    map_ = nullptr;
+    // The kernel refuses F_SEAL_WRITE while any process still maps the file
+    // writable, and once it is set nobody can write into it again: then the
+    // file itself is the private copy, read where it is. Otherwise something
+    // of the run still holds it (it got out of its sandbox, or there was
+    // none), and what is judged is copied out first.
+    const bool sealed = fcntl(fd_, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SEAL) == 0;
+    // Read-only from here on; populated at once, as the judging reads it all.
+    void* file = mmap(nullptr, size_, PROT_READ, MAP_SHARED | MAP_POPULATE, fd_, 0);
+    if (file == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "cannot map the exchange file");
+    if (sealed) {
+        map_ = file;
+    } else {
+        void* copy = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (copy == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "cannot copy the exchange file");
+        std::memcpy(copy, file, size_);
+        munmap(file, size_);
+        map_ = copy;
+    }
+    frozen_by_seal_ = sealed;
     close(fd_);
-    map_ = copy;
     fd_ = -1;
 }
 

@@ -3,7 +3,8 @@
 // handed to the lab program as an inherited descriptor. It is private to its
 // run: close-on-exec (only the run's program gets it, through
 // ProcessSpec::pass_fds), sealed against resizing (a program that shrank it
-// would make the parent fault reading it), and hpclab's own descriptors are
+// would make the parent fault reading it) and, once the run is over, against
+// writes, and hpclab's own descriptors are
 // not readable through /proc (cli/main.cpp). Its outputs start poisoned: an
 // output the program never writes is seen as never written.
 #pragma once
@@ -32,11 +33,14 @@ public:
 
     int fd() const { return fd_; }
     const wire::Job& job() const { return job_; }
-    // Once every process of the run has ended: the file is copied into
-    // private memory and let go, and everything read from here on (results,
-    // outputs, inputs) is that copy. Nothing still holding the file (a
-    // process that escaped the run) can change what is judged.
+    // Once every process of the run has ended: the file is sealed against
+    // writes (or, when a process still maps it writable, copied into private
+    // memory) and let go, and everything read from here on (results,
+    // outputs, inputs) can no longer change. Nothing still holding the file
+    // (a process that escaped the run) can change what is judged.
     void freeze();
+    bool frozen_by_seal() const { return frozen_by_seal_; }  // false: copied
+    // Writable until freeze(), read-only after it.
     wire::Header& header() { return *reinterpret_cast<wire::Header*>(map_); }
     const wire::Result& result() const { return reinterpret_cast<const wire::Header*>(map_)->result; }
     std::uint32_t ncalls() const { return ncalls_; }
@@ -53,6 +57,8 @@ private:
     void* map_ = nullptr;
     std::uint64_t size_ = 0;
     std::uint32_t ncalls_ = 0;
+    bool discards_outputs_ = false;
+    bool frozen_by_seal_ = false;
     std::vector<BufferDecl> decls_;
     wire::Job job_ {};
 };

@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -120,6 +122,40 @@ TEST_CASE("exchange: with fewer input sets than calls, calls share their set's i
     CHECK(one_each.nsets() == 4);
     ExchangeFile too_many("lab", "task", {}, decls, 4, 0, 1, 0, 9);
     CHECK(too_many.nsets() == 4);
+}
+
+TEST_CASE("exchange: a trusted baseline's run that discards its outputs gets no output slots past its input sets")
+{
+    const std::vector<BufferDecl> decls = {{"a", ElemType::i32, Place::device, Role::input, 1000},
+                                           {"c", ElemType::i32, Place::device, Role::output, 1000}};
+    ExchangeFile ex("lab", "task", {{"n", 1000}}, decls, 9, wire::kFlagDiscardOutputs, 1, 0, 3);
+    CHECK(ex.header().job.out_slot_bytes == 0);
+    CHECK(ex.size() == ex.header().job.data_offset + 3 * ex.header().job.slot_bytes);
+}
+
+TEST_CASE("exchange: frozen with no writer left, the file is sealed and read in place; with one left, copied")
+{
+    const std::vector<BufferDecl> decls = {{"c", ElemType::i32, Place::device, Role::output, 1000}};
+    {
+        ExchangeFile ex("lab", "task", {{"n", 1000}}, decls, 1, 0, 1, 0);
+        ex.call(0).get<int>("c")[3] = 7;
+        ex.freeze();
+        CHECK(ex.frozen_by_seal());
+        CHECK(ex.call(0).get<int>("c")[3] == 7);
+        CHECK(ex.fd() == -1);
+    }
+    // Something of the run that escaped it still maps the file writable: no
+    // seal is possible, and what it writes later must not reach the judge.
+    ExchangeFile ex("lab", "task", {{"n", 1000}}, decls, 1, 0, 1, 0);
+    ex.call(0).get<int>("c")[3] = 7;
+    void* escaped = mmap(nullptr, ex.size(), PROT_READ | PROT_WRITE, MAP_SHARED, ex.fd(), 0);
+    REQUIRE(escaped != MAP_FAILED);
+    ex.freeze();
+    CHECK_FALSE(ex.frozen_by_seal());
+    auto* c = reinterpret_cast<int*>(static_cast<unsigned char*>(escaped) + wire::buffer_offset(ex.job(), 0, ex.job().buffers[0]));
+    c[3] = 99;
+    CHECK(ex.call(0).get<int>("c")[3] == 7);
+    munmap(escaped, ex.size());
 }
 
 TEST_CASE("input sets: a derived set changes about one element in 32, each to another element's value")
