@@ -104,7 +104,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         }
     const GpuBaseline gpu_before = watch_gpu ? gpu_baseline(gpu) : GpuBaseline {};
     // The baseline builds, and its timed programs get ready, during the compile.
-    TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing);
+    TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing, o.gpu_turns);
 
     // 1. Build.
     auto t0 = Clock::now();
@@ -129,13 +129,11 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     else if (!sanitizer) out.sanitizer_note = "compute-sanitizer is not installed: graded without it";
     const std::vector<PlannedRun> plan = plan_runs(lab, tasks, o.big, sanitizer.has_value());
     std::vector<std::optional<RunReport>> reports;
-    {
-        const auto turn = GpuTurns::shared(o.gpu_turns);
-        t0 = Clock::now();
-        reports = run_correctness(
-            {&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs, out.build.facts}, plan);
-        split_run_time(out, plan, reports, seconds_since(t0));
-    }
+    t0 = Clock::now();
+    reports = run_correctness(
+        {&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs, out.build.facts, o.gpu_turns},
+        plan);
+    split_run_time(out, plan, reports, seconds_since(t0));
     say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "",
                     out.run_s + out.sanitizer_s));
 
@@ -147,16 +145,13 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         for (auto& f : findings_of_program(lab, *tasks[i], out.build.facts)) t.evidence.findings.push_back(std::move(f));
     }
 
-    // 4. Speed, only where everything else is right, with the GPU alone.
+    // 4. Speed, only where everything else is right, with the GPU alone
+    // while the timed calls run (the timing phase takes its turns).
     t0 = Clock::now();
-    {
-        std::vector<std::size_t> timed;
-        for (std::size_t i = 0; i < out.tasks.size(); ++i)
-            if (o.timing && out.tasks[i].task->threshold && all_correct(out.tasks[i])) timed.push_back(i);
-        const auto turn = timed.empty() ? GpuTurns::shared(nullptr) : GpuTurns::alone(o.gpu_turns);
-        for (std::size_t i : timed) out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
-        timing.close_all();
-    }
+    for (std::size_t i = 0; i < out.tasks.size(); ++i)
+        if (o.timing && out.tasks[i].task->threshold && all_correct(out.tasks[i]))
+            out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
+    timing.close_all();
     out.timing_s = seconds_since(t0);
 
     // 5. The GPU as the runs left it: a broken one voids the check.

@@ -57,7 +57,12 @@ std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& run
             const auto log = p.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
             RunRequest req = planned_request(runs, p, log.get());
             req.cancel = &timed_out[p.task];
+            // A shared turn while the program runs; its judging needs none.
+            std::optional<GpuTurns::Turn> turn;
+            turn.emplace(runs.turns, false);
+            req.on_program_end = [&turn] { turn.reset(); };
             RunReport r = run_task(req);
+            turn.reset();  // a run that never started has not said its end
             if (log) r.tool_log = log->read();
             if (r.status == RunStatus::timed_out) timed_out[p.task] = true;
             if (r.status == RunStatus::cancelled) return std::nullopt;

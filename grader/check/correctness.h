@@ -4,6 +4,7 @@
 // sizes would only wait out the same limit.
 #pragma once
 
+#include "check/gpu_turns.h"
 #include "check/plan.h"
 #include "run/gpu_probe.h"
 #include "run/task_runner.h"
@@ -23,6 +24,9 @@ struct CorrectnessRuns {
     std::optional<std::filesystem::path> sanitizer;  // compute-sanitizer, for the plan's sanitizer runs
     int parallel = 4;
     ProgramFacts facts;  // of `program`: its runs' claims are checked against it
+    // Shared with other checks on this GPU: each run takes a shared turn for
+    // its process's life, so a timed phase waits only for the runs under way.
+    GpuTurns* turns = nullptr;
 };
 
 // Reports in the plan's order; empty where a run was skipped or cancelled.

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 namespace hpclab {
@@ -90,11 +91,29 @@ const TaskInfo* baseline_task(const LabInfo& lab, const TaskInfo& task)
     return task.threshold->baseline == "reference" ? &task : lab.find_task(task.threshold->baseline);
 }
 
+// The end of a program, said once by whichever comes first: run_task as
+// the program ends, or the thread that ran it (every other way out).
+class ProgramEnd {
+public:
+    void set()
+    {
+        std::call_once(once_, [this] { promise_.set_value(); });
+    }
+    void wait() const { ended_.wait(); }
+
+private:
+    std::once_flag once_;
+    std::promise<void> promise_;
+    std::shared_future<void> ended_ = promise_.get_future().share();
+};
+
 // A task's first timing round: both programs make their inputs and upload
 // them early, then wait at their gates until the timing phase lets them
 // run, one at a time.
 struct TimingPhase::PreparedRound {
     std::shared_ptr<Gate> baseline_gate = std::make_shared<Gate>(), student_gate = std::make_shared<Gate>();
+    std::shared_ptr<ProgramEnd> baseline_end = std::make_shared<ProgramEnd>(),
+                                student_end = std::make_shared<ProgramEnd>();
     std::future<RunReport> baseline, student;
 
     PreparedRound() = default;
@@ -110,18 +129,48 @@ struct TimingPhase::PreparedRound {
         if (student.valid()) student.wait();
     }
 
-    // Lets one program make its timed calls and returns its report.
-    RunReport run(bool of_student, double ready_within_s)
+    // Both programs ready (or given up on), before the GPU is asked for:
+    // their uploads must not share the GPU with either one's calls.
+    void wait_ready(double within_s)
     {
-        // The baseline goes first, once the student's program is ready too:
-        // its uploads must not share the GPU with the baseline's calls.
-        if (!of_student) (void)student_gate->wait_ready(ready_within_s);
-        Gate& gate = of_student ? *student_gate : *baseline_gate;
-        if (gate.wait_ready(ready_within_s)) gate.go();
-        else gate.close();
-        return (of_student ? student : baseline).get();
+        (void)student_gate->wait_ready(within_s);
+        (void)baseline_gate->wait_ready(within_s);
     }
+    // One program's timed calls: its gate opened, until it has ended.
+    void run_calls(bool of_student, double within_s)
+    {
+        Gate& gate = of_student ? *student_gate : *baseline_gate;
+        if (gate.wait_ready(within_s)) gate.go();
+        else gate.close();
+        (of_student ? student_end : baseline_end)->wait();
+    }
+    // What the program's run gave, judged (after run_calls).
+    RunReport report(bool of_student) { return (of_student ? student : baseline).get(); }
 };
+
+namespace {
+
+// Runs a prepared program's request on another thread; its end is said as
+// soon as the program ends, before the judging.
+std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<ProgramEnd> end,
+                                      std::shared_future<BuildResult> build = {})
+{
+    req.on_program_end = [end] { end->set(); };
+    return std::async(std::launch::async, [build, req, end]() mutable {
+        RunReport r;  // the baseline not building is reported by measure()
+        if (!build.valid() || build.get().ok) {
+            if (build.valid()) req.program = build.get().program;
+            r = run_task(req);
+        }
+        // Once run_task is back the program has ended or never started:
+        // the gate sees the end at once (program_started is idempotent).
+        req.gate->program_started();
+        end->set();
+        return r;
+    });
+}
+
+}  // namespace
 
 RunRequest TimingPhase::request(std::size_t index, bool of_student, const std::filesystem::path& program) const
 {
@@ -148,8 +197,8 @@ RunRequest TimingPhase::student_request(std::size_t index, bool of_student, cons
 }
 
 TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab,
-                         std::vector<const TaskInfo*> tasks, std::uint64_t seed, bool enabled)
-    : gpu_(gpu), lab_(lab), tasks_(std::move(tasks)), seed_(seed), prepared_(tasks_.size())
+                         std::vector<const TaskInfo*> tasks, std::uint64_t seed, bool enabled, GpuTurns* turns)
+    : gpu_(gpu), lab_(lab), tasks_(std::move(tasks)), seed_(seed), turns_(turns), prepared_(tasks_.size())
 {
     active_ = enabled && gpu.present &&
               std::any_of(tasks_.begin(), tasks_.end(), [](const TaskInfo* t) { return bool(t->threshold); });
@@ -165,17 +214,7 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
         auto p = std::make_unique<PreparedRound>();
         RunRequest req = request(i, false, {});
         req.gate = p->baseline_gate;
-        p->baseline = std::async(std::launch::async, [build = baseline_, req]() mutable {
-            RunReport r;  // the baseline not building is reported by measure()
-            if (build.get().ok) {
-                req.program = build.get().program;
-                r = run_task(req);
-            }
-            // Once run_task is back the program has ended or never started:
-            // the gate sees the end at once (program_started is idempotent).
-            req.gate->program_started();
-            return r;
-        });
+        p->baseline = start_prepared(std::move(req), p->baseline_end, baseline_);
         prepared_[i] = std::move(p);
     }
 }
@@ -194,19 +233,40 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
         RunRequest req = request(i, true, program);
         req.facts = facts;
         req.gate = p->student_gate;
-        p->student = std::async(std::launch::async, [req] {
-            RunReport r = run_task(req);
-            req.gate->program_started();
-            return r;
-        });
+        p->student = start_prepared(std::move(req), p->student_end);
     }
+}
+
+// The first round: both prepared programs ready, then their calls one after
+// the other, alone on the GPU; the GPU is let go as the student's program
+// ends, and the outputs are judged after that.
+std::pair<RunReport, RunReport> TimingPhase::first_round(PreparedRound& p)
+{
+    const double within_s = std::max(30.0, 2 * lab_.wall_limit_s);
+    p.wait_ready(within_s);
+    {
+        const auto turn = GpuTurns::alone(turns_);
+        p.run_calls(false, within_s);
+        p.run_calls(true, within_s);
+    }
+    RunReport baseline = p.report(false);
+    return {std::move(baseline), p.report(true)};
+}
+
+// A later round (the ratio too close to call): fresh programs, alone on the
+// GPU from their start to their end.
+std::pair<RunReport, RunReport> TimingPhase::later_round(std::size_t index, const std::filesystem::path& baseline)
+{
+    const auto turn = GpuTurns::alone(turns_);
+    RunReport base = run_task(student_request(index, false, baseline));
+    return {std::move(base), run_task(student_request(index, true, baseline))};
 }
 
 std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Finding>& findings)
 {
     const TaskInfo& task = *tasks_[index];
-    std::unique_ptr<PreparedRound> first_round = std::move(prepared_[index]);
-    if (!first_round) return std::nullopt;
+    std::unique_ptr<PreparedRound> prepared = std::move(prepared_[index]);
+    if (!prepared) return std::nullopt;
     const BuildResult& base = baseline_build();
     if (!base.ok) {
         findings.push_back(make(Verdict::grader_error, "the speed baseline does not build:\n" + base.diagnostics, ""));
@@ -223,9 +283,10 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
     // three. The first round was prepared during the correctness runs.
     for (int round = 0; round < kMaxTimingRounds; ++round) {
         if (round > 0 && conclusive(timing)) break;
+        const auto [baseline_run, student_run] =
+            round == 0 ? first_round(*prepared) : later_round(index, base.program);
         for (const bool student : {false, true}) {
-            const RunReport r = round == 0 ? first_round->run(student, std::max(30.0, 2 * lab_.wall_limit_s))
-                                           : run_task(student_request(index, student, base.program));
+            const RunReport& r = student ? student_run : baseline_run;
             if (student)  // the timed calls are checked too
                 for (auto& f : findings_of_run(task, {task.timing, "the timing size", false}, r))
                     if (is_failure(f.kind)) findings.push_back(std::move(f));

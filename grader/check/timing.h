@@ -8,6 +8,7 @@
 // (run/gate.h) until the timing phase lets them make their calls.
 #pragma once
 
+#include "check/gpu_turns.h"
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
 #include "run/gpu_probe.h"
@@ -16,6 +17,7 @@
 
 #include <future>
 #include <memory>
+#include <utility>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,8 +48,10 @@ class TimingPhase {
 public:
     // Starts building the baseline and preparing its first rounds (nothing
     // when `enabled` is false or no task has a threshold).
+    // `turns`: the GPU's turns when other checks share it; the timed calls
+    // take it alone (null: a GPU of this check's own).
     TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, std::vector<const TaskInfo*> tasks,
-                std::uint64_t seed, bool enabled);
+                std::uint64_t seed, bool enabled, GpuTurns* turns = nullptr);
     ~TimingPhase();  // programs still waiting end at their closed gates
     TimingPhase(const TimingPhase&) = delete;
     TimingPhase& operator=(const TimingPhase&) = delete;
@@ -68,11 +72,14 @@ private:
     struct PreparedRound;
     RunRequest request(std::size_t index, bool of_student, const std::filesystem::path& program) const;
     RunRequest student_request(std::size_t index, bool of_student, const std::filesystem::path& baseline) const;
+    std::pair<RunReport, RunReport> first_round(PreparedRound& p);
+    std::pair<RunReport, RunReport> later_round(std::size_t index, const std::filesystem::path& baseline);
 
     const GpuInfo& gpu_;
     const LabInfo& lab_;
     std::vector<const TaskInfo*> tasks_;
     std::uint64_t seed_ = 0;
+    GpuTurns* turns_ = nullptr;
     bool active_ = false;
     std::optional<int> gpu_processes_before_;
     std::shared_future<BuildResult> baseline_;

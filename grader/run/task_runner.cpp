@@ -351,6 +351,7 @@ RunReport run_task(const RunRequest& req)
         ps.after_exit = [&scope] { scope->kill_all(); };
     }
     report.process = run_process(ps);
+    if (req.on_program_end) req.on_program_end();
     if (scope) report.process.limit_message = scope->limit_met();
     // Every process of the run has ended: what is judged from here is a
     // private copy, which nothing the program left behind can change.

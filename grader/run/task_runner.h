@@ -60,6 +60,9 @@ struct RunRequest {
     // Set: the program prepares, then waits at this gate until the caller
     // says go (gate.h); run_task then returns once the calls are done.
     std::shared_ptr<Gate> gate;
+    // Called as soon as the program and every process of its run have ended,
+    // before the judging: a timed program's time alone on the GPU ends here.
+    std::function<void()> on_program_end;
     std::vector<int> cpus;  // run the program on these CPUs only (process.h)
     // What hpclab read from the program it built: the trace's claims are
     // checked against it (claims.h). Unknown: nothing is checked.
