@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <memory>
 
 namespace hpclab {
@@ -45,30 +46,118 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
     return req;
 }
 
+// The plan's runs as the jobs that run them: one program for each task's
+// plain sizes, one for each task's sizes under one sanitizer tool
+// (run_tasks_together), one for each size past 2^31 bytes.
+std::vector<std::vector<std::size_t>> jobs_of(const std::vector<PlannedRun>& plan)
+{
+    std::map<std::pair<std::size_t, std::string>, std::vector<std::size_t>> together;
+    std::vector<std::vector<std::size_t>> jobs;
+    for (std::size_t j = 0; j < plan.size(); ++j) {
+        if (plan[j].size.big) jobs.push_back({j});
+        else together[{plan[j].task, plan[j].tool}].push_back(j);
+    }
+    // The plain sizes first: they take the longest, and decide most verdicts.
+    for (auto& [key, runs] : together) jobs.insert(key.second.empty() ? jobs.begin() : jobs.end(), std::move(runs));
+    return jobs;
+}
+
+class CorrectnessJobs {
+public:
+    CorrectnessJobs(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan)
+        : runs_(runs), plan_(plan), timed_out_(std::make_unique<std::atomic<bool>[]>(runs.tasks.size())),
+          reports_(plan.size())
+    {
+    }
+
+    // The runs `js`: together where they can, then alone each one that the
+    // program ran together could not finish.
+    void run(const std::vector<std::size_t>& js)
+    {
+        std::vector<std::optional<RunReport>> together;
+        if (js.size() > 1) together = run_together(js);
+        const bool all_alone = together.empty();
+        for (std::size_t i = 0; i < js.size(); ++i) {
+            std::optional<RunReport> r = !all_alone && together[i] ? std::move(together[i]) : run_alone(js[i]);
+            if (r && r->status == RunStatus::timed_out) timed_out_[plan_[js[i]].task] = true;
+            if (r && r->status != RunStatus::cancelled) reports_[js[i]] = std::move(r);
+        }
+    }
+    std::vector<std::optional<RunReport>> take() { return std::move(reports_); }
+
+private:
+    std::vector<std::optional<RunReport>> run_together(const std::vector<std::size_t>& js)
+    {
+        const PlannedRun& first = plan_[js.front()];
+        if (timed_out_[first.task]) return {};
+        const auto log = first.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
+        std::vector<RunRequest> reqs;
+        for (std::size_t j : js) reqs.push_back(planned_request(runs_, plan_[j], log.get()));
+        // A shared turn while the program runs; the judging needs none.
+        std::optional<GpuTurns::Turn> turn;
+        turn.emplace(runs_.turns, false);
+        reqs.front().on_program_end = [&turn] { turn.reset(); };
+        reqs.front().cancel = &timed_out_[first.task];
+        auto reports = run_tasks_together(reqs);
+        turn.reset();  // a program that never started has not said its end
+        return log ? with_tool_log(std::move(reports), log->read()) : reports;
+    }
+
+    // The tool's one log speaks for every size only when it found nothing:
+    // then each size's report gets it. A time-out stands for its size, with
+    // the log (the sizes before it are not judged, as after a time-out
+    // alone). Otherwise the sizes run alone, each with a log of its own.
+    std::vector<std::optional<RunReport>> with_tool_log(std::vector<std::optional<RunReport>> reports,
+                                                        const std::string& log)
+    {
+        const bool clean = std::all_of(reports.begin(), reports.end(), [&](const auto& r) {
+            return r && r->status == RunStatus::completed && r->process.exit_code == 0;
+        }) && parse_sanitizer_output(log, {}, "").errors == 0;
+        const auto timed_out = std::find_if(reports.begin(), reports.end(),
+                                            [](const auto& r) { return r && r->status == RunStatus::timed_out; });
+        if (!clean && timed_out == reports.end()) return {};
+        for (auto it = reports.begin(); it != reports.end(); ++it) {
+            if (clean || it == timed_out) (*it)->tool_log = log;
+            else it->reset();
+        }
+        return reports;
+    }
+
+    std::optional<RunReport> run_alone(std::size_t j)
+    {
+        const PlannedRun& p = plan_[j];
+        if (timed_out_[p.task]) return std::nullopt;
+        const auto log = p.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
+        RunRequest req = planned_request(runs_, p, log.get());
+        req.cancel = &timed_out_[p.task];
+        std::optional<GpuTurns::Turn> turn;
+        turn.emplace(runs_.turns, false);
+        req.on_program_end = [&turn] { turn.reset(); };
+        RunReport r = run_task(req);
+        turn.reset();
+        if (log) r.tool_log = log->read();
+        return r;
+    }
+
+    const CorrectnessRuns& runs_;
+    const std::vector<PlannedRun>& plan_;
+    std::unique_ptr<std::atomic<bool>[]> timed_out_;
+    std::vector<std::optional<RunReport>> reports_;  // each job writes its own runs' places
+};
+
 }  // namespace
 
 std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan)
 {
-    auto timed_out = std::make_unique<std::atomic<bool>[]>(runs.tasks.size());
-    std::vector<std::function<std::optional<RunReport>()>> jobs;
-    for (const PlannedRun& p : plan)
-        jobs.push_back([&, p]() -> std::optional<RunReport> {
-            if (timed_out[p.task]) return std::nullopt;
-            const auto log = p.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
-            RunRequest req = planned_request(runs, p, log.get());
-            req.cancel = &timed_out[p.task];
-            // A shared turn while the program runs; its judging needs none.
-            std::optional<GpuTurns::Turn> turn;
-            turn.emplace(runs.turns, false);
-            req.on_program_end = [&turn] { turn.reset(); };
-            RunReport r = run_task(req);
-            turn.reset();  // a run that never started has not said its end
-            if (log) r.tool_log = log->read();
-            if (r.status == RunStatus::timed_out) timed_out[p.task] = true;
-            if (r.status == RunStatus::cancelled) return std::nullopt;
-            return r;
+    CorrectnessJobs state(runs, plan);
+    std::vector<std::function<int()>> jobs;
+    for (auto& js : jobs_of(plan))
+        jobs.push_back([&state, js] {
+            state.run(js);
+            return 0;
         });
-    return run_bounded(std::move(jobs), runs.parallel + (runs.sanitizer ? 2 : 0));
+    run_bounded(std::move(jobs), runs.parallel + (runs.sanitizer ? 2 : 0));
+    return state.take();
 }
 
 }  // namespace hpclab

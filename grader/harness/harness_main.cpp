@@ -3,9 +3,10 @@
 // hpclab links the student's compiled lab with this file and the lab's
 // bind.cpp, then starts the program as
 //
-//     <lab program> --exchange-fd N
+//     <lab program> --exchange-fd N [--exchange-fd M ...]
 //
-// where N is an open shared-memory file laid out as wire/exchange.h says.
+// where N is an open shared-memory file laid out as wire/exchange.h says
+// (several: one run after the other, in this order).
 // For each call slot the harness copies the inputs into buffers it owns
 // (device or host memory, with guard zones on both sides), fills the outputs
 // with poison, calls the student's entry point through the lab's binding,
@@ -25,13 +26,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace {
 
 using namespace hpclab;
 
 struct Arguments {
-    int exchange_fd = -1;
+    std::vector<int> exchange_fds;      // one run per exchange, in this order
     int gate_go = -1, gate_ready = -1;  // --gate GO,READY: no gate when either is -1
 };
 
@@ -39,7 +41,7 @@ Arguments read_arguments(int argc, char** argv)
 {
     Arguments args;
     for (int i = 1; i + 1 < argc; ++i) {
-        if (std::strcmp(argv[i], "--exchange-fd") == 0) args.exchange_fd = std::atoi(argv[i + 1]);
+        if (std::strcmp(argv[i], "--exchange-fd") == 0) args.exchange_fds.push_back(std::atoi(argv[i + 1]));
         if (std::strcmp(argv[i], "--gate") == 0 &&
             std::sscanf(argv[i + 1], "%d,%d", &args.gate_go, &args.gate_ready) != 2)
             args.gate_go = args.gate_ready = -1;
@@ -78,32 +80,41 @@ int main(int argc, char** argv)
     prctl(PR_SET_DUMPABLE, 0);
 
     const Arguments args = read_arguments(argc, argv);
-    if (args.exchange_fd < 0) {
+    if (args.exchange_fds.empty()) {
         std::fprintf(stderr,
                      "This is a lab program built by hpclab; it runs the lab's graded functions for\n"
                      "hpclab and has nothing to do on its own. Run it with: hpclab run <lab>\n");
         return wire::kExitHarnessError;
     }
-
-    harness::LabProgram program(args.exchange_fd);
-    // Device printf and the marker line must reach the parent in the order
+    // Device printf and the marker lines must reach the parent in the order
     // they happen: no stdio buffering.
     std::setvbuf(stdout, nullptr, _IONBF, 0);
-    program.start_profile();
-    program.open_gpu();
-    program.find_task();
-    program.allocate_buffers();
-    program.keep_input_sets();
-    program.keep_output_history();
-    program.make_poison();
-    program.make_l2_flush();
-    program.create_events();
-    program.start_trace();
+    // Several exchanges: the runs of several sizes, one after the other in
+    // this one process (a CUDA context costs a process about 0.2 s, made one
+    // at a time across the machine). The parent judges each exchange alone
+    // and runs again, each in a fresh process, any that did not finish.
+    for (std::size_t e = 0; e < args.exchange_fds.size(); ++e) {
+        const bool last = e + 1 == args.exchange_fds.size();
+        harness::LabProgram program(args.exchange_fds[e]);
+        program.mark_start(static_cast<std::uint32_t>(e));
+        program.start_profile();
+        program.open_gpu();
+        program.find_task();
+        program.allocate_buffers();
+        program.keep_input_sets();
+        program.keep_output_history();
+        program.make_poison();
+        program.make_l2_flush();
+        program.create_events();
+        program.start_trace();
 
-    wait_at_gate(args.gate_go, args.gate_ready);
-    program.warm_up();
-    program.run_calls();
-    program.copy_back_history();
-    program.finish();
+        if (e == 0) wait_at_gate(args.gate_go, args.gate_ready);
+        program.warm_up();
+        program.run_calls();
+        program.copy_back_history();
+        program.finish();
+        // The last exchange's buffers go with the process, as they always did.
+        if (!last) program.release();
+    }
     return wire::kExitOk;
 }

@@ -59,6 +59,11 @@ public:
     void run_calls();
     void copy_back_history();
     void finish();
+    // Several exchanges in one program (wire/exchange.h, kFlagMarker): the
+    // line that says exchange `index` starts, and, between two exchanges,
+    // everything of this one given back so that the next starts clean.
+    void mark_start(std::uint32_t index) const;
+    void release();
 
 private:
     // What the student's call took, kept apart from the result until the

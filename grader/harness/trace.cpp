@@ -97,7 +97,12 @@ void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer, 
 
 }  // namespace
 
-bool start() { return cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) == CUPTI_SUCCESS; }
+bool start()
+{
+    // Once per process: a program that runs several exchanges asks for each.
+    static const bool started = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) == CUPTI_SUCCESS;
+    return started;
+}
 
 void begin_call(wire::CallTrace* into)
 {

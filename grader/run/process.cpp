@@ -279,12 +279,21 @@ private:
             if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             if (fds[i].fd == out_) {
                 const auto got = drain(out_, buf_, res_.out, res_.out_truncated, spec_.output_limit, out_eof_);
+                const std::size_t seen = res_.tagged.size();
                 tagger_.feed(got, std::chrono::duration<double>(Clock::now() - t0_).count(), res_.tagged);
+                restart_limit_at_tags(seen);
             } else {
                 drain(err_, buf_, res_.err, res_.err_truncated, spec_.output_limit, err_eof_);
             }
         }
         return true;
+    }
+
+    void restart_limit_at_tags(std::size_t from)
+    {
+        if (spec_.limit_restart_tag.empty() || killed_) return;
+        for (std::size_t i = from; i < res_.tagged.size(); ++i)
+            if (res_.tagged[i].text.rfind(spec_.limit_restart_tag, 0) == 0) deadline_ = Clock::now() + limit_;
     }
 
     const ProcessSpec& spec_;

@@ -33,6 +33,9 @@ struct ProcessSpec {
     // moment hpclab read it (the harness's call markers: what the parent
     // itself saw of a run's progress), past the output limit too.
     std::string tag_prefix;
+    // Non-empty: a tagged line that starts with this starts the wall limit
+    // anew (a program that runs several exchanges gets the limit for each).
+    std::string limit_restart_tag;
     // Set: the program runs inside this sandbox (run/sandbox.h).
     std::optional<SandboxSpec> sandbox;
     // Limits the kernel keeps per process, set before exec (0: none). Core

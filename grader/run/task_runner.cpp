@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <optional>
 #include <random>
+#include <stdexcept>
 
 namespace hpclab {
 
@@ -73,10 +74,10 @@ std::uint32_t exchange_flags(const RunRequest& req)
     return flags;
 }
 
-PreparedExchange prepare_exchange(const RunRequest& req, const std::vector<BufferDecl>& decls)
+PreparedExchange prepare_exchange(const RunRequest& req, const std::vector<BufferDecl>& decls, std::uint64_t marker)
 {
     PreparedExchange p;
-    p.marker = fresh_seed();
+    p.marker = marker;
     p.hash_key = fresh_seed();
     p.file = std::make_unique<ExchangeFile>(req.lab->id, req.task->id, req.params, decls, req.ncalls,
                                             exchange_flags(req), p.marker,
@@ -122,15 +123,21 @@ std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesys
     return sb;
 }
 
-ProcessSpec program_spec(const RunRequest& req, const ExchangeFile& ex, const std::filesystem::path& work_dir)
+// The program's command, on every exchange given (one run after another).
+ProcessSpec program_spec(const RunRequest& req, const std::vector<const PreparedExchange*>& exchanges,
+                         const std::filesystem::path& work_dir)
 {
     ProcessSpec ps;
     ps.cwd = work_dir;
     ps.sandbox = run_sandbox(req, work_dir);
     ps.file_size_limit_bytes = kRunFileLimitBytes;
     ps.argv = req.wrapper;
-    ps.argv.insert(ps.argv.end(), {req.program.string(), "--exchange-fd", std::to_string(ex.fd())});
-    ps.pass_fds = {ex.fd()};
+    ps.argv.push_back(req.program.string());
+    for (const PreparedExchange* ex : exchanges) {
+        ps.argv.insert(ps.argv.end(), {"--exchange-fd", std::to_string(ex->file->fd())});
+        ps.pass_fds.push_back(ex->file->fd());
+    }
+    const ExchangeFile& ex = *exchanges.front()->file;
     if (req.gate) {
         ps.argv.insert(ps.argv.end(), {"--gate", req.gate->argument()});
         ps.pass_fds.insert(ps.pass_fds.end(), {req.gate->child_go_fd(), req.gate->child_ready_fd()});
@@ -139,6 +146,7 @@ ProcessSpec program_spec(const RunRequest& req, const ExchangeFile& ex, const st
     }
     if (!req.gpu_uuid.empty()) ps.set_env.emplace_back("CUDA_VISIBLE_DEVICES", req.gpu_uuid);
     ps.tag_prefix = wire::tag_prefix(ex.job().marker);
+    if (exchanges.size() > 1) ps.limit_restart_tag = ps.tag_prefix + "exchange-";  // the limit is per exchange
     ps.wall_limit_s = req.wall_limit_s;
     ps.cancel = req.cancel;
     ps.cpus = req.cpus;
@@ -277,10 +285,15 @@ std::optional<std::string> too_large(const RunRequest& req, const std::vector<Bu
 // A run's host memory: the CUDA context and the tools need a few GiB; the
 // harness and the student's code hold copies of the buffers. A flood far past
 // what the data explains meets the limit.
-CgroupLimits run_limits(const std::vector<BufferDecl>& decls)
+std::uint64_t data_bytes(const std::vector<BufferDecl>& decls)
 {
-    std::uint64_t data_bytes = 0;
-    for (const auto& d : decls) data_bytes += d.bytes();
+    std::uint64_t bytes = 0;
+    for (const auto& d : decls) bytes += d.bytes();
+    return bytes;
+}
+
+CgroupLimits run_limits(std::uint64_t data_bytes)
+{
     return {.memory_bytes = (4ull << 30) + 3 * data_bytes, .pids = 512};
 }
 
@@ -295,6 +308,129 @@ void print_profile(const RunRequest& req, const RunReport& report, std::uint32_t
                  "hpclab profile: %s/%s %s, %u calls, %u sets: inputs %.0f ms, program %.0f ms, judging %.0f ms\n  %s\n",
                  req.lab->id.c_str(), req.task->id.c_str(), format_params(req.params).c_str(), req.ncalls, nsets,
                  inputs_ms, program_ms, judging_ms, program_line.c_str());
+}
+
+// The program on its exchanges, in its sandbox and cgroup (memory and
+// processes capped for `data_bytes` of buffers, everything killed as it
+// ends). Back once every process of the run has ended, the exchanges frozen.
+ProcessResult run_program(const RunRequest& req, const std::vector<const PreparedExchange*>& exchanges,
+                          std::uint64_t data_bytes)
+{
+    const WorkDir work("run");
+    ProcessSpec ps = program_spec(req, exchanges, work.path());
+    std::optional<RunCgroup> scope;
+    if (ps.sandbox && cgroup_base().dir) scope.emplace(*cgroup_base().dir, run_limits(data_bytes));
+    if (scope && scope->ok()) {
+        ps.cgroup_procs = scope->procs_file();
+        ps.after_exit = [&scope] { scope->kill_all(); };
+    }
+    ProcessResult process = run_process(ps);
+    if (req.on_program_end) req.on_program_end();
+    if (scope) process.limit_message = scope->limit_met();
+    // Every process of the run has ended: what is judged from here on is
+    // fixed, and nothing the program left behind can change it.
+    for (const PreparedExchange* ex : exchanges) ex->file->freeze();
+    return process;
+}
+
+struct PhaseTimes {
+    double inputs_ms = 0, program_ms = 0;
+};
+
+// One exchange's run judged from the parent's view: how it ended, each
+// call against the spec, and the program's claims against what it saw.
+RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessResult process, PhaseTimes times)
+{
+    RunReport report;
+    report.seed = req.seed;
+    report.work = req.spec->work(req.params);
+    report.process = std::move(process);
+    const wire::Result& result = ex.file->result();
+    report.device_name = name_of(result.device_name, sizeof result.device_name);
+    report.trace_available = result.magic == wire::kMagic && result.trace_available == 1;
+    report.copy_bytes_per_s = result.copy_bytes_per_s;
+    classify_end(req, result, report);
+
+    const auto t_judge = Clock::now();
+    const SeenCalls seen = seen_calls(report.process.tagged, ex.marker, req.ncalls);
+    judge_calls(req, ex, seen, report);
+    if (auto why = contradicted_claim(req, result, seen, report)) {
+        report.status = RunStatus::tampered;
+        report.status_message = *why;
+    }
+    if (std::getenv("HPCLAB_PROFILE"))
+        print_profile(req, report, ex.file->nsets(), times.inputs_ms, times.program_ms, ms_since(t_judge));
+    return report;
+}
+
+// Where each exchange of a program's output starts: its line
+// "<prefix>exchange-<e>@@" in the tagged lines and in stdout. Fewer than
+// the exchanges when the program ended before the others began.
+struct ExchangeStarts {
+    std::vector<std::size_t> tagged, out;
+    bool in_order = true;  // false: a line out of turn (not the harness's)
+};
+
+ExchangeStarts exchange_starts(const ProcessResult& process, std::uint64_t marker, std::size_t n)
+{
+    const std::string prefix = wire::tag_prefix(marker) + "exchange-";
+    ExchangeStarts at;
+    std::size_t out_pos = 0;
+    for (std::size_t i = 0; i < process.tagged.size(); ++i) {
+        const std::string& text = process.tagged[i].text;
+        if (text.rfind(prefix, 0) != 0) continue;
+        const std::string expected = fmt::format("{}{}@@", prefix, at.tagged.size());
+        const std::size_t in_out = process.out.find("\n" + expected + "\n", out_pos);
+        if (text != expected || at.tagged.size() >= n || in_out == std::string::npos) {
+            at.in_order = false;
+            break;
+        }
+        at.tagged.push_back(i);
+        at.out.push_back(in_out);
+        out_pos = in_out + expected.size() + 1;
+    }
+    return at;
+}
+
+// Each exchange's share of a program that ran several, as if it had run
+// alone: its own part of stdout and of the tagged lines, and how it ended.
+// Nothing (to be run again alone, in a fresh process) where the program
+// cannot tell: an exchange that did not finish, unless the program was
+// stopped at the time limit in it (timed out) or before it (cancelled).
+std::vector<std::optional<ProcessResult>> shares_of_exchanges(const ProcessResult& process,
+                                                             const std::vector<PreparedExchange>& exchanges)
+{
+    const std::size_t n = exchanges.size();
+    std::vector<std::optional<ProcessResult>> shares(n);
+    const ExchangeStarts at = exchange_starts(process, exchanges.front().marker, n);
+    if (!at.in_order || at.tagged.empty() || process.out_truncated) return shares;
+    const std::size_t last = at.tagged.size() - 1;  // the exchange under way as the program ended
+    const bool clean = process.exited() && process.exit_code == 0 && process.limit_message.empty();
+    const bool stopped = process.timed_out || process.cancelled;
+    for (std::size_t e = 0; e < n; ++e) {
+        const bool finished = e <= last && exchanges[e].file->result().stage == wire::Stage::finished &&
+                              exchanges[e].file->result().magic == wire::kMagic;
+        const bool moved_on = e < last || clean;
+        if (!(finished && moved_on) && !(stopped && e >= last)) continue;
+        ProcessResult share = process;
+        share.out = e > last ? std::string()
+                             : process.out.substr(at.out[e], e < last ? at.out[e + 1] - at.out[e] : std::string::npos);
+        share.tagged.clear();
+        for (std::size_t i = e > last ? process.tagged.size() : at.tagged[e];
+             i < (e < last ? at.tagged[e + 1] : process.tagged.size()); ++i)
+            share.tagged.push_back(process.tagged[i]);
+        if (finished && moved_on) {  // as if it had run alone and exited
+            share.exit_code = 0;
+            share.signal = 0;
+            share.timed_out = share.cancelled = share.file_size_limit = share.unkillable = false;
+            share.limit_message.clear();
+        } else if (e > last) {  // never began: stopped for the exchange before it
+            share.timed_out = false;
+            share.cancelled = true;
+        }
+        shares[e] = std::move(share);
+    }
+    return shares;
 }
 
 }  // namespace
@@ -331,48 +467,45 @@ RunReport run_task(const RunRequest& req)
         report.status_message = kGateClosed;
         return report;
     }
-    report.work = req.spec->work(req.params);
     const std::vector<BufferDecl> decls = req.spec->buffers(req.params);
     if (auto why = too_large(req, decls)) {
+        report.work = req.spec->work(req.params);
         report.status = RunStatus::too_large;
         report.status_message = *why;
         return report;
     }
-    const PreparedExchange ex = prepare_exchange(req, decls);
+    const PreparedExchange ex = prepare_exchange(req, decls, fresh_seed());
     const double inputs_ms = ms_since(t_begin);
-
     const auto t_program = Clock::now();
-    const WorkDir work("run");
-    ProcessSpec ps = program_spec(req, *ex.file, work.path());
-    std::optional<RunCgroup> scope;  // with the sandbox: memory and processes capped, all killed at the end
-    if (ps.sandbox && cgroup_base().dir) scope.emplace(*cgroup_base().dir, run_limits(decls));
-    if (scope && scope->ok()) {
-        ps.cgroup_procs = scope->procs_file();
-        ps.after_exit = [&scope] { scope->kill_all(); };
-    }
-    report.process = run_process(ps);
-    if (req.on_program_end) req.on_program_end();
-    if (scope) report.process.limit_message = scope->limit_met();
-    // Every process of the run has ended: what is judged from here is a
-    // private copy, which nothing the program left behind can change.
-    ex.file->freeze();
-    const wire::Result& result = ex.file->result();
-    report.device_name = name_of(result.device_name, sizeof result.device_name);
-    report.trace_available = result.magic == wire::kMagic && result.trace_available == 1;
-    report.copy_bytes_per_s = result.copy_bytes_per_s;
-    classify_end(req, result, report);
-    const double program_ms = ms_since(t_program);
+    ProcessResult process = run_program(req, {&ex}, data_bytes(decls));
+    return judge_run(req, ex, std::move(process), {inputs_ms, ms_since(t_program)});
+}
 
-    const auto t_judge = Clock::now();
-    const SeenCalls seen = seen_calls(report.process.tagged, ex.marker, req.ncalls);
-    judge_calls(req, ex, seen, report);
-    if (auto why = contradicted_claim(req, result, seen, report)) {
-        report.status = RunStatus::tampered;
-        report.status_message = *why;
+std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRequest>& reqs)
+{
+    std::vector<std::optional<RunReport>> reports(reqs.size());
+    if (reqs.size() < 2) {
+        if (!reqs.empty()) reports[0] = run_task(reqs[0]);
+        return reports;
     }
-    if (std::getenv("HPCLAB_PROFILE"))
-        print_profile(req, report, ex.file->nsets(), inputs_ms, program_ms, ms_since(t_judge));
-    return report;
+    // One marker for the program: its tagged lines, every exchange's, are read as one stream.
+    const std::uint64_t marker = fresh_seed();
+    std::vector<PreparedExchange> exchanges;
+    std::uint64_t largest = 0;
+    for (const RunRequest& req : reqs) {
+        if (req.gate || req.on_first_outputs) throw std::logic_error("run_tasks_together: a gated or watched run");
+        const std::vector<BufferDecl> decls = req.spec->buffers(req.params);
+        if (too_large(req, decls)) return reports;  // each alone: run_task says why
+        exchanges.push_back(prepare_exchange(req, decls, marker));
+        largest = std::max(largest, data_bytes(decls));
+    }
+    std::vector<const PreparedExchange*> order;
+    for (const PreparedExchange& ex : exchanges) order.push_back(&ex);
+    const ProcessResult process = run_program(reqs.front(), order, largest);
+    const std::vector<std::optional<ProcessResult>> shares = shares_of_exchanges(process, exchanges);
+    for (std::size_t e = 0; e < reqs.size(); ++e)
+        if (shares[e]) reports[e] = judge_run(reqs[e], exchanges[e], *shares[e], {});
+    return reports;
 }
 
 }  // namespace hpclab

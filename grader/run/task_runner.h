@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,16 @@ struct RunReport {
 };
 
 RunReport run_task(const RunRequest& request);
+
+// Several runs of one program (one task's sizes) in one process, one after
+// the other: a CUDA context costs each process about 0.2 s, and contexts
+// are made one at a time across the machine. Each run's report is what it
+// would have been alone, from its own exchange and its own share of the
+// program's output; nothing where that cannot be told (the program ended
+// before the run finished, other than at the time limit): the caller runs
+// those alone, each in a fresh process (a fault is sticky in its process).
+// The requests share their program, wrapper and limits; no gate.
+std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRequest>& requests);
 
 // A fresh seed from the operating system's entropy.
 std::uint64_t fresh_seed();

@@ -18,6 +18,11 @@
 //   net_connect=<port> vecadd, after printing "connect ok" or "connect refused" (to 127.0.0.1:<port>)
 //   orphan           vecadd, leaving a setsid() grandchild that sleeps 60 s (says "orphan left")
 //   write_big        writes a file of 200 MiB into its folder, then vecadd
+// and, for a program given several exchanges (one run after another):
+//   crash, hang, exit   abort(), sleep forever, or exit(0), before any call
+//   slow             vecadd, after sleeping 600 ms
+//   print            vecadd, printing "printed in exchange <e>" in each call
+//   <trick>@<e>      the trick in exchange e only, vecadd in the others
 #include "wire/exchange.h"
 
 #include <arpa/inet.h>
@@ -35,6 +40,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 using namespace hpclab;
 
@@ -139,19 +145,14 @@ void play(const std::string& trick, const wire::Job& job, unsigned char* file, s
     if (trick == "modify_input" && job.nbuffers > 0) buffer(job, file, k, job.buffers[0].name)[0] ^= 1;
 }
 
-}  // namespace
-
-int main(int argc, char** argv)
+// One exchange's run, as the harness does it; `trick` played in it.
+int run_exchange(int fd, std::uint32_t index, const std::string& trick)
 {
-    if (argc < 4) return wire::kExitHarnessError;
-    const std::string trick = argv[1];
-    int fd = -1;
-    for (int i = 2; i + 1 < argc; ++i)
-        if (std::strcmp(argv[i], "--exchange-fd") == 0) fd = std::atoi(argv[i + 1]);
-    std::setvbuf(stdout, nullptr, _IONBF, 0);  // as the harness: each line reaches the parent when printed
     unsigned char* file = nullptr;
     wire::Header* h = map_exchange(fd, file);
     const wire::Job job = h->job;
+    const bool marked = job.flags & wire::kFlagMarker;
+    if (marked) std::printf("\n%sexchange-%u@@\n", wire::tag_prefix(job.marker).c_str(), index);
     h->result.magic = wire::kMagic;
     h->result.stage = wire::Stage::started;
     if (trick == "unsealed" && ftruncate(fd, 0) == 0) return 3;  // it must not shrink
@@ -162,11 +163,15 @@ int main(int argc, char** argv)
         h->result.stage = wire::Stage::finished;
         return wire::kExitOk;
     }
+    if (trick == "crash") std::abort();
+    if (trick == "hang") for (;;) sleep_ms(1000);
+    if (trick == "exit") std::exit(0);
+    if (trick == "slow") sleep_ms(600);
     h->result.trace_available = trick == "forge_trace";
-    const bool marked = job.flags & wire::kFlagMarker;
     for (std::uint32_t k = 0; k < job.ncalls; ++k) {
         if (marked) std::printf("\n%sbegin-%u@@\n", wire::tag_prefix(job.marker).c_str(), k);
         const auto t0 = std::chrono::steady_clock::now();
+        if (trick == "print") std::printf("printed in exchange %u\n", index);
         if (!(job.flags & wire::kFlagDiscardOutputs)) play(trick, job, file, k);  // as the harness: nothing comes back
         // What an honest harness reports: the call's own time.
         h->result.calls[k].host_ms = h->result.calls[k].gpu_ms =
@@ -179,5 +184,30 @@ int main(int argc, char** argv)
         h->result.calls_done = k + 1;
     }
     h->result.stage = wire::Stage::finished;
+    return wire::kExitOk;
+}
+
+}  // namespace
+
+// A trick "<trick>@<e>" is played in exchange e only (the others honest):
+// a program that runs several sizes and fails in one of them.
+int main(int argc, char** argv)
+{
+    if (argc < 4) return wire::kExitHarnessError;
+    std::string trick = argv[1];
+    long at = -1;
+    if (const auto pos = trick.find('@'); pos != std::string::npos) {
+        at = std::atol(trick.c_str() + pos + 1);
+        trick.resize(pos);
+    }
+    std::vector<int> fds;
+    for (int i = 2; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--exchange-fd") == 0) fds.push_back(std::atoi(argv[i + 1]));
+    std::setvbuf(stdout, nullptr, _IONBF, 0);  // as the harness: each line reaches the parent when printed
+    for (std::size_t e = 0; e < fds.size(); ++e) {
+        const int status = run_exchange(fds[e], static_cast<std::uint32_t>(e),
+                                         at < 0 || static_cast<std::size_t>(at) == e ? trick : "vecadd");
+        if (status != wire::kExitOk) return status;
+    }
     return wire::kExitOk;
 }

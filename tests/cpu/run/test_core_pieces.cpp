@@ -133,7 +133,7 @@ TEST_CASE("exchange: a trusted baseline's run that discards its outputs gets no 
     CHECK(ex.size() == ex.header().job.data_offset + 3 * ex.header().job.slot_bytes);
 }
 
-TEST_CASE("exchange: frozen with no writer left, the file is sealed and read in place; with one left, copied")
+TEST_CASE("exchange: frozen with no writer left, the file is sealed and read in place (with one left, copied)")
 {
     const std::vector<BufferDecl> decls = {{"c", ElemType::i32, Place::device, Role::output, 1000}};
     {
