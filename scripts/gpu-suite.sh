@@ -17,7 +17,9 @@
 # pass the thresholds a student meets against the tuned speed baseline; and
 # of every variant in bench/ that needs no library: the tuned baselines and
 # the going-further versions must pass), calibrate (the speed ratios the
-# thresholds are set from), grade (hpclab grade: the sample class, a
+# thresholds are set from), calibrate-cmd (hpclab calibrate itself: its
+# table, and the course config it writes into $OUT; not a default part),
+# grade (hpclab grade: the sample class, a
 # generated class timed, killed and resumed), kit (the student kit exported,
 # built, and checked with a correct and a slow file). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
@@ -205,6 +207,32 @@ for (lab, task, who), v in sorted(rows.items()):
 PY
 }
 
+# hpclab calibrate itself: every lab with a threshold, CAL_REPS checks of
+# each file, its table into the summary. It writes $OUT/course-config.json,
+# not the checkout's, so that the parts after it keep lab.json's thresholds;
+# where it wrote a threshold, that file is then the course's for a moment:
+# hpclab list must show it, and the lab's solution must pass hpclab check.
+part_calibrate-cmd() {
+  local t0 rc lab config="$OUT/course-config.json"
+  say ""
+  say "== hpclab calibrate --reps ${CAL_REPS:-3} (every lab with a threshold), into \$OUT/course-config.json"
+  rm -f "$config"; t0=$(date +%s)
+  "$hpclab" calibrate --reps "${CAL_REPS:-3}" --config "$config" 2>&1 | tee "$LOGS/calibrate-cmd.txt" >> "$summary"
+  rc=${PIPESTATUS[0]}
+  say "calibrate: exit $rc, $(( $(date +%s) - t0 )) s"
+  [ -f "$config" ] || { say "nothing written (every threshold confirmed, or refused)"; return 0; }
+  say "written:"; tee -a "$summary" < "$config"
+  [ -e course-config.json ] && { say "the checkout has its own course-config.json: not replaced, not checked"; return 0; }
+  cp "$config" course-config.json
+  for lab in $(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1])).get("thresholds", {})))' "$config"); do
+    "$hpclab" list "$lab" | grep -E "speed: " | tee -a "$summary"
+    "$hpclab" check "$lab" --solution --expect pass > "$LOGS/calibrate-cmd-check-$lab.txt" 2>&1; rc=$?
+    say "$(printf '%-9s check --solution with the new thresholds: exit %d: ' "$lab" $rc)$(grep -E 'x the|tasks pass' "$LOGS/calibrate-cmd-check-$lab.txt" | tr -s ' ' | tr '\n' ' ')"
+    [ $rc -eq 0 ] || course_rc=1  # the course's own version must pass the thresholds written for it
+  done
+  rm -f course-config.json
+}
+
 part_bench() {
   say ""
   say "== hpclab bench (every lab with a sweep)"
@@ -305,7 +333,7 @@ part_kit() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate bench grade kit)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate calibrate-cmd bench grade class kit)"; exit 2; }
   "part_$p"
   pack
 done

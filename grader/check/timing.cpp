@@ -91,6 +91,18 @@ const TaskInfo* baseline_task(const LabInfo& lab, const TaskInfo& task)
     return task.threshold->baseline == "reference" ? &task : lab.find_task(task.threshold->baseline);
 }
 
+Timing timing_frame(const LabInfo& lab, const TaskInfo& task)
+{
+    const TaskInfo* base_task = baseline_task(lab, task);
+    Timing timing;
+    const std::string program = shown_path(lab.baseline_source, lab.lab_dir.parent_path().parent_path());
+    timing.baseline = base_task == &task ? program : "the " + base_task->id + " task of " + program;
+    timing.size = task.timing;
+    timing.threshold = task.threshold->min_speedup;
+    timing.threshold_set_by = task.threshold->set_by;
+    return timing;
+}
+
 // The end of a program, said once by whichever comes first: run_task as
 // the program ends, or the thread that ran it (every other way out).
 class ProgramEnd {
@@ -272,12 +284,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
         findings.push_back(make(Verdict::grader_error, "the speed baseline does not build:\n" + base.diagnostics, ""));
         return std::nullopt;
     }
-    const TaskInfo* base_task = baseline_task(lab_, task);
-    Timing timing;
-    const std::string program = shown_path(lab_.baseline_source, lab_.lab_dir.parent_path().parent_path());
-    timing.baseline = base_task == &task ? program : "the " + base_task->id + " task of " + program;
-    timing.size = task.timing;
-    timing.threshold = task.threshold->min_speedup;
+    Timing timing = timing_frame(lab_, task);
     // Rounds of (baseline, student), until the ratio's spread is clear of
     // the threshold: far from it, one round decides; close to it, up to
     // three. The first round was prepared during the correctness runs.

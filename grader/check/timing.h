@@ -31,7 +31,8 @@ struct Timing {
     std::vector<double> student_ms, baseline_ms;  // every timed call
     double ratio = 0;                 // median(baseline) / median(student): the speedup
     double ratio_low = 0, ratio_high = 0;  // from the quartiles: the ratio's spread
-    double threshold = 0;
+    double threshold = 0;             // the one in effect (TaskInfo::threshold)
+    std::filesystem::path threshold_set_by;  // the course config that set it; empty: lab.json
     double floor_ms = 0;              // the fewest bytes at the copy bandwidth: nothing is faster
     double copy_bytes_per_s = 0;      // the device copy's, measured by the baseline's program
     bool unreliable = false;          // another process used the GPU meanwhile (or none could tell)
@@ -40,6 +41,10 @@ struct Timing {
 
 // The verdict a speed measurement gives (pass when fast enough).
 Finding finding_of_timing(const Timing& t);
+// A task's timing before any run: what it is measured against, at which
+// size, and the threshold in effect (lab.json's or the course config's).
+// Only for a task with a threshold.
+Timing timing_frame(const LabInfo& lab, const TaskInfo& task);
 // The baseline's task a task is timed against: the same task, or the one
 // its threshold names (the baseline's naive kernel). Null without a threshold.
 const TaskInfo* baseline_task(const LabInfo& lab, const TaskInfo& task);

@@ -21,6 +21,20 @@ std::string describe_tolerance(const Tolerance& t)
     return fmt::format("|got - expected| <= {:g} x scale{}", t.rtol, t.atol > 0 ? fmt::format(" + {:g}", t.atol) : "");
 }
 
+// A task's threshold in effect and where it comes from: lab.json (measured
+// on the course's GPU, its note says how) or the course config (measured on
+// this course's GPU by hpclab calibrate).
+void print_threshold(Context& ctx, const LabInfo& lab, const Threshold& th)
+{
+    const std::string origin =
+        th.set_by.empty() ? fmt::format("from lab.json, {}", th.calibrated ? "calibrated" : "not calibrated yet")
+                          : fmt::format("from {}, in place of lab.json's {:g}", relative_to_root(ctx, th.set_by), th.shipped);
+    fmt::print("  speed: at least {:g}x the {} of {} ({}){}\n", th.min_speedup,
+               th.baseline == "reference" ? "same task" : "task " + th.baseline,
+               relative_to_root(ctx, lab.baseline_source), origin,
+               th.note.empty() ? "" : "\n    lab.json: " + th.note);
+}
+
 // One lab's record, from its lab.json: what the docs point to for sizes and thresholds.
 int list_lab(Context& ctx, const LabInfo& lab)
 {
@@ -42,12 +56,7 @@ int list_lab(Context& ctx, const LabInfo& lab)
             fmt::print("    {:<28} {}{}\n", format_params(s.params), s.why, s.big ? "  [big: with --big]" : "");
         fmt::print("  timed at {} by hpclab run, at {} by hpclab check ({} calls after a warm-up)\n",
                    format_params(t.demo), format_params(t.timing), t.timing_reps);
-        if (t.threshold)
-            fmt::print("  speed: at least {:g}x the {} of {} ({}){}\n", t.threshold->min_speedup,
-                       t.threshold->baseline == "reference" ? "same task" : "task " + t.threshold->baseline,
-                       relative_to_root(ctx, lab.baseline_source),
-                       t.threshold->calibrated ? "calibrated" : "not calibrated yet",
-                       t.threshold->note.empty() ? "" : "\n    " + t.threshold->note);
+        if (t.threshold) print_threshold(ctx, lab, *t.threshold);
     }
     fmt::print("\n{} hints, from gentle to explicit, in {}.\n", lab.hints.size(),
                relative_to_root(ctx, lab.lab_dir / "lab.json"));

@@ -54,10 +54,12 @@ void print_observations(const TaskCheck& t)
                    : s.report.status == RunStatus::completed ? std::string("clean")
                                                              : "did not finish: " + s.report.status_message);
     if (const auto& tm = t.timing)
-        fmt::print("  speed at {}: {:.3f} ms vs {:.3f} ms: {:.2f}x {} (spread {:.2f}..{:.2f}; needs {:.2f}x){}\n",
+        fmt::print("  speed at {}: {:.3f} ms vs {:.3f} ms: {:.2f}x {} (spread {:.2f}..{:.2f}; needs {:.2f}x{}){}\n",
                    format_params(tm->size), tm->student_ms.empty() ? 0.0 : tm->student_ms.front(),
                    tm->baseline_ms.empty() ? 0.0 : tm->baseline_ms.front(), tm->ratio, tm->baseline, tm->ratio_low,
-                   tm->ratio_high, tm->threshold, tm->unreliable ? " [GPU busy: unreliable]" : "");
+                   tm->ratio_high, tm->threshold,
+                   tm->threshold_set_by.empty() ? "" : ", set by " + tm->threshold_set_by.filename().string(),
+                   tm->unreliable ? " [GPU busy: unreliable]" : "");
 }
 
 void print_verdict(const TaskVerdict& v)

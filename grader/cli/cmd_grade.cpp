@@ -96,7 +96,7 @@ GradingSettings settings_for(const GradeFolder& out, const GradeArgs& a, const C
                                          out.root().string(), kept->seed, *seed));
     }
     GradingSettings s = kept.value_or(GradingSettings {.submissions = cls.root, .seed = seed ? *seed : fresh_seed() & ((1ull << 53) - 1)});
-    if (!a.config.empty()) s.config = fs::absolute(a.config);
+    if (!config.file.empty()) s.config = fs::absolute(config.file);
     if (!a.roster.empty()) s.roster = fs::absolute(a.roster);
     if (!a.roster_keys.empty()) s.roster_keys = a.roster_keys;
     return s;
@@ -246,11 +246,12 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
     print_found(cls);
     if (a.list_only) return kPass;
     GradingConfig config;
-    if (!a.config.empty()) try {
-            config = read_grading_config(a.config, ctx.catalog());
+    if (const auto file = grading_config_file(a.config, ctx.catalog().root()); !file.empty()) try {
+            config = read_grading_config(file, ctx.catalog());
         } catch (const std::runtime_error& e) {
             throw UsageError(e.what());
         }
+    ctx.use_course_thresholds(config.thresholds, config.file);
     const GradeFolder out(fs::absolute(a.out));
     std::optional<FolderLock> lock;
     try {
@@ -327,6 +328,7 @@ int cmd_merge(Context& ctx, const std::string& out_dir)
     } catch (const std::runtime_error& e) {
         throw UsageError(e.what());
     }
+    ctx.use_course_thresholds(config.thresholds, config.file);  // the report's thresholds: the grading's
     const FolderLock lock(out.root());
     std::vector<std::string> unreadable;
     const std::vector<LabResult> results = results_of_chunks(out, settings->chunks, &unreadable);

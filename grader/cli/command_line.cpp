@@ -199,7 +199,9 @@ ParsedCommand grade_command(CLI::App& app, Context& ctx)
                   "The class's folder: a folder per student, holding a copy of labs/ or the <lab>.cu files loose")
         ->required();
     c->add_option("--out", a.out, "Where the gradebook, the reports and every result go (a run resumes there)")->required();
-    c->add_option("--config", a.config, "The course's grading config (JSON: seed, points, credit, roster_keys)");
+    c->add_option("--config", a.config,
+                  "The course config (JSON: seed, points, credit, roster_keys, thresholds; default: "
+                  "course-config.json in the course folder, where there is one)");
     c->add_option("--roster", a.roster, "The class list your LMS exports (CSV): the gradebook's rows and keys");
     c->add_option("--roster-key", a.roster_keys, "A roster column that names the student (default: ID, login, email, ...)");
     auto* seed_opt = c->add_option("--seed", seed, "The course seed (default: the config's, else the folder's, else new)");
@@ -228,6 +230,22 @@ ParsedCommand grade_command(CLI::App& app, Context& ctx)
                 if (seed_opt->count()) a.seed = seed;
                 return cmd_grade(ctx, a);
             }};
+}
+
+ParsedCommand calibrate_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("calibrate",
+                                 "Measure the speed thresholds on this GPU and write them into the course config");
+    auto& a = keep<CalibrateArgs>(g_values);
+    c->add_option("labs", a.labs, "Labs (default: every lab with a speed threshold)");
+    c->add_option("--reps", a.reps, "Checks of each course version and slow version (default 3)")
+        ->check(CLI::Range(1, 20));
+    c->add_option("--config", a.config, "The course config to write (default: course-config.json in the course folder)");
+    c->footer("Each lab's solution (the course's version) is checked as a student's file, without the sanitizer,\n"
+              "and so is each slow version of tests/broken/<lab>/ (\"// expect: too_slow\"). A task keeps\n"
+              "lab.json's threshold where both stay 1.2x clear of it; else a new one between them is written,\n"
+              "unless they are too close to call (refused: exit 1). Needs the GPU to itself (77 without one).");
+    return {c, [&] { return cmd_calibrate(ctx, a); }};
 }
 
 ParsedCommand merge_command(CLI::App& app, Context& ctx)
@@ -261,7 +279,8 @@ std::vector<ParsedCommand> define_commands(CLI::App& app, Context& ctx, int argc
             build_command(app, ctx),    run_command(app, ctx),   check_command(app, ctx),
             selftest_command(app, ctx), bench_command(app, ctx, command_line),
             hint_command(app, ctx),     reset_command(app, ctx), watch_command(app, ctx),
-            grade_command(app, ctx),    merge_command(app, ctx), export_kit_command(app, ctx)};
+            grade_command(app, ctx),    merge_command(app, ctx), calibrate_command(app, ctx),
+            export_kit_command(app, ctx)};
 }
 
 }  // namespace hpclab::cli

@@ -76,7 +76,15 @@ struct GradeArgs {
     std::string expect;        // a CSV of student,lab,task,verdict: exit 0 iff the book gives them
 };
 
+struct CalibrateArgs {
+    std::vector<std::string> labs;  // empty: every lab with a speed threshold
+    int reps = 3;                   // checks of each file
+    std::string config;             // the course config to write; empty: the course's course-config.json
+};
+
 int cmd_list(Context& ctx, bool markdown, const std::string& lab);
+// hpclab calibrate: the speed thresholds measured on this GPU, into the course config.
+int cmd_calibrate(Context& ctx, const CalibrateArgs& args);
 // hpclab grade: a class's folder into a gradebook, resumable; with --slurm,
 // a job array of chunks instead. hpclab merge: the chunks into one book.
 int cmd_grade(Context& ctx, const GradeArgs& args);

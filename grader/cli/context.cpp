@@ -1,14 +1,11 @@
 #include "context.h"
 
+#include "course/course_config.h"
 #include "hpclab_build_config.h"
-#include "util/text.h"
 
-#include <algorithm>
 #include <cstdlib>
-#include <vector>
 
 namespace hpclab::cli {
-
 
 std::filesystem::path course_root()
 {
@@ -19,6 +16,8 @@ std::filesystem::path course_root()
 Context::Context(const std::filesystem::path& root)
     : catalog_(Catalog::load(root)), toolchain_(Toolchain::configured())
 {
+    const auto config = default_course_config(root);
+    catalog_.use_course_thresholds(read_course_thresholds(config, catalog_), config);
 }
 
 const GpuInfo& Context::gpu()
@@ -30,10 +29,7 @@ const GpuInfo& Context::gpu()
 const LabInfo& Context::lab(const std::string& id) const
 {
     if (const LabInfo* lab = catalog_.find(id)) return *lab;
-    std::vector<std::string> ids;
-    for (const auto& l : catalog_.labs()) ids.push_back(l.id);
-    const std::string msg = "unknown lab '" + id + "'. The labs are: " + catalog_.ids() + "." + did_you_mean(id, ids);
-    throw UsageError(msg);
+    throw UsageError(catalog_.unknown_lab(id));
 }
 
 }  // namespace hpclab::cli

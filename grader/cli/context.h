@@ -28,9 +28,17 @@ struct SetupError : std::runtime_error {
 
 class Context {
 public:
+    // Throws CourseConfigError when the course's config cannot be used.
     explicit Context(const std::filesystem::path& root);
 
+    // The labs, each threshold the one in effect: lab.json's, or the course
+    // config's (course/course_config.h), read when the context is made.
     const Catalog& catalog() const { return catalog_; }
+    // Another course config's thresholds in place of the default one's (grade --config).
+    void use_course_thresholds(const CourseThresholds& thresholds, const std::filesystem::path& file)
+    {
+        catalog_.use_course_thresholds(thresholds, file);
+    }
     const Toolchain& toolchain() const { return toolchain_; }
     const GpuInfo& gpu();
     // The lab named on the command line, or a UsageError that lists the labs.

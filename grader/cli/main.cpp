@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include "bench/row.h"
+#include "course/course_config.h"
 #include "hpclab_build_config.h"
 #include "util/text.h"
 
@@ -63,6 +64,10 @@ int main(int argc, char** argv)
     std::optional<Context> ctx;
     try {
         ctx.emplace(course_root());
+    } catch (const CourseConfigError& e) {
+        // A threshold nobody can trust is worse than none: nothing runs until it is fixed.
+        fmt::print(stderr, "hpclab: the course config: {}\n", e.what());
+        return kUsage;
     } catch (const std::exception& e) {
         fmt::print(stderr, "hpclab: cannot read the labs: {}\n", e.what());
         return kGraderError;
@@ -70,6 +75,9 @@ int main(int argc, char** argv)
     CLI::App app {"hpclab: the labs of the CUDA Programming course.\n"
                   "Edit labs/<lab>/<lab>.cu, then run it with: hpclab run <lab>"};
     app.require_subcommand(1);
+    app.footer("Instructors: hpclab grade grades a class; hpclab calibrate measures the speed thresholds on this\n"
+               "GPU into the course config (course-config.json in the course folder), which check and grade read.\n"
+               "See docs/instructors.md.");
     app.set_help_all_flag("--help-all", "Help for every command");
     app.set_version_flag("--version", fmt::format("hpclab {} (nvcc {}, architectures {})", HPCLAB_VERSION,
                                                   ctx->toolchain().nvcc_version.empty() ? "none" : ctx->toolchain().nvcc_version,

@@ -202,6 +202,7 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
         x.calibrated = th.boolean_or("calibrated", false);
         x.note = th.str_or("note", "");
         if (x.min_speedup <= 0) th.fail("min_speedup", "must be positive");
+        x.shipped = x.min_speedup;
         t.threshold = x;
     }
     if (r.has("points")) {
@@ -388,6 +389,35 @@ const LabInfo* Catalog::find(std::string_view id) const
     for (const auto& lab : labs_)
         if (lab.id == id) return &lab;
     return nullptr;
+}
+
+void Catalog::use_course_thresholds(const CourseThresholds& thresholds, const fs::path& file)
+{
+    for (LabInfo& lab : labs_)
+        for (TaskInfo& t : lab.tasks)
+            if (t.threshold) {
+                t.threshold->min_speedup = t.threshold->shipped;
+                t.threshold->set_by.clear();
+            }
+    for (const auto& [lab_id, tasks] : thresholds)
+        for (const auto& [task_id, min_speedup] : tasks) {
+            TaskInfo* task = nullptr;
+            for (LabInfo& lab : labs_)
+                for (TaskInfo& t : lab.tasks)
+                    if (lab.id == lab_id && t.id == task_id) task = &t;
+            if (!task || !task->threshold)
+                throw CatalogError(file.string() + ": thresholds: " + lab_id + "." + task_id +
+                                   " is no task with a speed threshold");
+            task->threshold->min_speedup = min_speedup;
+            task->threshold->set_by = file;
+        }
+}
+
+std::string Catalog::unknown_lab(std::string_view id) const
+{
+    std::vector<std::string> all;
+    for (const auto& lab : labs_) all.push_back(lab.id);
+    return "unknown lab '" + std::string(id) + "'. The labs are: " + ids() + "." + did_you_mean(id, all);
 }
 
 std::string Catalog::ids() const

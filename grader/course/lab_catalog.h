@@ -41,10 +41,18 @@ struct Threshold {
     // "reference": the same task of the lab's speed baseline program
     // (LabInfo::baseline_source); or the id of another task of it.
     std::string baseline;
-    double min_speedup = 0;  // baseline time / task time must reach this
+    // Baseline time / task time must reach this: lab.json's, or the course
+    // config's where `hpclab calibrate` measured another on the class's GPU
+    // (Catalog::use_course_thresholds). Every check and grading reads this one.
+    double min_speedup = 0;
     bool calibrated = false;
-    std::string note;
+    std::string note;         // what lab.json's value was measured on
+    double shipped = 0;       // lab.json's min_speedup, whatever is in effect
+    std::filesystem::path set_by;  // the course config that set min_speedup; empty: lab.json
 };
+
+// A course config's thresholds (course/course_config.h): lab -> task -> min_speedup.
+using CourseThresholds = std::map<std::string, std::map<std::string, double>>;
 
 // What the CUPTI records of each call must show, for the lesson to count as
 // done: a kernel ran (or, for a refusal, none did), with the grid and block
@@ -143,7 +151,15 @@ public:
     const std::vector<LabInfo>& labs() const { return labs_; }
     const LabInfo* find(std::string_view id) const;
     std::string ids() const;  // "hello, vecadd0, ..." for messages
+    // The message for a lab the course does not have: the labs, and the
+    // nearest one when `id` looks like a typo of it.
+    std::string unknown_lab(std::string_view id) const;
     const std::filesystem::path& root() const { return root_; }
+    // The one place a task's threshold in effect is decided: lab.json's,
+    // except those `thresholds` names, which `file` sets. Replaces what an
+    // earlier call set (a grading's --config replaces the default config).
+    // Throws CatalogError for a task that has no threshold to replace.
+    void use_course_thresholds(const CourseThresholds& thresholds, const std::filesystem::path& file);
 
 private:
     std::filesystem::path root_;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "grade/lab_result.h"
+#include "util/atomic_file.h"  // write_file_atomically, for the folder's files
 
 #include <filesystem>
 #include <optional>
@@ -20,10 +21,6 @@
 #include <vector>
 
 namespace hpclab {
-
-// Writes `text` to `file` so that a reader (or a crash) sees the old file or
-// the new one, never a part: a temporary beside it, flushed, then renamed.
-void write_file_atomically(const std::filesystem::path& file, const std::string& text);
 
 class GradeFolder {
 public:

@@ -1,7 +1,6 @@
 #include "grade/grading_config.h"
 
 #include "util/keyed_hash.h"
-#include "util/text_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +14,7 @@ using nlohmann::json;
 
 [[noreturn]] void fail(const std::filesystem::path& file, const std::string& what)
 {
-    throw std::runtime_error(file.string() + ": " + what);
+    throw CourseConfigError(file.string() + ": " + what);
 }
 
 void check_point_key(const std::filesystem::path& file, const Catalog& catalog, const std::string& key)
@@ -46,15 +45,7 @@ GradingConfig read_grading_config(const std::filesystem::path& file, const Catal
 {
     GradingConfig c;
     c.file = file;
-    const auto text = read_text_file(file);
-    if (!text) fail(file, "cannot be read");
-    json j;
-    try {
-        j = json::parse(*text);
-    } catch (const json::exception& e) {
-        fail(file, std::string("not valid JSON: ") + e.what());
-    }
-    if (!j.is_object()) fail(file, "must be a JSON object");
+    const json j = read_course_config_json(file);
     for (const auto& [key, value] : j.items()) {
         if (key == "seed") {
             if (!value.is_number_unsigned()) fail(file, "seed: must be a whole number, 0 or more");
@@ -81,8 +72,10 @@ GradingConfig read_grading_config(const std::filesystem::path& file, const Catal
                 if (!v.is_string() || v.get<std::string>().empty()) fail(file, "roster_keys: must be column names");
                 c.roster_keys.push_back(v.get<std::string>());
             }
+        } else if (key == "thresholds") {
+            c.thresholds = parse_course_thresholds(value, catalog, file);
         } else {
-            fail(file, "unknown entry '" + key + "' (seed, points, credit, roster_keys)");
+            fail(file, "unknown entry '" + key + "' (seed, points, credit, roster_keys, thresholds)");
         }
     }
     return c;
@@ -92,6 +85,14 @@ bool held_for_a_person(Verdict v)
 {
     return v == Verdict::grader_error || v == Verdict::tampering || v == Verdict::resource_limit ||
            v == Verdict::suspicious || v == Verdict::inconclusive || v == Verdict::not_run;
+}
+
+std::filesystem::path grading_config_file(const std::filesystem::path& given, const std::filesystem::path& course_root)
+{
+    if (!given.empty()) return given;
+    const auto course = default_course_config(course_root);
+    std::error_code ec;
+    return std::filesystem::exists(course, ec) ? course : std::filesystem::path();
 }
 
 std::uint64_t submission_seed(std::uint64_t course_seed, const std::string& student, const std::string& lab)

@@ -2,14 +2,17 @@
 // "points", default 1, overridden here), the share of them each verdict
 // earns (a pass all, anything else none unless the course says so), which
 // verdicts go to a person before any mark counts, and the course's seed.
-// Read from a JSON file the instructor keeps (`hpclab grade --config`):
+// Read from the course config the instructor keeps (course/course_config.h:
+// <course root>/course-config.json, or `hpclab grade --config`):
 //
 //   {"seed": 20261123,
 //    "points": {"matmul.tiled": 2, "hello": 0.5},   a task, or each task of a lab
 //    "credit": {"too_slow": 0.5},                   a verdict's share of the points
-//    "roster_keys": ["SIS Login ID"]}               the roster's columns that name a student
+//    "roster_keys": ["SIS Login ID"],               the roster's columns that name a student
+//    "thresholds": {"matmul": {"tiled": 1.3}}}      speed thresholds of this GPU (hpclab calibrate)
 #pragma once
 
+#include "course/course_config.h"
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
 
@@ -27,19 +30,24 @@ struct GradingConfig {
     std::map<std::string, double> points;  // "lab.task" or "lab"
     std::map<Verdict, double> credit;      // besides pass = 1
     std::vector<std::string> roster_keys;
+    CourseThresholds thresholds;           // in place of lab.json's (Catalog::use_course_thresholds)
     std::filesystem::path file;            // where it was read from; empty: the defaults
 
     double points_of(const LabInfo& lab, const TaskInfo& task) const;
     double credit_of(Verdict v) const;
 };
 
-// Throws std::runtime_error naming the file and the entry at fault.
+// Throws CourseConfigError naming the file and the entry at fault.
 GradingConfig read_grading_config(const std::filesystem::path& file, const Catalog& catalog);
 
 // A verdict a person looks at before it becomes a mark: what the program
 // claimed contradicts what hpclab saw, a limit of the sandbox, a speed
 // hpclab could not call, or nothing judged at all.
 bool held_for_a_person(Verdict v);
+
+// The course config a grading reads: `given` (--config), else the course's
+// default one where it exists, else none (empty: the defaults).
+std::filesystem::path grading_config_file(const std::filesystem::path& given, const std::filesystem::path& course_root);
 
 // The seed of one student's lab: the course's seed, the student and the lab
 // together, so that a regrade (or a Slurm chunk) runs the same inputs.

@@ -1,5 +1,6 @@
 // expect: too_slow
 // why: no tree: every thread atomicAdd()s its own element into *d_sum. The sum is right (integer atomics in any order), and the block's elements still go through shared memory, but n atomic operations on one address are done one after the other in the L2 cache: far below the reduction's threshold.
+// task: atomic
 /*
  * reduction.cu (the course's version) with one mistake: sum_atomic skips the
  * tree reduction and lets every thread add its element to the total.
