@@ -291,9 +291,10 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
     for (const std::string& g : t.out_of_service) fmt::print("Out of service now: {}\n", g);
     if (t.moved) fmt::print("{} files of a voided wave were checked again on another GPU.\n", t.moved);
     if (!jobs.empty())
-        fmt::print("Graded {} files: compile {} wall, checks {} wall (summed over checks: runs {:.0f} s, sanitizer "
-                   "{:.0f} s, timing {:.0f} s).\n",
-                   t.checked, duration(t.compile_wall_s), duration(t.check_wall_s), t.run_s, t.sanitizer_s, t.timing_s);
+        fmt::print("Graded {} files: compile {} wall, checks {} wall in {} waves, of which the GPU's health after "
+                   "each wave {:.0f} s (summed over checks: runs {:.0f} s, sanitizer {:.0f} s, timing {:.0f} s).\n",
+                   t.checked, duration(t.compile_wall_s), duration(t.check_wall_s), t.waves, t.health_wall_s, t.run_s,
+                   t.sanitizer_s, t.timing_s);
     for (const GpuInfo& g : gpus)
         if (g.present && !jobs.empty())
             if (const auto usage = gpu_usage_now(g.uuid))

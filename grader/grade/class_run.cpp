@@ -183,7 +183,13 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
             std::vector<std::function<LabCheck()>> checks;
             for (std::size_t j : wave) checks.push_back([&, j] { return steps.check(jobs[j], gpu, &turns); });
             std::vector<LabCheck> results = run_bounded(std::move(checks), static_cast<int>(wave_size));
+            const auto t_health = Clock::now();
             const GpuHealth health = watch ? steps.health(gpu, before) : GpuHealth {};
+            {
+                std::lock_guard lock(totals_mutex);
+                totals.health_wall_s += seconds_since(t_health);
+                ++totals.waves;
+            }
             if (!health.healthy) {
                 take_out_of_service(o.gpu_service_dir, gpu, health.why);
                 {

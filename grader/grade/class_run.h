@@ -64,6 +64,8 @@ struct ClassRunTotals {
     std::vector<std::string> out_of_service;  // GPUs taken out during the run, with why
     double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0;  // summed over the checks
     double compile_wall_s = 0, check_wall_s = 0;
+    double health_wall_s = 0;  // the GPU's checks after each wave (summed over the GPUs' workers)
+    int waves = 0;
 };
 
 // `gpus`: one worker each (a single entry that is not present: the checks
