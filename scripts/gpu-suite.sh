@@ -51,17 +51,19 @@ if ! command -v bwrap >/dev/null && [ -x "$PWD/.carry/bwrap/usr/bin/bwrap" ]; th
 fi
 say "sandbox: ${HPCLAB_BWRAP:-$(command -v bwrap || echo none)}"
 
+PARTS=${PARTS:-tests runs loop course calibrate bench}
 arch_args=()
 [ -n "${CMAKE_CUDA_ARCHITECTURES:-}" ] && arch_args=(-DCMAKE_CUDA_ARCHITECTURES="$CMAKE_CUDA_ARCHITECTURES")
 t0=$(date +%s)
-if ! cmake -S . -B "$BUILD" -G Ninja -DHPCLAB_CUDA=ON "${arch_args[@]}" > "$LOGS/configure.log" 2>&1; then
-  say "configure FAILED:"; tail -30 "$LOGS/configure.log" | tee -a "$summary"; exit 1
+if [ "$PARTS" != readme ]; then  # a fresh clone (part readme) builds for itself
+  if ! cmake -S . -B "$BUILD" -G Ninja -DHPCLAB_CUDA=ON "${arch_args[@]}" > "$LOGS/configure.log" 2>&1; then
+    say "configure FAILED:"; tail -30 "$LOGS/configure.log" | tee -a "$summary"; exit 1
+  fi
+  if ! cmake --build "$BUILD" -j "$(nproc)" > "$LOGS/build.log" 2>&1; then
+    say "build FAILED:"; grep -E "error|FAILED" "$LOGS/build.log" | head -30 | tee -a "$summary"; exit 1
+  fi
+  say "configure + build: $(( $(date +%s) - t0 )) s"
 fi
-if ! cmake --build "$BUILD" -j "$(nproc)" > "$LOGS/build.log" 2>&1; then
-  say "build FAILED:"; grep -E "error|FAILED" "$LOGS/build.log" | head -30 | tee -a "$summary"; exit 1
-fi
-say "configure + build: $(( $(date +%s) - t0 )) s"
-PARTS=${PARTS:-tests runs loop course calibrate bench}
 ctest_rc=0 run_rc=0 runs_rc=0 loop_rc=0 course_rc=0 bench_rc=0
 hpclab="$BUILD/grader/hpclab"
 
@@ -302,6 +304,31 @@ part_grade() {
     || { say "gradebook after kill -9 + resume: DIFFERS"; diff "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" | head -10 | tee -a "$summary"; }
 }
 
+# The README's two commands, as a newcomer runs them on this machine as it
+# is: in a fresh clone (a copy of the tree without its build outputs where
+# this is not a git checkout), ./setup then the test workflow; their wall
+# times and last lines, the whole output streamed into $OUT/readme.txt.
+part_readme() {
+  local clone="$PWD/$BUILD-logs/clone" t0 rc
+  rm -rf "$clone"
+  if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then git clone -q . "$clone"
+  else mkdir -p "$clone" && tar --exclude=./build --exclude=./.carry --exclude=./out -cf - . | tar -xf - -C "$clone"; fi
+  say ""
+  say "== the README's two commands in a fresh clone ($(git rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))"
+  t0=$(date +%s)
+  (cd "$clone" && ./setup) 2>&1 | tee -a "$OUT/readme.txt" > "$LOGS/readme-setup.txt"; rc=${PIPESTATUS[0]}
+  say "./setup: exit $rc, $(( $(date +%s) - t0 )) s; its last lines:"
+  tail -12 "$LOGS/readme-setup.txt" | tee -a "$summary"
+  [ $rc -eq 0 ] || ctest_rc=$rc
+  t0=$(date +%s)
+  (cd "$clone" && cmake --workflow --preset default) 2>&1 | tee -a "$OUT/readme.txt" > "$LOGS/readme-workflow.txt"
+  rc=${PIPESTATUS[0]}
+  say "cmake --workflow --preset default: exit $rc, $(( $(date +%s) - t0 )) s; its last lines:"
+  tail -8 "$LOGS/readme-workflow.txt" | tee -a "$summary"
+  grep -E "\*\*\*Failed|\*\*\*Timeout|Not Run" "$LOGS/readme-workflow.txt" | head -20 | tee -a "$summary"
+  [ $rc -eq 0 ] || ctest_rc=$rc
+}
+
 # The student kit (issue 13): exported for this GPU's architecture, built
 # with its own README's commands, then checked there with a correct file (the
 # solution, copied in as a student would write it) and a broken one.
@@ -333,7 +360,7 @@ part_kit() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate calibrate-cmd bench grade class kit)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate calibrate-cmd bench grade class kit readme)"; exit 2; }
   "part_$p"
   pack
 done
