@@ -305,16 +305,18 @@ part_grade() {
 }
 
 # The README's two commands, as a newcomer runs them on this machine as it
-# is: in a fresh clone (a copy of the tree without its build outputs where
-# this is not a git checkout), ./setup then the test workflow; their wall
-# times and last lines, the whole output streamed into $OUT/readme.txt.
+# is: in a fresh copy of this tree (its files, without build outputs, made a
+# git checkout of one commit: a device machine's copy of the tree may carry
+# an older .git than its files, so `git clone .` could test other code),
+# ./setup then the test workflow; their wall times and last lines, the whole
+# output streamed into $OUT/readme.txt. HPCLAB_COMMIT names what was sent.
 part_readme() {
   local clone="$PWD/$BUILD-logs/clone" t0 rc
-  rm -rf "$clone"
-  if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then git clone -q . "$clone"
-  else mkdir -p "$clone" && tar --exclude=./build --exclude=./.carry --exclude=./out -cf - . | tar -xf - -C "$clone"; fi
+  rm -rf "$clone"; mkdir -p "$clone"
+  tar --exclude=./build --exclude=./.carry --exclude=./out --exclude=./.git --exclude=./.hpclab -cf - . | tar -xf - -C "$clone"
+  (cd "$clone" && git init -q && git add -A && git -c user.name=hpclab -c user.email=hpclab@localhost commit -qm copy)
   say ""
-  say "== the README's two commands in a fresh clone ($(git rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))"
+  say "== the README's two commands in a fresh copy of the tree (${HPCLAB_COMMIT:-commit not given})"
   t0=$(date +%s)
   (cd "$clone" && ./setup) 2>&1 | tee -a "$OUT/readme.txt" > "$LOGS/readme-setup.txt"; rc=${PIPESTATUS[0]}
   say "./setup: exit $rc, $(( $(date +%s) - t0 )) s; its last lines:"

@@ -155,7 +155,8 @@ TEST_CASE("sandbox: the command line binds only what it is given, and the GPU's 
     sb.gpu_minor = 3;
     sb.env = {{"PATH", "/usr/bin"}};
     const auto a = sandboxed_argv(sb, {"/prog", "--x"});
-    const std::string line = [&] { std::string s; for (const auto& x : a) s += x + " "; return s; }();
+    // Its arguments, past bwrap itself (which may live anywhere: HPCLAB_BWRAP).
+    const std::string line = [&] { std::string s; for (std::size_t i = 1; i < a.size(); ++i) s += a[i] + " "; return s; }();
     CHECK(has(line, "--unshare-all"));
     CHECK(has(line, "--die-with-parent"));
     CHECK(has(line, "--clearenv"));
@@ -165,7 +166,7 @@ TEST_CASE("sandbox: the command line binds only what it is given, and the GPU's 
     CHECK(has(line, "--bind /tmp/work /tmp/work"));
     CHECK(has(line, "--chdir /tmp/work"));
     CHECK(a.back() == "--x");
-    CHECK_FALSE(has(line, "/work/main"));
+    CHECK_FALSE(has(line, hpclab::test::course_root().string()));  // nothing of the course it was not given
     CHECK(system_view("/usr/src/course").empty());  // a course inside /usr: no view can hide it
 }
 
