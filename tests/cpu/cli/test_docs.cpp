@@ -5,6 +5,7 @@
 // figures quoted in prose), and the pictures are what hpclab makes of the
 // lab's image.
 #include "bench/figures.h"
+#include "bench/plan.h"
 #include "bench/metrics.h"
 #include "bench/plot.h"
 #include "bench/render.h"
@@ -430,5 +431,26 @@ TEST_CASE("docs: the rotation walkthrough's pictures are hpclab's images of labs
     } else {
         CHECK(doc.find("](figures/rotation-cpu-reference.png)") != std::string::npos);
         CHECK(doc.find("rotation-output.png") != std::string::npos);
+    }
+}
+
+TEST_CASE("docs: the performance page says each lab's sweep as its lab.json gives it")
+{
+    // "n = 2^20 to 2^26", "1024 x 1024 to 8192 x 8192": the first and the last size.
+    const auto size_text = [](const Params& p) {
+        if (p.size() == 1 && p.count("n")) {
+            const std::int64_t n = p.at("n");
+            const int log2 = static_cast<int>(std::log2(static_cast<double>(n)));
+            return (n & (n - 1)) == 0 && n >= 1 << 16 ? fmt::format("2^{}", log2) : std::to_string(n);
+        }
+        return fmt::format("{} x {}", p.at("width"), p.at("height"));
+    };
+    const std::string page = read(test::course_root() / "docs" / "performance.md");
+    for (const LabInfo* lab : labs_with_sweeps(test::catalog())) {
+        const TaskInfo& task = *std::find_if(lab->tasks.begin(), lab->tasks.end(),
+                                             [](const TaskInfo& t) { return !t.bench_sizes.empty(); });
+        const std::string sweep = fmt::format("{}: {}{} to {}", lab->id, task.bench_sizes.front().count("n") ? "n = " : "",
+                                              size_text(task.bench_sizes.front()), size_text(task.bench_sizes.back()));
+        CHECK_MESSAGE(page.find(sweep) != std::string::npos, "docs/performance.md should say: " << sweep);
     }
 }
