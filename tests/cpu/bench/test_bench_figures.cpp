@@ -1,6 +1,7 @@
 // Figures quoted in the docs' prose: each names a row of a results file and
 // what of it to show, and `bench --report --update` writes the figure from
 // the file, so that prose and tables hold the same numbers.
+#include "bench/bench_test_rows.h"
 #include "bench/figures.h"
 #include "bench/metrics.h"
 #include "bench/render.h"
@@ -13,24 +14,9 @@ using namespace hpclab;
 using hpclab::test::contains;
 using hpclab::test::run_hpclab;
 using hpclab::test::TempDir;
+using hpclab::test::timed_row;
 
 namespace {
-
-BenchRow row(std::string task, std::string variant, std::string kind, Params params, double ms, double bytes,
-             double flops = 0)
-{
-    BenchRow r;
-    r.lab = task == "add" ? "vecadd3" : "matmul";
-    r.task = std::move(task);
-    r.variant = std::move(variant);
-    r.kind = std::move(kind);
-    r.params = std::move(params);
-    r.bytes = bytes;
-    r.flops = flops;
-    r.reps = 10;
-    r.median_ms = r.min_ms = r.max_ms = ms;
-    return r;
-}
 
 // vecadd3 at 2^26 beside its copy; matmul's naive and tiled at 4096 beside cuBLAS.
 BenchResults sample()
@@ -39,15 +25,16 @@ BenchResults sample()
     res.header.gpu = "NVIDIA H100 80GB HBM3";
     const Params big = {{"n", 1 << 26}}, mm = {{"n", 4096}};
     const double bytes = 12.0 * (1 << 26), flops = 2.0 * 4096 * 4096 * 4096;
-    res.rows = {row("add", "cudamemcpy", "limit", big, 0.28, bytes), row("add", "solution", "course", big, 0.338, bytes),
-                row("add", "tuned", "reference", big, 0.286, bytes),
-                row("naive", "tuned", "reference", mm, 22.341, 0, flops),
-                row("tiled", "solution", "course", mm, 15.248, 0, flops),
-                row("tiled", "tuned", "reference", mm, 7.899, 0, flops),
-                row("tiled", "cublas", "library", mm, 2.688, 0, flops),
-                row("tiled", "vectorized", "further", mm, 3.0, 0, flops),
-                row("tiled", "register", "further", mm, 3.1, 0, flops)};
-    BenchRow wrong = row("tiled", "broken", "naive", mm, 0, 0, flops);
+    res.rows = {timed_row("add", "cudamemcpy", "limit", big, 0.28, bytes),
+                timed_row("add", "solution", "course", big, 0.338, bytes),
+                timed_row("add", "tuned", "reference", big, 0.286, bytes),
+                timed_row("naive", "tuned", "reference", mm, 22.341, 0, flops),
+                timed_row("tiled", "solution", "course", mm, 15.248, 0, flops),
+                timed_row("tiled", "tuned", "reference", mm, 7.899, 0, flops),
+                timed_row("tiled", "cublas", "library", mm, 2.688, 0, flops),
+                timed_row("tiled", "vectorized", "further", mm, 3.0, 0, flops),
+                timed_row("tiled", "register", "further", mm, 3.1, 0, flops)};
+    BenchRow wrong = timed_row("tiled", "broken", "naive", mm, 0, 0, flops);
     wrong.status = BenchStatus::wrong;
     res.rows.push_back(wrong);
     compute_metrics(res.rows, res.header.gpu);

@@ -1,6 +1,7 @@
 // The benchmark's results: the JSON file written and read back the same,
 // the CSV, the terminal's table, the markdown for the docs, the docs'
 // generated section, and results files that are not.
+#include "bench/bench_test_rows.h"
 #include "bench/metrics.h"
 #include "bench/render.h"
 #include "util/text_file.h"
@@ -12,27 +13,9 @@ using namespace hpclab;
 using hpclab::test::contains;
 using hpclab::test::run_hpclab;
 using hpclab::test::TempDir;
+using hpclab::test::timed_row;
 
 namespace {
-
-BenchRow timed(std::string task, std::string variant, std::string kind, Params params, double ms, double bytes,
-               double flops = 0)
-{
-    BenchRow r;
-    r.lab = task == "add" ? "vecadd3" : "matmul";
-    r.task = std::move(task);
-    r.variant = std::move(variant);
-    r.kind = std::move(kind);
-    r.title = "the " + r.variant + ", with a comma";
-    r.params = std::move(params);
-    r.bytes = bytes;
-    r.flops = flops;
-    r.reps = 10;
-    r.median_ms = ms;
-    r.min_ms = ms * 0.9;
-    r.max_ms = ms * 1.2;
-    return r;
-}
 
 // Rows as a bench of vecadd3 and matmul writes them: every status, a copy row, a cuBLAS row.
 BenchResults sample()
@@ -50,19 +33,19 @@ BenchResults sample()
     res.header.command = "hpclab bench vecadd3 matmul";
     const Params small = {{"n", 1 << 20}};
     auto& rows = res.rows;
-    rows.push_back(timed("add", "reference", "reference", small, 0.005, 12.0 * (1 << 20)));
-    rows.push_back(timed("add", "one_thread_per_block", "naive", small, 0.5, 12.0 * (1 << 20)));
-    BenchRow wrong = timed("add", "typo", "course", small, 0, 12.0 * (1 << 20));
+    rows.push_back(timed_row("add", "reference", "reference", small, 0.005, 12.0 * (1 << 20)));
+    rows.push_back(timed_row("add", "one_thread_per_block", "naive", small, 0.5, 12.0 * (1 << 20)));
+    BenchRow wrong = timed_row("add", "typo", "course", small, 0, 12.0 * (1 << 20));
     wrong.status = BenchStatus::wrong;
     wrong.message = "call 2 of 11: c[7] (index 7): expected 3, got 4";
     rows.push_back(wrong);
-    BenchRow copy = timed("add", "cudamemcpy", "limit", small, 12.0 * (1 << 20) / 3e12 * 1e3, 12.0 * (1 << 20));
+    BenchRow copy = timed_row("add", "cudamemcpy", "limit", small, 12.0 * (1 << 20) / 3e12 * 1e3, 12.0 * (1 << 20));
     copy.title = "cudaMemcpy D2D";
     rows.push_back(copy);
     const Params big = {{"n", 4096}};
-    rows.push_back(timed("tiled", "reference", "reference", big, 15, 12.0 * 4096 * 4096, 2.0 * 4096 * 4096 * 4096));
-    rows.push_back(timed("tiled", "cublas_sgemm", "library", big, 2.7, 12.0 * 4096 * 4096, 2.0 * 4096 * 4096 * 4096));
-    BenchRow large = timed("tiled", "reference", "reference", {{"n", 32768}}, 0, 12.0 * 32768 * 32768);
+    rows.push_back(timed_row("tiled", "reference", "reference", big, 15, 12.0 * 4096 * 4096, 2.0 * 4096 * 4096 * 4096));
+    rows.push_back(timed_row("tiled", "cublas_sgemm", "library", big, 2.7, 12.0 * 4096 * 4096, 2.0 * 4096 * 4096 * 4096));
+    BenchRow large = timed_row("tiled", "reference", "reference", {{"n", 32768}}, 0, 12.0 * 32768 * 32768);
     large.status = BenchStatus::too_large;
     large.message = "this size needs 12.9 GB | of GPU memory";
     rows.push_back(large);
