@@ -56,6 +56,19 @@ constexpr std::string_view kScaledCopyNote =
     "The `cudamemcpy` rows are one 256 MiB copy's bandwidth applied to each size, not copies timed at each size: "
     "a small copy does not reach that bandwidth either, so small sizes look further from the limit than they are.";
 
+// Results recorded before the solutions became the course's versions name
+// the tuned kernels `reference` (then the solutions) and today's solutions
+// `course` (then bench/<lab>/course.cu); today those are `tuned` and `solution`.
+constexpr std::string_view kOldNamesNote =
+    "In these results, recorded before the solutions became the course's versions, the `reference` rows are the "
+    "tuned kernels (today's `bench/<lab>/tuned.cu`) and the `course` rows (then `bench/<lab>/course.cu`) are "
+    "today's solutions: their kinds mean what they mean today.";
+
+bool old_names(const std::vector<BenchRow>& rows)
+{
+    return std::any_of(rows.begin(), rows.end(), [](const BenchRow& r) { return r.variant == "reference"; });
+}
+
 bool any_scaled_copy(const std::vector<const BenchRow*>& rows)
 {
     return std::any_of(rows.begin(), rows.end(), [](const BenchRow* r) { return r->scaled_copy(); });
@@ -155,6 +168,7 @@ std::string render_markdown(const BenchResults& results)
     out += "\n*kind*: `limit` the device copy of the same bytes (the ceiling), `naive` a plainer version to compare "
            "with, `course` the lesson's version (the solution), `reference` the tuned speed baseline, `further` "
            "going further, `library` a library's.\n";
+    if (old_names(results.rows)) out += fmt::format("\n{}\n", kOldNamesNote);
     if (!h.complete) out += "\n**Incomplete**: the bench stopped before it measured everything.\n";
     const auto groups = group_rows(results.rows);
     for (std::size_t i = 0; i < groups.size();) {

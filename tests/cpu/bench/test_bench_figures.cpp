@@ -102,7 +102,7 @@ TEST_CASE("bench figures: found on their line, rewritten from the results, the r
                          doctest::Contains("d.md: nothing generated in it"), BenchInputError);
 }
 
-TEST_CASE("bench figures: a document with a table and figures gets both; --update takes a folder")
+TEST_CASE("bench figures: a document with a table and figures gets both, and --update takes a folder")
 {
     TempDir dir;
     const auto json = dir.path() / "r.json";

@@ -196,6 +196,15 @@ TEST_CASE("bench report: copy rows from one 256 MiB copy come first, and say wha
     CHECK(contains(render_table(res), "not copies timed at each size"));
 }
 
+TEST_CASE("bench report: results with the old names (reference, course) say what those rows are today")
+{
+    BenchResults res = sample();  // has `reference` rows, as the results recorded before `tuned`
+    CHECK(contains(render_markdown(res), "the `reference` rows are the tuned kernels"));
+    for (auto& r : res.rows)
+        if (r.variant == "reference") r.variant = "tuned";
+    CHECK_FALSE(contains(render_markdown(res), "the `reference` rows are"));
+}
+
 TEST_CASE("bench report: the docs' generated section is found and replaced, the rest kept")
 {
     const std::string doc = "# Title\n\nBefore.\n\n<!-- bench:begin (generated) -->\nold\ntext\n<!-- bench:end -->\n\nAfter.\n";

@@ -177,7 +177,7 @@ TEST_CASE("bench variants: the limit is the file cudamemcpy.cu, and that file is
                    "ceiling.cu:1: kind=limit is the file cudamemcpy.cu"));
 }
 
-TEST_CASE("bench variants: the course's memory-bound labs have their copy, first; matmul has none")
+TEST_CASE("bench variants: the course's memory-bound labs have their copy, first, and matmul has none")
 {
     for (const char* lab : {"vecadd3", "stencil", "reduction", "rotation"}) {
         CAPTURE(lab);
