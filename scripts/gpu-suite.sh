@@ -242,6 +242,7 @@ part_bench() {
 # tiled kernel on labs/rotation/chelsea.pgm, written as a PNG, and compared
 # with what the CPU reference makes of the same image.
 part_images() {
+  local rc
   say ""
   say "== the rotation walkthrough's picture: \$OUT/rotation-output.png"
   "$hpclab" run rotation --solution --task tiled --output "$LOGS/rotation-output.pgm" > "$LOGS/images.txt" 2>&1; rc=$?
