@@ -12,7 +12,9 @@
 # Parts: tests (ctest), broken and hostile (those sets alone, their lines
 # into $OUT as they come), runs (hpclab run of every lab), loop (the student
 # loop measured: scripts/gpu-loop.sh), bench (hpclab bench: the table, and
-# $OUT/bench-h100.json for docs/results/), course (hpclab check of the
+# $OUT/bench-h100.json for docs/results/, the docs' one set of numbers),
+# images (the rotation lab's output as $OUT/rotation-output.png, for
+# docs/figures/), course (hpclab check of the
 # solution of every lab with a bench/ folder: the course's own kernels must
 # pass the thresholds a student meets against the tuned speed baseline; and
 # of every variant in bench/ that needs no library: the tuned baselines and
@@ -24,6 +26,13 @@
 # built, and checked with a correct and a slow file). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
 # and CTEST_ARGS (-L broken / -LE broken).
+#
+# The docs' numbers and the rotation picture, in one call (then, on any
+# machine: docs/performance.md, "Measuring again"):
+#   HPCLAB_BUILD_COMMIT=$(git describe --always --dirty --abbrev=12 --exclude='*') \
+#     PARTS="images bench" scripts/gpu-suite.sh   # images first: bench may use the rest
+# HPCLAB_BUILD_COMMIT names the commit where the tree is a copy without
+# .git (cmake/HpclabGitCommit.cmake); in a checkout git says it.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -124,6 +133,7 @@ part_course() {
   for f in bench/*/*.cu; do
     lab=$(basename "$(dirname "$f")"); v=$(basename "$f" .cu)
     grep -q "link=" "$f" && continue
+    grep -q "hpclab-bench:.* kind=limit" "$f" && continue  # the copy: its outputs are not the task's
     tasks=$(sed -n 's/.*hpclab-bench:.* tasks=\([a-z0-9_,]*\).*/\1/p' "$f" | tr , ' ')
     for t in $tasks; do
       "$hpclab" check "$lab" --file "$f" --task "$t" --json "$LOGS/check-$lab-$v-$t.json" \
@@ -235,15 +245,43 @@ part_calibrate-cmd() {
   rm -f course-config.json
 }
 
+# The GPU as a file name: h100, h200, ... (the docs' results are bench-h100.json).
+gpu_tag() {
+  nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 \
+    | grep -oiE '\b[A-Z]{1,2}[0-9]{2,4}[A-Z]?\b' | head -1 | tr 'A-Z' 'a-z'
+}
+
 part_bench() {
+  local tag; tag=$(gpu_tag); tag=${tag:-gpu}
   say ""
-  say "== hpclab bench (every lab with a sweep)"
+  say "== hpclab bench (every lab with a sweep): \$OUT/bench-$tag.json"
+  [ "$tag" = h100 ] || say "NOTE: not an H100: the docs' results are docs/results/bench-h100.json; this is bench-$tag.json"
   t0=$(date +%s)
-  timeout "${BENCH_TIMEOUT:-400}" "$hpclab" bench --json "$OUT/bench-h100.json" --csv "$OUT/bench-h100.csv" \
+  timeout "${BENCH_TIMEOUT:-420}" "$hpclab" bench --json "$OUT/bench-$tag.json" --csv "$OUT/bench-$tag.csv" \
     > "$LOGS/bench.txt" 2> "$LOGS/bench.err"
   bench_rc=$?
   cat "$LOGS/bench.txt" >> "$summary"
-  say "bench: exit $bench_rc, $(( $(date +%s) - t0 )) s"
+  say "bench: exit $bench_rc, $(( $(date +%s) - t0 )) s; $(grep -o '"commit": "[^"]*"' "$OUT/bench-$tag.json")"
+  # What the docs will show, rendered here once: a file that cannot be is known now.
+  "$hpclab" bench --report "$OUT/bench-$tag.json" --markdown > "$LOGS/bench.md" 2>&1 \
+    && "$hpclab" bench --report "$OUT/bench-$tag.json" --plot "$LOGS/bench-figures" > /dev/null 2>&1 \
+    || { say "bench --report cannot render it: $(tail -2 "$LOGS/bench.md")"; bench_rc=1; }
+}
+
+# The rotation lab's output as the walkthrough shows it: the solution's
+# tiled kernel on labs/rotation/chelsea.pgm, written as a PNG, and compared
+# with what the CPU reference makes of the same image.
+part_images() {
+  local rc
+  say ""
+  say "== the rotation walkthrough's picture: \$OUT/rotation-output.png"
+  "$hpclab" run rotation --solution --task tiled --output "$LOGS/rotation-output.pgm" > "$LOGS/images.txt" 2>&1; rc=$?
+  "$hpclab" image labs/rotation/chelsea.pgm "$LOGS/rotation-cpu.pgm" --reference rotation >> "$LOGS/images.txt" 2>&1
+  "$hpclab" image "$LOGS/rotation-output.pgm" "$OUT/rotation-output.png" >> "$LOGS/images.txt" 2>&1 || rc=1
+  cmp -s "$LOGS/rotation-output.pgm" "$LOGS/rotation-cpu.pgm" && say "the GPU's rotation is the CPU reference's, pixel for pixel" \
+    || { say "the GPU's rotation DIFFERS from the CPU reference's"; rc=1; }
+  say "images: exit $rc; $(grep -E 'Check:|Wrote' "$LOGS/images.txt" | tr -s ' ' | tr '\n' ' ')"
+  [ $rc -eq 0 ] || run_rc=$rc
 }
 
 # Class grading (issue 12): the sample class to its expected verdicts, then
@@ -362,7 +400,7 @@ part_kit() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate calibrate-cmd bench grade class kit readme)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate calibrate-cmd bench images grade class kit readme)"; exit 2; }
   "part_$p"
   pack
 done

@@ -12,7 +12,7 @@
  * after Salvatore Orlando's).
  *
  * Check it:  hpclab check matmul --file bench/matmul/tuned.cu
- * Time it:   hpclab bench matmul --variants reference,tuned
+ * Time it:   hpclab bench matmul --variants solution,tuned
  *
  ****************************************************************************/
 #include "hpc.h"

@@ -10,7 +10,7 @@
  * cuda-reduction3.cu (Moreno Marzolla, "CUDA Programming").
  *
  * Check it:  hpclab check reduction --file bench/reduction/tuned.cu
- * Time it:   hpclab bench reduction --variants reference,tuned
+ * Time it:   hpclab bench reduction --variants solution,tuned
  *
  ****************************************************************************/
 #include "hpc.h"

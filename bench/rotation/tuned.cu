@@ -11,7 +11,7 @@
  * Programming", University of Bologna).
  *
  * Check it:  hpclab check rotation --file bench/rotation/tuned.cu
- * Time it:   hpclab bench rotation --variants reference,tuned
+ * Time it:   hpclab bench rotation --variants solution,tuned
  *
  ****************************************************************************/
 #include "hpc.h"

@@ -11,7 +11,7 @@
  * Basics").
  *
  * Check it:  hpclab check stencil --file bench/stencil/tuned.cu
- * Time it:   hpclab bench stencil --variants reference,tuned
+ * Time it:   hpclab bench stencil --variants solution,tuned
  *
  ****************************************************************************/
 #include "hpc.h"

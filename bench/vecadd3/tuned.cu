@@ -10,7 +10,7 @@
  * Programming", after Mark Harris's "CUDA C/C++ Basics").
  *
  * Check it:  hpclab check vecadd3 --file bench/vecadd3/tuned.cu
- * Time it:   hpclab bench vecadd3 --variants reference,tuned
+ * Time it:   hpclab bench vecadd3 --variants solution,tuned
  *
  ****************************************************************************/
 #include "hpc.h"

@@ -9,8 +9,8 @@
 
 namespace hpclab {
 
-RunRequest bench_request(const BenchCall& call, const std::filesystem::path& program, bool measure_copy,
-                         std::uint64_t gpu_memory_bytes)
+RunRequest bench_request(const BenchCall& call, const BenchVariant& variant, const std::filesystem::path& program,
+                         bool measure_copy, std::uint64_t gpu_memory_bytes)
 {
     // The sweeps' largest sizes take the time the lab allows its big sizes.
     const RunTarget target {.lab = call.lab,
@@ -20,7 +20,7 @@ RunRequest bench_request(const BenchCall& call, const std::filesystem::path& pro
                             .seed = call.seed,
                             .gpu_memory_bytes = gpu_memory_bytes,
                             .big = true};
-    return timed_run(target, {.reps = call.reps, .measure_copy = measure_copy});
+    return timed_run(target, {.reps = call.reps, .judge_outputs = !variant.is_limit(), .measure_copy = measure_copy});
 }
 
 BenchRow bench_row(const BenchCall& call, const BenchVariant& variant)
@@ -93,10 +93,11 @@ BenchRow copy_row(const BenchRow& any, double copy_gb_per_s)
     row.lab = any.lab;
     row.task = any.task;
     row.variant = std::string(kCopyVariantId);
-    row.kind = std::string(kind_name(VariantKind::library));
+    row.kind = std::string(kind_name(VariantKind::limit));
     row.title = std::string(kCopyTitle);
     row.params = any.params;
     row.bytes = any.bytes;
+    row.reps = 0;  // what makes it a scaled copy (BenchRow::scaled_copy)
     // The time this size's bytes take at the copy's bandwidth.
     row.median_ms = row.min_ms = row.max_ms = any.bytes / (copy_gb_per_s * 1e9) * 1e3;
     row.status = BenchStatus::ok;

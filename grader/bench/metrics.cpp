@@ -24,7 +24,7 @@ void set_limits(std::vector<BenchRow*>& group, std::string_view gpu_name)
     const BenchRow* library = nullptr;  // the fastest library variant, the copy aside
     for (const BenchRow* r : group) {
         if (!r->timed()) continue;
-        if (r->variant == kCopyVariantId) copy = r;
+        if (r->is_copy()) copy = r;
         else if (r->kind == "library" && (!library || r->median_ms < library->median_ms)) library = r;
     }
     for (BenchRow* r : group) {
@@ -42,7 +42,7 @@ void set_limits(std::vector<BenchRow*>& group, std::string_view gpu_name)
             }
         } else if (r->bytes > 0 && copy && copy->gbps > 0) {
             r->fraction_of_limit = r->gbps / copy->gbps;
-            r->limit_name = std::string(kCopyTitle);
+            r->limit_name = std::string(copy->scaled_copy() ? kScaledCopyLimit : kCopyAtSizeLimit);
         }
         const BenchRow* base = library ? library : (!r->compute_bound() ? copy : nullptr);
         if (base) {

@@ -18,7 +18,8 @@ inline constexpr double kModelSgemmGflops = 51500;
 // Throughput of every timed row (GB/s from the bytes, GFLOP/s from the
 // flops), then, per group of rows of one lab, task and size:
 // - fraction of the limit: a memory-bound task (no flops) against the
-//   device copy's GB/s; a compute-bound one against the fastest library
+//   copy row's GB/s at the same size (BenchRow::is_copy: timed at that
+//   size, or scaled from one copy); a compute-bound one against the fastest library
 //   variant's GFLOP/s, else (on an H100) the grading model's SGEMM figure;
 // - ratio to the library: the library's time over the row's (above 1:
 //   faster than the library), the library being the fastest library

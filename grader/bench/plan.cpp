@@ -128,15 +128,19 @@ std::vector<LabPlan> plan_bench(const std::vector<const LabInfo*>& labs, const B
         std::vector<BenchVariant> found = discover_variants(variants_dir, *lab, root);
         found.push_back(solution_variant(*lab));
         std::stable_sort(found.begin(), found.end(), variant_order);
+        bool asked_for = false;  // a variant chosen for itself, not the limit that comes along
         for (auto& v : found) {
             variant_ids.insert(v.id);
-            const bool chosen = choices.variants.empty() ||
-                                std::find(choices.variants.begin(), choices.variants.end(), v.id) != choices.variants.end();
+            const bool named = choices.variants.empty() ||
+                               std::find(choices.variants.begin(), choices.variants.end(), v.id) != choices.variants.end();
             const bool useful = std::any_of(plan.tasks.begin(), plan.tasks.end(),
                                             [&](const TaskPlan& tp) { return v.covers(tp.task->id); });
-            if (chosen && useful) plan.variants.push_back(std::move(v));
+            // The limit always comes along: every other row is a fraction of it.
+            if (!useful || !(named || v.is_limit())) continue;
+            asked_for = asked_for || (named && (!v.is_limit() || !choices.variants.empty()));
+            plan.variants.push_back(std::move(v));
         }
-        if (!plan.variants.empty() && !plan.tasks.empty()) plans.push_back(std::move(plan));
+        if (asked_for && !plan.tasks.empty()) plans.push_back(std::move(plan));
     }
     for (const auto& id : choices.variants)
         if (!variant_ids.count(id))

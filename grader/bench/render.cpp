@@ -20,8 +20,6 @@ std::string work_text(const BenchRow& r)
     return "no work model";
 }
 
-std::string percent(double fraction) { return fraction > 0 ? fmt::format("{:.0f}%", fraction * 100) : "-"; }
-std::string ratio(double r) { return r > 0 ? fmt::format("{:.2f}x", r) : "-"; }
 std::string rate(const BenchRow& r) { return format_rate(r.gbps * 1e9, r.gflops * 1e9); }
 
 // "wrong", "too large": what stands where the number would be.
@@ -32,13 +30,48 @@ std::string status_word(BenchStatus s)
     return w;
 }
 
+// What differed from the commit that measured, as far as the file says.
+std::string changes_note(const BenchHeader& h)
+{
+    constexpr std::size_t kNamed = 4;
+    const auto& files = h.changed_files;
+    if (files.empty())
+        return h.commit.ends_with("-dirty") ? " (with uncommitted changes; which files was not recorded)" : "";
+    const std::vector<std::string> named(files.begin(), files.begin() + std::min(files.size(), kNamed));
+    const std::string more = files.size() > kNamed ? fmt::format(" and {} more", files.size() - kNamed) : "";
+    return fmt::format(" (with uncommitted changes to {}{})", fmt::join(named, ", "), more);
+}
+
 std::string header_line(const BenchHeader& h)
 {
     std::string line = fmt::format("{} (driver CUDA {}), nvcc {}", h.gpu, h.driver.empty() ? "?" : h.driver,
                                    h.nvcc.empty() ? "?" : h.nvcc);
     if (!h.date.empty()) line += ", " + h.date;
-    if (!h.commit.empty()) line += ", hpclab " + h.commit;
+    if (!h.commit.empty()) line += ", hpclab " + h.commit + changes_note(h);
     return line;
+}
+
+// Said under a table whose copy rows were not timed at their sizes.
+constexpr std::string_view kScaledCopyNote =
+    "The `cudamemcpy` rows are one 256 MiB copy's bandwidth applied to each size, not copies timed at each size: "
+    "a small copy does not reach that bandwidth either, so small sizes look further from the limit than they are.";
+
+// Results recorded before the solutions became the course's versions name
+// the tuned kernels `reference` (then the solutions) and today's solutions
+// `course` (then bench/<lab>/course.cu); today those are `tuned` and `solution`.
+constexpr std::string_view kOldNamesNote =
+    "In these results, recorded before the solutions became the course's versions, the `reference` rows are the "
+    "tuned kernels (today's `bench/<lab>/tuned.cu`) and the `course` rows (then `bench/<lab>/course.cu`) are "
+    "today's solutions: their kinds mean what they mean today.";
+
+bool old_names(const std::vector<BenchRow>& rows)
+{
+    return std::any_of(rows.begin(), rows.end(), [](const BenchRow& r) { return r.variant == "reference"; });
+}
+
+bool any_scaled_copy(const std::vector<const BenchRow*>& rows)
+{
+    return std::any_of(rows.begin(), rows.end(), [](const BenchRow* r) { return r->scaled_copy(); });
 }
 
 // The limits and libraries the rows were compared with, for the legend.
@@ -73,9 +106,12 @@ std::vector<RowGroup> group_rows(const std::vector<BenchRow>& rows)
         if (it == groups.end()) it = groups.insert(groups.end(), RowGroup {r.lab, r.task, r.params, {}});
         it->rows.push_back(&r);
     }
+    // The copy first, whatever its kind (library in older files): it is the
+    // ceiling every other row is read against.
+    const auto rank = [](const BenchRow* r) { return r->is_copy() ? -1 : kind_rank(r->kind); };
     for (auto& g : groups)
-        std::stable_sort(g.rows.begin(), g.rows.end(), [](const BenchRow* a, const BenchRow* b) {
-            const int ka = kind_rank(a->kind), kb = kind_rank(b->kind);
+        std::stable_sort(g.rows.begin(), g.rows.end(), [&](const BenchRow* a, const BenchRow* b) {
+            const int ka = rank(a), kb = rank(b);
             return ka != kb ? ka < kb : a->variant < b->variant;
         });
     return groups;
@@ -85,12 +121,15 @@ std::string render_table(const BenchResults& results)
 {
     const BenchHeader& h = results.header;
     std::string out = fmt::format("Benchmark on {}\n", header_line(h));
-    if (h.copy_gb_per_s > 0) out += fmt::format("Device copy (cudaMemcpy D2D): {}\n", format_rate(h.copy_gb_per_s * 1e9, 0));
+    if (h.copy_gb_per_s > 0)
+        out += fmt::format("Device copy of 256 MiB (cudaMemcpy D2D): {}\n", format_rate(h.copy_gb_per_s * 1e9, 0));
     out += "Times: GPU time of each call, median and extremes of the timed calls after a warm-up; "
            "L2 flushed, every output checked.\n";
     if (!h.complete) out += "INCOMPLETE: the bench stopped (or was still running) when this was written.\n";
     std::set<std::string> limits, libraries;
+    bool scaled = false;
     for (const RowGroup& g : group_rows(results.rows)) {
+        scaled = scaled || any_scaled_copy(g.rows);
         out += fmt::format("\n{} / {}, {} ({})\n", g.lab, g.task, format_params(g.params), work_text(*g.rows.front()));
         out += fmt::format("  {:<22} {:<9} {:>10} {:>10} {:>10} {:>14} {:>9} {:>11}  {}\n", "variant", "kind", "median",
                            "min", "max", "throughput", "of limit", "vs library", "title");
@@ -98,7 +137,7 @@ std::string render_table(const BenchResults& results)
             if (r->timed())
                 out += fmt::format("  {:<22} {:<9} {:>10} {:>10} {:>10} {:>14} {:>9} {:>11}  {}\n", r->variant, r->kind,
                                    format_ms(r->median_ms), format_ms(r->min_ms), format_ms(r->max_ms), rate(*r),
-                                   percent(r->fraction_of_limit), ratio(r->ratio_to_library), r->title);
+                                   format_percent(r->fraction_of_limit), format_ratio(r->ratio_to_library), r->title);
             else
                 out += fmt::format("  {:<22} {:<9} {:>10}  {}\n", r->variant, r->kind, status_word(r->status),
                                    r->message);
@@ -111,6 +150,7 @@ std::string render_table(const BenchResults& results)
     if (!libraries.empty())
         out += fmt::format("vs library: the time of {} over the variant's (above 1: faster than it).\n",
                            fmt::join(libraries, " / "));
+    if (scaled) out += fmt::format("{}\n", kScaledCopyNote);
     return out;
 }
 
@@ -118,9 +158,17 @@ std::string render_markdown(const BenchResults& results)
 {
     const BenchHeader& h = results.header;
     std::string out = fmt::format("Measured on {}", header_line(h));
-    if (h.copy_gb_per_s > 0) out += fmt::format("; device copy {}", format_rate(h.copy_gb_per_s * 1e9, 0));
+    if (h.copy_gb_per_s > 0)
+        out += fmt::format("; a device copy of 256 MiB {}", format_rate(h.copy_gb_per_s * 1e9, 0));
     out += ". Each time is the GPU time of a call: the median, and the extremes, of the timed calls after a "
-           "warm-up, each call on fresh inputs with a cold L2 and its outputs checked.\n";
+           "warm-up, each call on fresh inputs with a cold L2 and its outputs checked";
+    const bool timed_copy = std::any_of(results.rows.begin(), results.rows.end(),
+                                        [](const BenchRow& r) { return r.is_copy() && !r.scaled_copy(); });
+    out += timed_copy ? " (the copy's are not the task's: not checked).\n" : ".\n";
+    out += "\n*kind*: `limit` the device copy of the same bytes (the ceiling), `naive` a plainer version to compare "
+           "with, `course` the lesson's version (the solution), `reference` the tuned speed baseline, `further` "
+           "going further, `library` a library's.\n";
+    if (old_names(results.rows)) out += fmt::format("\n{}\n", kOldNamesNote);
     if (!h.complete) out += "\n**Incomplete**: the bench stopped before it measured everything.\n";
     const auto groups = group_rows(results.rows);
     for (std::size_t i = 0; i < groups.size();) {
@@ -138,8 +186,8 @@ std::string render_markdown(const BenchResults& results)
             if (r->timed()) {
                 out += fmt::format("| {} | {} | {} | {} | {} .. {} | {} | {} | {} |\n", format_params(r->params),
                                    variant, r->kind, format_ms(r->median_ms), format_ms(r->min_ms),
-                                   format_ms(r->max_ms), rate(*r), percent(r->fraction_of_limit),
-                                   ratio(r->ratio_to_library));
+                                   format_ms(r->max_ms), rate(*r), format_percent(r->fraction_of_limit),
+                                   format_ratio(r->ratio_to_library));
             } else {
                 out += fmt::format("| {} | {} | {} | {} | - | - | - | - |\n", format_params(r->params), variant,
                                    r->kind, status_word(r->status));
@@ -155,6 +203,7 @@ std::string render_markdown(const BenchResults& results)
             out += fmt::format("*vs library*: the time of `{}` over the variant's (above 1: faster).",
                                fmt::join(libraries, "` / `"));
         if (!limits.empty() || !libraries.empty()) out += "\n";
+        if (any_scaled_copy(rows)) out += fmt::format("\n{}\n", kScaledCopyNote);
         if (!notes.empty()) out += fmt::format("\n{}\n", fmt::join(notes, "\n"));
         i = j;
     }

@@ -71,6 +71,17 @@ public:
         if (!v.is_number()) fail(key, "must be a number or null");
         return v.get<double>();
     }
+    std::vector<std::string> texts(const std::string& key) const  // absent: none
+    {
+        std::vector<std::string> out;
+        if (!j_.contains(key)) return out;
+        if (!j_.at(key).is_array()) fail(key, "must be an array of strings");
+        for (const json& v : j_.at(key)) {
+            if (!v.is_string()) fail(key, "must be an array of strings");
+            out.push_back(v.get<std::string>());
+        }
+        return out;
+    }
     bool flag(const std::string& key, bool fallback) const
     {
         if (!j_.contains(key)) return fallback;
@@ -147,6 +158,7 @@ json results_to_json(const BenchResults& results)
               {"copy_gbps", number_or_null(h.copy_gb_per_s)},
               {"date", h.date},
               {"commit", h.commit},
+              {"changed_files", h.changed_files},
               {"command", h.command},
               {"complete", h.complete}}},
             {"rows", rows}};
@@ -169,6 +181,7 @@ BenchResults results_from_json(const json& doc, const std::string& where)
     out.header.copy_gb_per_s = h.number("copy_gbps");
     out.header.date = h.text("date", false);
     out.header.commit = h.text("commit", false);
+    out.header.changed_files = h.texts("changed_files");
     out.header.command = h.text("command", false);
     out.header.complete = h.flag("complete", true);
     const json& rows = top.at("rows");

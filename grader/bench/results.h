@@ -18,7 +18,10 @@ struct BenchHeader {
     std::string gpu, gpu_uuid, driver, nvcc, architectures;
     double copy_gb_per_s = 0;  // the device copy's bandwidth, GB/s (the best of the labs' measurements)
     std::string date;       // UTC, ISO 8601
-    std::string commit;     // hpclab's git commit ("-dirty" with uncommitted changes); empty: unknown
+    std::string commit;     // the commit hpclab was built from ("-dirty": with changes); empty: unknown
+    // Tracked files that differed from the checkout's commit when the bench
+    // ran (it compiles the variants then): none, when it measured the commit.
+    std::vector<std::string> changed_files;
     std::string command;    // the command line that measured
     bool complete = true;   // false: written while the bench ran, or it stopped early
 };

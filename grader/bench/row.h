@@ -41,10 +41,17 @@ std::optional<BenchStatus> status_from_name(std::string_view name);
 // wrong, failed and build_failed: the variant did not do its job.
 bool is_bench_failure(BenchStatus s);
 
-// The row of the device copy, measured once per lab in the same run: the
-// bandwidth a memory-bound kernel cannot beat, shown as a library row.
+// The row of the device copy: the speed a memory-bound kernel cannot beat,
+// the first row of its table. bench/<lab>/cudamemcpy.cu (kind limit) times a
+// copy of the task's bytes at each size, like any variant. Where that file
+// is missing (and in results written before it), the row is one 256 MiB
+// copy's bandwidth scaled to the size: no timed calls (reps 0), so it says so.
 inline constexpr std::string_view kCopyVariantId = "cudamemcpy";
 inline constexpr std::string_view kCopyTitle = "cudaMemcpy D2D";
+// What a fraction of the limit is of, for each kind of copy row.
+inline constexpr std::string_view kCopyAtSizeLimit = "cudaMemcpy D2D of the same bytes at this size";
+inline constexpr std::string_view kScaledCopyLimit =
+    "cudaMemcpy D2D's bandwidth from one 256 MiB copy, scaled to this size (not a copy timed at this size)";
 
 struct BenchRow {
     std::string lab, task, variant, kind, title;
@@ -63,6 +70,9 @@ struct BenchRow {
     std::string message;            // why there is no number, or how the number was made
 
     bool timed() const { return status == BenchStatus::ok && median_ms > 0; }
+    bool is_copy() const { return variant == kCopyVariantId; }
+    // A copy row from one 256 MiB copy's bandwidth, not a copy timed at this size.
+    bool scaled_copy() const { return is_copy() && reps == 0; }
     bool compute_bound() const { return flops > 0; }
 };
 

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kKindNames = {"naive", "course", "reference", "further", "library"};
+constexpr std::array<std::string_view, 6> kKindNames = {"limit", "naive", "course", "reference", "further", "library"};
 
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -172,8 +172,13 @@ BenchVariant read_variant_file(const fs::path& file, const std::string& shown, c
     v.id = file.stem().string();
     if (!std::all_of(v.id.begin(), v.id.end(), [](char c) { return is_name_char(c) || c == '-'; }))
         throw BenchInputError(fmt::format("{}: a variant's file name is its id: use letters, digits, _ and -", shown));
-    if (v.id == kSolutionId || v.id == kCopyVariantId)
+    if (v.id == kSolutionId)
         throw BenchInputError(fmt::format("{}: the id '{}' is taken by the bench's own rows: rename the file", shown, v.id));
+    // One limit per lab, under the id the metrics and the docs know it by.
+    if ((v.id == kCopyVariantId) != v.is_limit())
+        throw BenchInputError(fmt::format("{}: kind=limit is the file {}.cu (the copy of the task's bytes), and that "
+                                          "file is kind=limit",
+                                          where, kCopyVariantId));
     for (const auto& task : v.tasks)
         if (!lab.find_task(task))
             throw BenchInputError(

@@ -5,9 +5,14 @@
 //
 //   // hpclab-bench: kind=library tasks=naive,tiled title="cuBLAS SGEMM" link=cublas
 //
-// kind: naive, course, reference, further or library (the order of the
-// tables); tasks: the lab tasks it is measured on; title: a short title;
+// kind: limit, naive, course, reference, further or library (the order of
+// the tables); tasks: the lab tasks it is measured on; title: a short title;
 // link (optional): CUDA toolkit libraries it calls.
+//
+// kind=limit is the ceiling of a memory-bound task, not a version of it: a
+// device-to-device copy of the bytes the task moves at that size (the file
+// bench/<lab>/cudamemcpy.cu, the only id it may have). Its outputs are not
+// the task's, so they are not checked; it is timed like every variant.
 #pragma once
 
 #include "bench/row.h"
@@ -21,11 +26,11 @@
 
 namespace hpclab {
 
-enum class VariantKind { naive, course, reference, further, library };
+enum class VariantKind { limit, naive, course, reference, further, library };
 
 std::string_view kind_name(VariantKind kind);
 std::optional<VariantKind> kind_from_name(std::string_view name);
-// "naive, course, reference, further, library": for messages.
+// "limit, naive, course, reference, further, library": for messages.
 std::string kind_names();
 
 struct BenchVariant {
@@ -37,6 +42,8 @@ struct BenchVariant {
     std::filesystem::path source;
 
     bool covers(std::string_view task) const;
+    // The copy of the same bytes: timed, never judged (its outputs are not the task's).
+    bool is_limit() const { return kind == VariantKind::limit; }
 };
 
 inline constexpr std::string_view kVariantTag = "// hpclab-bench:";
@@ -61,7 +68,7 @@ std::vector<BenchVariant> discover_variants(const std::filesystem::path& dir, co
 // The lab's solution (the course's version), as the variant of every timed task.
 BenchVariant solution_variant(const LabInfo& lab);
 
-// Table order: kind (naive first, library last), then id.
+// Table order: kind (the limit first, library last), then id.
 bool variant_order(const BenchVariant& a, const BenchVariant& b);
 int kind_rank(std::string_view kind);  // of a kind's name; unknown names last
 

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "util/text.h"
 
+#include "bench/build_commit.h"
 #include "bench/measure.h"
 #include "bench/metrics.h"
 #include "bench/plan.h"
@@ -89,16 +90,19 @@ public:
             for (const Params& params : tp.sizes) {
                 const BenchCall call {plan_.lab, tp.task, spec, params, tp.reps, fresh_seed()};
                 std::optional<BenchRow> memory_bound;
+                bool copy_ran = false;
                 for (const BenchVariant& v : plan_.variants) {
                     if (!v.covers(tp.task->id)) continue;
                     BenchRow row = measure(call, v, built.at(v.id));
                     if (row.flops == 0 && row.bytes > 0) memory_bound = row;
+                    copy_ran = copy_ran || row.is_copy();
                     rows.push_back(std::move(row));
                 }
-                if (memory_bound) copy_groups_.push_back(*memory_bound);
+                if (memory_bound && !copy_ran) copy_groups_.push_back(*memory_bound);
             }
         }
-        // The copy's row beside every memory-bound group, once it is known.
+        // Where no copy ran at a size (no bench/<lab>/cudamemcpy.cu), the
+        // 256 MiB copy's bandwidth scaled to it, once that is known.
         if (copy_gb_per_s_ > 0)
             for (const auto& any : copy_groups_) rows.push_back(copy_row(any, copy_gb_per_s_));
         return copy_gb_per_s_;
@@ -124,7 +128,8 @@ private:
                                       1 + call.reps, host_needed / 1e9, host / 1e9);
         } else {
             try {
-                const RunRequest req = bench_request(call, *built.program, copy_gb_per_s_ == 0, ctx_.gpu().memory_bytes);
+                const RunRequest req =
+                    bench_request(call, v, *built.program, copy_gb_per_s_ == 0, ctx_.gpu().memory_bytes);
                 const RunReport report = run_task(req);
                 if (copy_gb_per_s_ == 0 && report.copy_bytes_per_s > 0) copy_gb_per_s_ = report.copy_bytes_per_s / 1e9;
                 row = measured_row(std::move(row), report);
@@ -168,7 +173,10 @@ BenchHeader make_header(Context& ctx, const BenchArgs& args)
     h.nvcc = ctx.toolchain().nvcc_version;
     h.architectures = ctx.toolchain().architectures;
     h.date = now_text("%Y-%m-%dT%H:%M:%SZ", Zone::utc);
-    h.commit = checkout_commit(ctx.catalog().root());
+    // The code that measured: the build's commit (a checkout's HEAD may have
+    // moved since), and what differed from the checkout's commit as it ran.
+    h.commit = build_commit().empty() ? checkout_commit(ctx.catalog().root()) : std::string(build_commit());
+    h.changed_files = changed_tracked_files(ctx.catalog().root());
     h.command = args.command_line;
     return h;
 }

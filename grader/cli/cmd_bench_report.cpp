@@ -1,9 +1,11 @@
 // hpclab bench --report: a results file written by `hpclab bench --json`,
-// rendered again without a GPU: as the terminal's table, as markdown, or
-// into the generated section of a document (docs/performance.md), or as
-// plots (--plot <folder>: an SVG per lab task, docs/figures/bench/).
+// rendered again without a GPU: as the terminal's table, as markdown, into
+// the generated parts of documents (--update: the table of
+// docs/performance.md and each walkthrough, the figures quoted in their
+// prose), or as plots (--plot <folder>: an SVG per lab task, docs/figures/bench/).
 #include "commands.h"
 
+#include "bench/figures.h"
 #include "bench/metrics.h"
 #include "bench/plot.h"
 #include "bench/render.h"
@@ -11,44 +13,90 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace hpclab::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has_generated_parts(const std::string& doc)
+{
+    return doc.find(kSectionBegin) != std::string::npos || doc.find(kFigureBegin) != std::string::npos;
+}
+
+// The documents --update names: files as given, a folder's .md files that
+// have something generated (the others are left alone).
+std::vector<fs::path> documents(const std::vector<std::string>& given)
+{
+    std::vector<fs::path> out;
+    for (const auto& g : given) {
+        std::error_code ec;
+        if (!fs::is_directory(g, ec)) {
+            out.emplace_back(g);
+            continue;
+        }
+        std::vector<fs::path> found;
+        for (const auto& e : fs::directory_iterator(g, ec))
+            if (e.path().extension() == ".md" && has_generated_parts(read_text_file(e.path()).value_or("")))
+                found.push_back(e.path());
+        std::sort(found.begin(), found.end());
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    return out;
+}
+
+// Every document made again before any is written: one that cannot be
+// (a figure naming no row, say) leaves them all as they were.
+int update_documents(const BenchArgs& args, const BenchResults& results)
+{
+    std::vector<std::pair<fs::path, std::string>> changed;
+    for (const fs::path& file : documents(args.update)) {
+        const auto doc = read_text_file(file);
+        if (!doc) throw UsageError(fmt::format("--update {}: cannot be read", file.string()));
+        std::string updated = regenerate_document(*doc, results, file.string());
+        if (updated == *doc) fmt::print("{} is up to date with {}\n", file.string(), args.report);
+        else changed.emplace_back(file, std::move(updated));
+    }
+    for (const auto& [file, text] : changed) {
+        write_text_file(file, text);
+        fmt::print("Rewrote the generated parts of {} from {}\n", file.string(), args.report);
+    }
+    return kPass;
+}
+
+int draw_plots(const BenchArgs& args, const BenchResults& results)
+{
+    std::error_code ec;
+    fs::create_directories(args.plot, ec);
+    if (ec) throw UsageError(fmt::format("--plot {}: cannot be made: {}", args.plot, ec.message()));
+    for (const auto& [name, svg] : render_plots(results)) {
+        write_text_file(fs::path(args.plot) / name, svg);
+        fmt::print("{}\n", (fs::path(args.plot) / name).string());
+    }
+    return kPass;
+}
+
+}  // namespace
 
 int cmd_bench_report(const BenchArgs& args)
 {
     // The measuring options make no sense for a file already measured.
     if (!args.labs.empty() || !args.task.empty() || !args.variants.empty() || !args.sizes.empty() || args.reps ||
         args.quick || !args.variants_dir.empty() || args.build_only || !args.csv.empty() || !args.json.empty())
-        throw UsageError("--report renders a results file: give it alone, or with --markdown or --update <document>");
+        throw UsageError("--report renders a results file: give it alone, or with --markdown, --update <documents> "
+                         "or --plot <folder>");
     BenchResults results = read_results_file(args.report);
     // The figures again from the rows: a file written by hand, or by an
     // older hpclab, renders as one the bench writes now.
     compute_metrics(results.rows, results.header.gpu);
     if (!args.plot.empty()) {
         if (!args.update.empty() || args.markdown) throw UsageError("--plot draws the pictures alone: leave out --update and --markdown");
-        std::error_code ec;
-        std::filesystem::create_directories(args.plot, ec);
-        if (ec) throw UsageError(fmt::format("--plot {}: cannot be made: {}", args.plot, ec.message()));
-        for (const auto& [name, svg] : render_plots(results)) {
-            write_text_file(std::filesystem::path(args.plot) / name, svg);
-            fmt::print("{}\n", (std::filesystem::path(args.plot) / name).string());
-        }
-        return kPass;
+        return draw_plots(args, results);
     }
-    if (args.update.empty()) {
-        fmt::print("{}", args.markdown ? render_markdown(results) : render_table(results));
-        return kPass;
-    }
-    const auto doc = read_text_file(args.update);
-    if (!doc) throw UsageError(fmt::format("--update {}: cannot be read", args.update));
-    // A walkthrough's section names its lab: only that lab's rows.
-    const std::string updated =
-        replace_generated_section(*doc, render_markdown(results_of_lab(results, section_lab(*doc))), args.update);
-    if (updated == *doc) {
-        fmt::print("{} is up to date with {}\n", args.update, args.report);
-        return kPass;
-    }
-    write_text_file(args.update, updated);
-    fmt::print("Rewrote the generated section of {} from {}\n", args.update, args.report);
+    if (!args.update.empty()) return update_documents(args, results);
+    fmt::print("{}", args.markdown ? render_markdown(results) : render_table(results));
     return kPass;
 }
 

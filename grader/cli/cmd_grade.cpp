@@ -303,8 +303,9 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
 
     ClassOutputs o;
     std::vector<std::string> unreadable;
+    std::vector<LabResult> results;  // outlives the book, which points into it (print_outputs, --expect)
     try {
-        const auto results = out.all_results(&unreadable);
+        results = out.all_results(&unreadable);
         o = write_class_outputs(out, cls, results, ctx.catalog(), config, settings);
     } catch (const std::runtime_error& e) {
         throw UsageError(e.what());

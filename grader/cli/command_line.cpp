@@ -143,12 +143,13 @@ ParsedCommand bench_command(CLI::App& app, Context& ctx, std::string command_lin
     c->add_option("--report", a.report, "Render this results file (written by --json) instead of measuring");
     c->add_flag("--markdown", a.markdown, "With --report: as markdown tables, for the docs");
     c->add_option("--update", a.update,
-                  "With --report: rewrite the generated section of this document (docs/performance.md)");
+                  "With --report: rewrite the generated table and figures of these documents (a folder: each of "
+                  "its .md files that has them; docs/)");
     c->add_option("--plot", a.plot, "With --report: draw an SVG plot per lab task into this folder (docs/figures/bench)");
     c->footer("Rows: every variant of every timed task at every size of its sweep (labs/<lab>/lab.json, \"bench\"),\n"
               "verified call by call; a wrong one gets no number. The docs' results:\n"
               "  hpclab bench --json docs/results/bench-h100.json\n"
-              "  hpclab bench --report docs/results/bench-h100.json --update docs/performance.md\n"
+              "  hpclab bench --report docs/results/bench-h100.json --update docs\n"
               "  hpclab bench --report docs/results/bench-h100.json --plot docs/figures/bench");
     return {c, [&, reps_opt, sizes, command_line] {
                 if (reps_opt->count()) a.reps = reps;
@@ -156,6 +157,20 @@ ParsedCommand bench_command(CLI::App& app, Context& ctx, std::string command_lin
                 a.command_line = command_line;
                 return a.report.empty() ? cmd_bench(ctx, a) : cmd_bench_report(a);
             }};
+}
+
+ParsedCommand image_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("image", "A PGM image as a PNG for the docs (no GPU needed)");
+    auto& a = keep<ImageArgs>(g_values);
+    c->add_option("input", a.input, "A PGM image (labs/rotation/chelsea.pgm, or one hpclab run wrote)")->required();
+    c->add_option("output", a.output, "The file to write: .png, or .pgm")->required();
+    c->add_option("--reference", a.reference, "Write what this lab's CPU reference makes of the image (rotation)");
+    c->footer("The rotation walkthrough's pictures:\n"
+              "  hpclab image labs/rotation/chelsea.pgm docs/figures/rotation-input.png\n"
+              "  hpclab run rotation --solution --task tiled --output rotated.pgm   # on a GPU\n"
+              "  hpclab image rotated.pgm docs/figures/rotation-output.png");
+    return {c, [&] { return cmd_image(ctx, a); }};
 }
 
 ParsedCommand hint_command(CLI::App& app, Context& ctx)
@@ -277,7 +292,7 @@ std::vector<ParsedCommand> define_commands(CLI::App& app, Context& ctx, int argc
     for (int i = 1; i < argc; ++i) command_line += " " + std::string(argv[i]);
     return {list_command(app, ctx),     info_command(app, ctx),  verdicts_command(app, ctx),
             build_command(app, ctx),    run_command(app, ctx),   check_command(app, ctx),
-            selftest_command(app, ctx), bench_command(app, ctx, command_line),
+            selftest_command(app, ctx), bench_command(app, ctx, command_line), image_command(app, ctx),
             hint_command(app, ctx),     reset_command(app, ctx), watch_command(app, ctx),
             grade_command(app, ctx),    merge_command(app, ctx), calibrate_command(app, ctx),
             export_kit_command(app, ctx)};

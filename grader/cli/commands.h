@@ -49,9 +49,15 @@ struct BenchArgs {
     std::string csv, json;              // also write the rows here
     std::string report;                 // render this results file instead of measuring
     bool markdown = false;
-    std::string update;                 // with --report: rewrite this document's generated section
+    std::vector<std::string> update;    // with --report: rewrite these documents' generated parts (a folder: its .md)
     std::string plot;                   // with --report: an SVG plot per lab task into this folder
     std::string command_line;           // for the results' header
+};
+
+struct ImageArgs {
+    std::string input;      // a PGM file
+    std::string output;     // .png or .pgm
+    std::string reference;  // a lab: its CPU reference applied to the image first
 };
 
 struct GradeArgs {
@@ -101,6 +107,8 @@ int cmd_run(Context& ctx, const RunArgs& args);
 // renders a results file instead (no GPU needed).
 int cmd_bench(Context& ctx, const BenchArgs& args);
 int cmd_bench_report(const BenchArgs& args);
+// hpclab image: a PGM as a PNG (or PGM), through a lab's CPU reference if asked.
+int cmd_image(Context& ctx, const ImageArgs& args);
 // Which sizes a selftest runs: the big ones (past 2^31 bytes) are slow.
 enum class BigSizes { include, leave_out, only };
 int cmd_selftest(Context& ctx, const std::string& lab, bool skeleton, BigSizes big);

@@ -6,6 +6,7 @@
 #include "course/call_buffers.h"
 #include "course/params.h"
 #include "course/pgm.h"
+#include "course/task_spec.h"
 
 namespace hpclab {
 
@@ -17,5 +18,10 @@ public:
     // The output as an image, with the input's maximum gray value.
     virtual GrayImage output_image(const Params& params, const CallBuffers& call, int maxval) const = 0;
 };
+
+// What the lab's CPU reference makes of `input`: the image a correct
+// solution writes (`hpclab image --reference`, for the docs, with no GPU).
+// `spec` must also be an ImageTask.
+GrayImage reference_image(const TaskSpec& spec, const GrayImage& input);
 
 }  // namespace hpclab

@@ -1,8 +1,10 @@
 #include "course/pgm.h"
+#include "util/png.h"
 #include "util/text_file.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -147,6 +149,18 @@ void write_pgm(const std::filesystem::path& path, const GrayImage& img)
     }
     out.write(data.data(), static_cast<std::streamsize>(data.size()));
     if (!out) throw PgmError(path.string() + ": write failed");
+}
+
+std::string png_of(const GrayImage& img)
+{
+    const int depth = img.maxval > 255 ? 16 : 8;
+    const std::uint32_t top = depth == 8 ? 255 : 65535;
+    std::vector<std::uint16_t> samples(img.pixels.size());
+    for (std::size_t i = 0; i < samples.size(); ++i)  // rounded to the nearest level
+        samples[i] = static_cast<std::uint16_t>((std::min<std::uint32_t>(img.pixels[i], img.maxval) * top +
+                                                 static_cast<std::uint32_t>(img.maxval) / 2) /
+                                                static_cast<std::uint32_t>(img.maxval));
+    return encode_gray_png(img.width, img.height, depth, samples);
 }
 
 }  // namespace hpclab

@@ -2,6 +2,8 @@
 
 #include "run/process.h"
 
+#include <sstream>
+
 namespace hpclab {
 
 namespace {
@@ -46,6 +48,21 @@ std::string checkout_commit(const std::filesystem::path& repo)
     while (!head->empty() && (head->back() == '\n' || head->back() == '\r')) head->pop_back();
     const auto changes = git_output(repo, {"status", "--porcelain", "--untracked-files=no"});
     return *head + (changes && !changes->empty() ? "-dirty" : "");
+}
+
+std::vector<std::string> changed_tracked_files(const std::filesystem::path& repo)
+{
+    std::vector<std::string> files;
+    const auto status = git_output(repo, {"status", "--porcelain", "--untracked-files=no"});
+    if (!status) return files;
+    std::istringstream lines(*status);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.size() < 4) continue;
+        std::string path = line.substr(3);  // after "XY "
+        if (const auto arrow = path.find(" -> "); arrow != std::string::npos) path = path.substr(arrow + 4);
+        files.push_back(path);
+    }
+    return files;
 }
 
 }  // namespace hpclab

@@ -20,6 +20,9 @@ std::optional<std::string> committed_content(const std::filesystem::path& repo, 
 // changed), or "" when it is not a git checkout. For the records of what
 // was measured.
 std::string checkout_commit(const std::filesystem::path& repo);
+// The tracked files that differ from the checkout's commit, as paths
+// relative to `repo`; none when it is clean or not a git checkout.
+std::vector<std::string> changed_tracked_files(const std::filesystem::path& repo);
 
 // The course's own skeleton of `lab`: the git blob its lab.json names, which
 // no commit of the student's changes (`from_course` true); without one, or

@@ -25,4 +25,8 @@ inline std::string format_rate(double bytes_per_s, double flops_per_s)
     return bytes_per_s >= 1e9 ? fmt::format("{:.1f} GB/s", bytes_per_s / 1e9) : fmt::format("{:.1f} MB/s", bytes_per_s / 1e6);
 }
 
+// A fraction as a percentage, "81%"; a ratio, "1.47x"; "-" for none.
+inline std::string format_percent(double fraction) { return fraction > 0 ? fmt::format("{:.0f}%", fraction * 100) : "-"; }
+inline std::string format_ratio(double ratio) { return ratio > 0 ? fmt::format("{:.2f}x", ratio) : "-"; }
+
 }  // namespace hpclab

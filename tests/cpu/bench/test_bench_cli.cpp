@@ -81,8 +81,14 @@ TEST_CASE("bench cli: --report refuses a missing, binary or foreign file, and ch
     const auto json = dir.path() / "r.json";
     write_results_file(json, res);
     const auto doc = dir.write("doc.md", "# No markers here\n");
-    CHECK(contains(usage_error({"--report", json.string(), "--update", doc.string()}), "no generated section"));
+    CHECK(contains(usage_error({"--report", json.string(), "--update", doc.string()}), "nothing generated in it"));
     CHECK(read_text_file(doc) == "# No markers here\n");
+    // Two documents, the second with a figure that names no row: neither is written.
+    const auto good = dir.write("good.md", "<!-- bench:begin -->\nold\n<!-- bench:end -->\n");
+    const auto bad = dir.write("bad.md", "x <!-- figure: vecadd3/add n=1 solution time -->1 ms<!-- /figure -->\n");
+    CHECK(contains(usage_error({"--report", json.string(), "--update", good.string(), bad.string()}),
+                   "bad.md:1: no row of vecadd3/add at n=1"));
+    CHECK(read_text_file(good) == "<!-- bench:begin -->\nold\n<!-- bench:end -->\n");
 }
 
 TEST_CASE("bench cli: output files must be writable where asked, before anything runs")

@@ -67,13 +67,15 @@ TEST_CASE("bench metrics: a memory-bound task against the device copy")
     CHECK(ref.gbps == doctest::Approx(1000));
     CHECK(ref.gflops == 0);
     CHECK(ref.fraction_of_limit == doctest::Approx(0.5));
-    CHECK(ref.limit_name == "cudaMemcpy D2D");
+    CHECK(ref.limit_name == kScaledCopyLimit);  // copy_row: one copy's bandwidth, scaled, and said so
     CHECK(ref.ratio_to_library == doctest::Approx(0.5));
     CHECK(ref.library == "cudamemcpy");
     CHECK(find(rows, "slow").fraction_of_limit == doctest::Approx(0.125));
     CHECK(find(rows, "slow").ratio_to_library == doctest::Approx(0.125));
     const BenchRow& copy = find(rows, "cudamemcpy");
-    CHECK(copy.kind == "library");
+    CHECK(copy.kind == "limit");
+    CHECK(copy.reps == 0);
+    CHECK(copy.scaled_copy());
     CHECK(copy.gbps == doctest::Approx(2000));
     CHECK(copy.fraction_of_limit == doctest::Approx(1));
     // A wrong row gets no figures at all.
@@ -95,7 +97,25 @@ TEST_CASE("bench metrics: a library variant is the ratio's baseline, the copy st
     CHECK(ref.library == "cub");  // the fastest library variant
     CHECK(ref.ratio_to_library == doctest::Approx(0.5));
     CHECK(ref.fraction_of_limit == doctest::Approx(1.0 / 3.0));
-    CHECK(ref.limit_name == "cudaMemcpy D2D");
+    CHECK(ref.limit_name == kScaledCopyLimit);
+}
+
+TEST_CASE("bench metrics: a copy timed at the size is the limit at that size, and says so")
+{
+    // bench/<lab>/cudamemcpy.cu at two sizes: the small copy reaches less bandwidth.
+    BenchRow small_copy = row("cudamemcpy", "limit", 0.01, 1e7, 0, {{"n", 1}});  // 1000 GB/s
+    BenchRow big_copy = row("cudamemcpy", "limit", 1.0, 3e9, 0, {{"n", 2}});     // 3000 GB/s
+    small_copy.reps = big_copy.reps = 10;
+    std::vector<BenchRow> rows = {row("solution", "course", 0.02, 1e7, 0, {{"n", 1}}), small_copy,
+                                  row("solution", "course", 2.0, 3e9, 0, {{"n", 2}}), big_copy};
+    compute_metrics(rows, "any GPU");
+    CHECK_FALSE(rows[1].scaled_copy());
+    CHECK(rows[0].fraction_of_limit == doctest::Approx(0.5));  // of the small copy, not of the big one's bandwidth
+    CHECK(rows[2].fraction_of_limit == doctest::Approx(0.5));
+    CHECK(rows[0].limit_name == kCopyAtSizeLimit);
+    CHECK(rows[0].ratio_to_library == doctest::Approx(0.5));
+    CHECK(rows[0].library == "cudamemcpy");
+    CHECK(rows[1].fraction_of_limit == doctest::Approx(1));
 }
 
 TEST_CASE("bench metrics: a compute-bound task against cuBLAS at the same size, else the grading model")
@@ -183,7 +203,8 @@ TEST_CASE("bench measure: a run that did not complete, or did not fit, says why"
 TEST_CASE("bench measure: the request times a warm-up and the reps, cold, verified, untraced")
 {
     const BenchCall c = vecadd3_call(1 << 20, 12);
-    const RunRequest req = bench_request(c, "/tmp/program", true, 80'000'000'000ull);
+    const BenchVariant variant = solution_variant(lab_of("vecadd3"));
+    const RunRequest req = bench_request(c, variant, "/tmp/program", true, 80'000'000'000ull);
     CHECK(req.ncalls == 13);
     CHECK(req.flush_l2);
     CHECK(req.outputs_only);
@@ -194,7 +215,16 @@ TEST_CASE("bench measure: the request times a warm-up and the reps, cold, verifi
     CHECK(req.params.at("n") == 1 << 20);
     CHECK(req.wall_limit_s >= lab_of("vecadd3").wall_limit_s);
     CHECK(req.input_sets == 3);  // the timed recipe: consecutive calls differ
-    CHECK_FALSE(bench_request(c, "/tmp/program", false, 0).measure_copy);
+    CHECK(req.judge_outputs);
+    CHECK_FALSE(bench_request(c, variant, "/tmp/program", false, 0).measure_copy);
+    // The copy is timed the same way, its outputs not judged: they are not the task's.
+    BenchVariant copy = variant;
+    copy.id = kCopyVariantId;
+    copy.kind = VariantKind::limit;
+    const RunRequest limit = bench_request(c, copy, "/tmp/program", false, 0);
+    CHECK_FALSE(limit.judge_outputs);
+    CHECK(limit.ncalls == 13);
+    CHECK(limit.flush_l2);
     // a, b and c of 2^20 ints, for each of the 13 calls.
     CHECK(exchange_bytes(*c.spec, c.params, 13) == 13ull * 3 * 4 * (1 << 20));
     CHECK(host_memory_bytes() > 0);

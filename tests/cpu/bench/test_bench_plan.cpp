@@ -201,3 +201,29 @@ TEST_CASE("bench plan: bad choices are refused with what to do")
     CHECK(contains(plan_error({matmul, vecadd3}, nothing), "nothing to run"));
     CHECK(contains(plan_error({}, {}), "no lab to benchmark"));
 }
+
+TEST_CASE("bench plan: the copy comes along with any variant chosen, never alone")
+{
+    TempDir dir;
+    dir.write("vecadd3/cudamemcpy.cu", "// hpclab-bench: kind=limit tasks=add title=\"copy\"\n");
+    dir.write("vecadd3/wide.cu", "// hpclab-bench: kind=further tasks=add title=\"wide\"\n");
+    BenchChoices c;
+    c.variants = {"wide"};
+    auto plans = plan_bench({&lab_of("vecadd3")}, c, dir.path(), dir.path());
+    REQUIRE(plans.size() == 1);
+    std::vector<std::string> ids;
+    for (const auto& v : plans[0].variants) ids.push_back(v.id);
+    CHECK(ids == std::vector<std::string> {"cudamemcpy", "wide"});  // the copy first: the table's order
+
+    c.variants = {"cudamemcpy"};  // asked for by name: the copy alone
+    plans = plan_bench({&lab_of("vecadd3")}, c, dir.path(), dir.path());
+    REQUIRE(plans.size() == 1);
+    CHECK(plans[0].variants.size() == 1);
+
+    // A lab where only the copy would run is left out.
+    dir.write("matmul/cublas.cu", "// hpclab-bench: kind=library tasks=naive title=\"cuBLAS\" link=cublas\n");
+    c.variants = {"cublas"};
+    plans = plan_bench({&lab_of("vecadd3"), &lab_of("matmul")}, c, dir.path(), dir.path());
+    REQUIRE(plans.size() == 1);
+    CHECK(plans[0].lab->id == "matmul");
+}

@@ -1,6 +1,7 @@
 // The benchmark's results: the JSON file written and read back the same,
 // the CSV, the terminal's table, the markdown for the docs, the docs'
 // generated section, and results files that are not.
+#include "bench/bench_test_rows.h"
 #include "bench/metrics.h"
 #include "bench/render.h"
 #include "util/text_file.h"
@@ -12,27 +13,9 @@ using namespace hpclab;
 using hpclab::test::contains;
 using hpclab::test::run_hpclab;
 using hpclab::test::TempDir;
+using hpclab::test::timed_row;
 
 namespace {
-
-BenchRow timed(std::string task, std::string variant, std::string kind, Params params, double ms, double bytes,
-               double flops = 0)
-{
-    BenchRow r;
-    r.lab = task == "add" ? "vecadd3" : "matmul";
-    r.task = std::move(task);
-    r.variant = std::move(variant);
-    r.kind = std::move(kind);
-    r.title = "the " + r.variant + ", with a comma";
-    r.params = std::move(params);
-    r.bytes = bytes;
-    r.flops = flops;
-    r.reps = 10;
-    r.median_ms = ms;
-    r.min_ms = ms * 0.9;
-    r.max_ms = ms * 1.2;
-    return r;
-}
 
 // Rows as a bench of vecadd3 and matmul writes them: every status, a copy row, a cuBLAS row.
 BenchResults sample()
@@ -46,22 +29,23 @@ BenchResults sample()
     res.header.copy_gb_per_s = 3000;
     res.header.date = "2026-11-23T10:00:00Z";
     res.header.commit = "abcdef123456";
+    res.header.changed_files = {"bench/vecadd3/wide.cu"};
     res.header.command = "hpclab bench vecadd3 matmul";
     const Params small = {{"n", 1 << 20}};
     auto& rows = res.rows;
-    rows.push_back(timed("add", "reference", "reference", small, 0.005, 12.0 * (1 << 20)));
-    rows.push_back(timed("add", "one_thread_per_block", "naive", small, 0.5, 12.0 * (1 << 20)));
-    BenchRow wrong = timed("add", "typo", "course", small, 0, 12.0 * (1 << 20));
+    rows.push_back(timed_row("add", "reference", "reference", small, 0.005, 12.0 * (1 << 20)));
+    rows.push_back(timed_row("add", "one_thread_per_block", "naive", small, 0.5, 12.0 * (1 << 20)));
+    BenchRow wrong = timed_row("add", "typo", "course", small, 0, 12.0 * (1 << 20));
     wrong.status = BenchStatus::wrong;
     wrong.message = "call 2 of 11: c[7] (index 7): expected 3, got 4";
     rows.push_back(wrong);
-    BenchRow copy = timed("add", "cudamemcpy", "library", small, 12.0 * (1 << 20) / 3e12 * 1e3, 12.0 * (1 << 20));
+    BenchRow copy = timed_row("add", "cudamemcpy", "limit", small, 12.0 * (1 << 20) / 3e12 * 1e3, 12.0 * (1 << 20));
     copy.title = "cudaMemcpy D2D";
     rows.push_back(copy);
     const Params big = {{"n", 4096}};
-    rows.push_back(timed("tiled", "reference", "reference", big, 15, 12.0 * 4096 * 4096, 2.0 * 4096 * 4096 * 4096));
-    rows.push_back(timed("tiled", "cublas_sgemm", "library", big, 2.7, 12.0 * 4096 * 4096, 2.0 * 4096 * 4096 * 4096));
-    BenchRow large = timed("tiled", "reference", "reference", {{"n", 32768}}, 0, 12.0 * 32768 * 32768);
+    rows.push_back(timed_row("tiled", "reference", "reference", big, 15, 12.0 * 4096 * 4096, 2.0 * 4096 * 4096 * 4096));
+    rows.push_back(timed_row("tiled", "cublas_sgemm", "library", big, 2.7, 12.0 * 4096 * 4096, 2.0 * 4096 * 4096 * 4096));
+    BenchRow large = timed_row("tiled", "reference", "reference", {{"n", 32768}}, 0, 12.0 * 32768 * 32768);
     large.status = BenchStatus::too_large;
     large.message = "this size needs 12.9 GB | of GPU memory";
     rows.push_back(large);
@@ -91,6 +75,7 @@ TEST_CASE("bench report: the JSON file reads back as it was written")
     const BenchResults back = read_results_file(dir.path() / "r.json");
     CHECK(back.header.gpu == res.header.gpu);
     CHECK(back.header.commit == res.header.commit);
+    CHECK(back.header.changed_files == res.header.changed_files);
     CHECK(back.header.copy_gb_per_s == doctest::Approx(3000));
     CHECK(back.header.complete);
     REQUIRE(back.rows.size() == res.rows.size());
@@ -143,16 +128,18 @@ TEST_CASE("bench report: the table groups rows by lab, task and size, kinds in o
                       "hpclab abcdef123456"));
     CHECK(contains(t, "vecadd3 / add, n=1048576 (12.6 MB moved per call)"));
     CHECK(contains(t, "matmul / tiled, n=4096 (137.4 GFLOP per call)"));
-    // naive, course, reference, library
-    const auto naive = t.find("one_thread_per_block"), course = t.find("typo"), ref = t.find("reference  "),
-               lib = t.find("cudamemcpy");
+    // the copy (the limit), naive, course, reference
+    const auto copy = t.find("cudamemcpy"), naive = t.find("one_thread_per_block"), course = t.find("typo"),
+               ref = t.find("reference  ");
+    CHECK(copy < naive);
     CHECK(naive < course);
     CHECK(course < ref);
-    CHECK(ref < lib);
     CHECK(contains(t, "wrong  call 2 of 11: c[7] (index 7): expected 3, got 4"));
     CHECK(contains(t, "too large  this size needs 12.9 GB"));
     CHECK(contains(t, "2.52 TB/s"));  // 12.6 MB in 5 us
     CHECK(contains(t, "84%"));        // of the copy's 3 TB/s
+    CHECK(contains(t, "cudaMemcpy D2D of the same bytes at this size"));
+    CHECK_FALSE(contains(t, "not copies timed at each size"));  // that copy was timed at its size
     CHECK(contains(t, "9.16 TFLOP/s"));
     CHECK(contains(t, "cublas_sgemm at this size"));
     CHECK_FALSE(contains(t, "INCOMPLETE"));
@@ -173,6 +160,49 @@ TEST_CASE("bench report: markdown has one table per lab task, notes for the rows
     CHECK(contains(md, "\n### matmul / tiled\n"));
     CHECK(contains(md, "12.9 GB \\| of GPU memory"));  // a | in a cell is escaped
     CHECK(contains(md, "*vs library*: the time of `cublas_sgemm`"));
+}
+
+TEST_CASE("bench report: the header names the commit, and what differed from it")
+{
+    BenchResults res = sample();
+    CHECK(contains(render_markdown(res), "hpclab abcdef123456 (with uncommitted changes to bench/vecadd3/wide.cu)"));
+    res.header.changed_files = {"a", "b", "c", "d", "e", "f"};
+    CHECK(contains(render_table(res), "hpclab abcdef123456 (with uncommitted changes to a, b, c, d and 2 more)"));
+    res.header.changed_files.clear();
+    CHECK(contains(render_markdown(res), "hpclab abcdef123456; a device copy"));
+    res.header.commit = "40fab73a010a-dirty";  // as older files say it: dirty, no list
+    CHECK(contains(render_markdown(res), "hpclab 40fab73a010a-dirty (with uncommitted changes; which files was not "
+                                         "recorded)"));
+}
+
+TEST_CASE("bench report: copy rows from one 256 MiB copy come first, and say what they are")
+{
+    // A file written before the copy was timed at each size: the copy row is
+    // a library row without timed calls, the last of its lab in the file.
+    BenchResults res = sample();
+    for (auto& r : res.rows)
+        if (r.is_copy()) {
+            r.kind = "library";
+            r.reps = 0;
+            r.min_ms = r.max_ms = r.median_ms;
+        }
+    std::stable_partition(res.rows.begin(), res.rows.end(), [](const BenchRow& r) { return !r.is_copy(); });
+    compute_metrics(res.rows, res.header.gpu);
+    const std::string md = render_markdown(res);
+    const auto table = md.find("### vecadd3 / add");
+    CHECK(md.find("`cudamemcpy`", table) < md.find("`one_thread_per_block`", table));
+    CHECK(contains(md, std::string("*of limit*: a fraction of ") + std::string(kScaledCopyLimit)));
+    CHECK(contains(md, "not copies timed at each size"));
+    CHECK(contains(render_table(res), "not copies timed at each size"));
+}
+
+TEST_CASE("bench report: results with the old names (reference, course) say what those rows are today")
+{
+    BenchResults res = sample();  // has `reference` rows, as the results recorded before `tuned`
+    CHECK(contains(render_markdown(res), "the `reference` rows are the tuned kernels"));
+    for (auto& r : res.rows)
+        if (r.variant == "reference") r.variant = "tuned";
+    CHECK_FALSE(contains(render_markdown(res), "the `reference` rows are"));
 }
 
 TEST_CASE("bench report: the docs' generated section is found and replaced, the rest kept")
@@ -225,7 +255,7 @@ TEST_CASE("bench report: hpclab bench --report renders a written file, and --upd
                                           "<!-- bench:end -->\nEnd.\n");
     r = run_hpclab({"bench", "--report", json.string(), "--update", doc.string()});
     CHECK(r.exit_code == 0);
-    CHECK(contains(r.out, "Rewrote the generated section"));
+    CHECK(contains(r.out, "Rewrote the generated parts"));
     const std::string updated = read(doc);
     CHECK(generated_section(updated, "perf.md") == render_markdown(res));
     CHECK(updated.rfind("# Perf\n", 0) == 0);

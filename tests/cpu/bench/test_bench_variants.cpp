@@ -62,12 +62,13 @@ TEST_CASE("bench variants: fields in any order, a bare title, no link")
 
 TEST_CASE("bench variants: every kind by name, in table order")
 {
-    for (const char* k : {"naive", "course", "reference", "further", "library"}) {
+    for (const char* k : {"limit", "naive", "course", "reference", "further", "library"}) {
         CAPTURE(k);
         const auto kind = kind_from_name(k);
         REQUIRE(kind);
         CHECK(kind_name(*kind) == k);
     }
+    CHECK(kind_rank("limit") < kind_rank("naive"));  // the copy heads every table
     CHECK(kind_rank("naive") < kind_rank("course"));
     CHECK(kind_rank("course") < kind_rank("reference"));
     CHECK(kind_rank("reference") < kind_rank("further"));
@@ -161,4 +162,32 @@ TEST_CASE("bench variants: the solution covers the lab's timed tasks, as the cou
     CHECK(ref.kind == VariantKind::course);
     CHECK(ref.tasks == std::vector<std::string> {"naive", "tiled"});
     CHECK(ref.source == lab_of("matmul").solution_source());
+}
+
+TEST_CASE("bench variants: the limit is the file cudamemcpy.cu, and that file is the limit")
+{
+    TempDir dir;
+    const auto file = dir.write("cudamemcpy.cu", "// hpclab-bench: kind=limit tasks=add title=\"copy\"\n");
+    const BenchVariant copy = read_variant_file(file, "cudamemcpy.cu", lab_of("vecadd3"));
+    CHECK(copy.id == kCopyVariantId);
+    CHECK(copy.is_limit());
+    CHECK(contains(file_error("vecadd3", "cudamemcpy.cu", "// hpclab-bench: kind=library tasks=add title=\"c\"\n"),
+                   "cudamemcpy.cu:1: kind=limit is the file cudamemcpy.cu"));
+    CHECK(contains(file_error("vecadd3", "ceiling.cu", "// hpclab-bench: kind=limit tasks=add title=\"c\"\n"),
+                   "ceiling.cu:1: kind=limit is the file cudamemcpy.cu"));
+}
+
+TEST_CASE("bench variants: the course's memory-bound labs have their copy, first, and matmul has none")
+{
+    for (const char* lab : {"vecadd3", "stencil", "reduction", "rotation"}) {
+        CAPTURE(lab);
+        const auto found = discover_variants(test::course_root() / "bench", lab_of(lab), test::course_root());
+        REQUIRE_FALSE(found.empty());
+        CHECK(found.front().id == kCopyVariantId);
+        CHECK(found.front().is_limit());
+        for (const auto& task : lab_of(lab).tasks)
+            if (task.timed) CHECK(found.front().covers(task.id));  // every timed task has its ceiling
+    }
+    for (const auto& v : discover_variants(test::course_root() / "bench", lab_of("matmul"), test::course_root()))
+        CHECK_FALSE(v.is_limit());  // compute-bound: its ceiling is cuBLAS
 }

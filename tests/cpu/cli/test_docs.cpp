@@ -1,14 +1,28 @@
 // The README's lab table is what `hpclab list --markdown` prints from the
 // metadata (docs never repeat the metadata by hand), and the docs index
-// links every lab's walkthrough.
+// links every lab's walkthrough. Every measured figure in the docs is a
+// rendering of a results file in docs/results/ (tables, plots and the
+// figures quoted in prose), and the pictures are what hpclab makes of the
+// lab's image.
+#include "bench/figures.h"
+#include "bench/plan.h"
 #include "bench/metrics.h"
 #include "bench/plot.h"
 #include "bench/render.h"
+#include "course/image_task.h"
+#include "course/pgm.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
 #include <fstream>
+#include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 
 using namespace hpclab;
@@ -16,10 +30,39 @@ using namespace hpclab;
 namespace {
 std::string read(const std::filesystem::path& p)
 {
-    std::ifstream in(p);
+    std::ifstream in(p, std::ios::binary);
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+// The docs' pages: docs/*.md and the README, by name.
+std::vector<std::filesystem::path> pages()
+{
+    std::vector<std::filesystem::path> out = {test::course_root() / "README.md"};
+    for (const auto& e : std::filesystem::directory_iterator(test::course_root() / "docs"))
+        if (e.path().extension() == ".md") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Every results file of docs/results/, its figures computed as --report does.
+std::vector<BenchResults> recorded_results()
+{
+    std::vector<BenchResults> out;
+    for (const auto& e : std::filesystem::directory_iterator(test::course_root() / "docs" / "results"))
+        if (e.path().extension() == ".json") {
+            out.push_back(read_results_file(e.path()));
+            compute_metrics(out.back().rows, out.back().header.gpu);
+        }
+    return out;
+}
+
+BenchResults docs_results()
+{
+    BenchResults r = read_results_file(test::course_root() / "docs" / "results" / "bench-h100.json");
+    compute_metrics(r.rows, r.header.gpu);
+    return r;
 }
 }  // namespace
 
@@ -87,6 +130,14 @@ TEST_CASE("docs: every picture a walkthrough shows is there, is an SVG, and is s
         CHECK(all_docs.find("](figures/" + e.path().filename().string() + ")") != std::string::npos);
     }
     CHECK(figures >= 5);
+    // The pictures of the rotation lab's image too (the CPU reference's stays,
+    // shown or not, for when the GPU's output replaces it).
+    for (const auto& e : fs::directory_iterator(docs / "figures")) {
+        if (e.path().extension() != ".png" || e.path().filename() == "rotation-cpu-reference.png") continue;
+        CAPTURE(e.path().filename().string());
+        CHECK(read(e.path()).rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+        CHECK(all_docs.find("](figures/" + e.path().filename().string() + ")") != std::string::npos);
+    }
 }
 
 TEST_CASE("docs: the walkthroughs' plots are the rendering of docs/results/bench-h100.json")
@@ -152,4 +203,254 @@ TEST_CASE("docs: each walkthrough's measured table is its lab's rendering of doc
         ++tables;
     }
     CHECK(tables == 5);  // every lab with a bench sweep
+}
+
+TEST_CASE("docs: every page's generated tables and figures are the rendering of docs/results/bench-h100.json")
+{
+    const BenchResults results = docs_results();
+    int generated = 0;
+    for (const auto& page : pages()) {
+        const std::string doc = read(page);
+        if (doc.find(kSectionBegin) == std::string::npos && doc.find(kFigureBegin) == std::string::npos) continue;
+        CAPTURE(page.filename().string());
+        ++generated;
+        CHECK_MESSAGE(regenerate_document(doc, results, page.filename().string()) == doc,
+                      "stale: ./hpclab bench --report docs/results/bench-h100.json --update docs");
+    }
+    CHECK(generated >= 7);  // performance.md, the five walkthroughs with a sweep, matmul-further.md
+}
+
+namespace {
+
+// A measured figure as prose writes it: its value and half its last digit,
+// in base units (ms, bytes/s, FLOP/s, a fraction, a ratio).
+enum class Measure { time_ms, bytes_per_s, flops_per_s, fraction, ratio };
+struct Quoted {
+    Measure what;
+    double value = 0, half_step = 0;
+    std::string text;
+};
+
+double half_step_of(const std::string& number)
+{
+    const auto dot = number.find('.');
+    return 0.5 * std::pow(10.0, -(dot == std::string::npos ? 0.0 : static_cast<double>(number.size() - dot - 1)));
+}
+
+// Times, throughputs, speedups and fractions of a limit written in a line.
+std::vector<Quoted> quoted_figures(const std::string& line)
+{
+    struct Pattern {
+        std::regex re;
+        int number;  // the group of the number; the next group, if any, its unit
+        Measure what;
+    };
+    static const std::vector<Pattern> patterns = {
+        {std::regex(R"((\d+(?:\.\d+)?) ?(ms|us|µs)(?![A-Za-z]))"), 1, Measure::time_ms},
+        {std::regex(R"((\d+(?:\.\d+)?) ?(TB/s|GB/s|MB/s))"), 1, Measure::bytes_per_s},
+        {std::regex(R"((\d+(?:\.\d+)?) ?(TFLOP/s|GFLOP/s))"), 1, Measure::flops_per_s},
+        {std::regex(R"((?:^|[^\w.])(\d+(?:\.\d+)?)x(?!\w))"), 1, Measure::ratio},
+        {std::regex(R"((\d+(?:\.\d+)?) ?(%) of (?:a |an |the )?(?:device )?(?:copy|cuBLAS|CUB|limit|library|bandwidth))"), 1,
+         Measure::fraction},
+        {std::regex(R"((?:^|[^\w.%])(\d*\.\d+|1) of (?:a |an |the )?(?:device )?(?:copy|cuBLAS|CUB|limit|library))"), 1,
+         Measure::fraction},
+    };
+    static const std::map<std::string, double> unit = {{"ms", 1},     {"us", 1e-3},    {"µs", 1e-3},    {"TB/s", 1e12},
+                                                       {"GB/s", 1e9}, {"MB/s", 1e6},   {"TFLOP/s", 1e12},
+                                                       {"GFLOP/s", 1e9}, {"%", 1e-2}};
+    std::vector<Quoted> out;
+    for (const Pattern& p : patterns)
+        for (std::sregex_iterator it(line.begin(), line.end(), p.re), end; it != end; ++it) {
+            const std::string number = (*it)[p.number].str();
+            const double scale = (*it)[p.number + 1].matched ? unit.at((*it)[p.number + 1].str()) : 1.0;
+            out.push_back({p.what, std::stod(number) * scale, half_step_of(number) * scale, (*it).str()});
+        }
+    return out;
+}
+
+// The values a results file holds, by what they measure.
+std::map<Measure, std::vector<double>> held_values(const std::vector<BenchResults>& files)
+{
+    std::map<Measure, std::vector<double>> held;
+    for (const BenchResults& f : files) {
+        held[Measure::bytes_per_s].push_back(f.header.copy_gb_per_s * 1e9);
+        for (const BenchRow& r : f.rows) {
+            if (!r.timed()) continue;
+            for (double ms : {r.median_ms, r.min_ms, r.max_ms}) held[Measure::time_ms].push_back(ms);
+            held[Measure::bytes_per_s].push_back(r.gbps * 1e9);
+            held[Measure::flops_per_s].push_back(r.gflops * 1e9);
+            held[Measure::fraction].push_back(r.fraction_of_limit);
+            held[Measure::ratio].push_back(r.ratio_to_library);
+        }
+    }
+    return held;
+}
+
+// The page with its generated parts (the bench table, the figures) blanked,
+// lines kept where they were.
+std::string prose_of(const std::string& doc, const std::string& name)
+{
+    std::string out = doc;
+    const auto blank = [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i)
+            if (out[i] != '\n') out[i] = ' ';
+    };
+    if (const auto b = doc.find(kSectionBegin); b != std::string::npos)
+        blank(b, doc.find(kSectionEnd, b) + kSectionEnd.size());
+    for (const FigureSpan& f : find_figures(doc, name)) blank(f.begin, f.end);
+    return out;
+}
+
+// Figures that are no measurement, each with why it may stand in prose: the
+// hardware's datasheet, or a bound worked out on the page from it.
+struct Allowed {
+    const char* page;
+    const char* figure;  // as quoted_figures finds it
+    const char* why;
+};
+const Allowed kAllowed[] = {
+    {"matmul-further.md", "67 TFLOP/s", "H100 SXM fp32 peak, NVIDIA's datasheet (132 SMs x 128 FMA x 2 x 1.98 GHz)"},
+    {"matmul-further.md", "33 TB/s", "shared memory's bandwidth worked out on the page: 132 SMs x 128 bytes x 1.98 GHz"},
+    {"matmul-further.md", "3.35 TB/s", "H100 SXM HBM3 bandwidth, NVIDIA's datasheet"},
+    {"matmul-further.md", "8.4 TFLOP/s", "a bound worked out on the page: 67 TFLOP/s over 8 (two shared loads a FMA)"},
+    {"matmul-further.md", "13 TFLOP/s", "a bound worked out on the page: 1.6 times the previous step's 8.4"},
+    {"matmul-further.md", "1.6x", "a ratio worked out on the page: 0.8 multiply-adds a load against 0.5"},
+    {"matmul.md", "1.6x", "a ratio worked out on the page: 5 loads for 4 multiply-adds against 8"},
+    {"matmul-further.md", "495 TFLOP/s", "H100 SXM dense TF32 tensor-core peak, NVIDIA's datasheet"},
+    {"how-hpclab-checks.md", "20 ms", "a setting of hpclab (the warm-up before the first timed call), not a measurement"},
+};
+
+// The allowance for figure `q` of `page`, if any.
+const Allowed* allowance(const std::string& page, const Quoted& q)
+{
+    const std::string text = q.text.substr(q.text.find_first_not_of(" \t(,"));
+    for (const Allowed& a : kAllowed)
+        if (page == a.page && text == a.figure) return &a;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("docs: no measured figure outside the generated parts that no results file holds")
+{
+    const auto held = held_values(recorded_results());
+    std::vector<std::string> strays;
+    std::set<const Allowed*> allowances_used;
+    for (const auto& page : pages()) {
+        const std::string name = page.filename().string();
+        std::istringstream lines(prose_of(read(page), name));
+        int number = 0;
+        for (std::string line; std::getline(lines, line);) {
+            ++number;
+            for (const Quoted& q : quoted_figures(line)) {
+                if (const Allowed* a = allowance(name, q)) {
+                    allowances_used.insert(a);
+                    continue;
+                }
+                const auto& values = held.count(q.what) ? held.at(q.what) : std::vector<double> {};
+                const bool found = std::any_of(values.begin(), values.end(), [&](double v) {
+                    return std::abs(v - q.value) <= q.half_step * (1 + 1e-9);
+                });
+                if (!found)
+                    strays.push_back(fmt::format("{}:{}: '{}'", page.lexically_relative(test::course_root()).string(),
+                                                 number, q.text));
+            }
+        }
+    }
+    CHECK_MESSAGE(strays.empty(), "figures that no results file of docs/results/ holds (quote them as "
+                                  "<!-- figure: ... --> from the results, or remove them):\n"
+                                      << fmt::format("{}", fmt::join(strays, "\n")));
+    for (const Allowed& a : kAllowed)  // an allowance no page needs any more goes
+        CHECK_MESSAGE(allowances_used.count(&a), "allowed but not found: " << a.page << ": " << a.figure);
+}
+
+TEST_CASE("docs: the scan finds figures as prose writes them")
+{
+    const auto found = [](const std::string& line) {
+        std::vector<std::string> out;
+        for (const auto& q : quoted_figures(line)) out.push_back(q.text);
+        return out;
+    };
+    CHECK(found("it takes 15.2 ms, then 0.8 TB/s and 9.0 TFLOP/s") ==
+          std::vector<std::string> {"15.2 ms", "0.8 TB/s", "9.0 TFLOP/s"});
+    CHECK(found("1.45x the naive one, 2.5x more, blocks of 32x32, 8x8 tiles, 0x1f") ==
+          std::vector<std::string> {"1.45x", " 2.5x"});
+    CHECK(found("about 0.85 of a copy, 21% of CUB, 0.6 of cuBLAS") ==
+          std::vector<std::string> {"21% of CUB", " 0.85 of a copy", " 0.6 of cuBLAS"});
+    CHECK(found("threshold 0.5 of the tuned, 5% margin, n = 2^26, 3 times").empty());
+    const Quoted q = quoted_figures("2.38 TB/s").front();
+    CHECK(q.value == doctest::Approx(2.38e12));
+    CHECK(q.half_step == doctest::Approx(0.005e12));
+    CHECK(prose_of("a <!-- figure: x y z w -->9 ms<!-- /figure --> b\n", "x.md").find("9 ms") == std::string::npos);
+}
+
+TEST_CASE("docs: each results file names its device and a commit of this repository")
+{
+    for (const auto& e : std::filesystem::directory_iterator(test::course_root() / "docs" / "results")) {
+        if (e.path().extension() != ".json") continue;
+        CAPTURE(e.path().filename().string());
+        const BenchResults r = read_results_file(e.path());
+        // bench-h100.json was measured on an H100.
+        std::string gpu = r.header.gpu, stem = e.path().stem().string();
+        std::transform(gpu.begin(), gpu.end(), gpu.begin(), [](unsigned char c) { return std::tolower(c); });
+        REQUIRE(stem.rfind("bench-", 0) == 0);
+        CHECK_MESSAGE(gpu.find(stem.substr(6)) != std::string::npos, "the file's name and its GPU differ: " << r.header.gpu);
+        CHECK(r.header.complete);
+        std::smatch m;
+        REQUIRE_MESSAGE(std::regex_match(r.header.commit, m, std::regex("([0-9a-f]{7,40})(-dirty)?")),
+                        "no commit in its header: " << r.header.commit);
+        ProcessSpec git;
+        git.argv = {"/usr/bin/env", "git", "-C", test::course_root().string(), "cat-file", "-e", m[1].str() + "^{commit}"};
+        git.wall_limit_s = 20;
+        const ProcessResult in_repo = run_process(git);
+        if (!in_repo.exited() || in_repo.exit_code == 127) {
+            MESSAGE("no git here: the commit is not looked up");
+            continue;
+        }
+        CHECK_MESSAGE(in_repo.exit_code == 0, "not a commit of this repository: " << r.header.commit);
+    }
+}
+
+TEST_CASE("docs: the rotation walkthrough's pictures are hpclab's images of labs/rotation/chelsea.pgm")
+{
+    namespace fs = std::filesystem;
+    const fs::path figures = test::course_root() / "docs" / "figures";
+    const GrayImage chelsea = read_pgm(test::course_root() / "labs" / "rotation" / "chelsea.pgm");
+    CHECK_MESSAGE(read(figures / "rotation-input.png") == png_of(chelsea),
+                  "redo: ./hpclab image labs/rotation/chelsea.pgm docs/figures/rotation-input.png");
+    const GrayImage rotated = reference_image(test::spec_of("rotation", "tiled"), chelsea);
+    CHECK_MESSAGE(read(figures / "rotation-cpu-reference.png") == png_of(rotated),
+                  "redo: ./hpclab image labs/rotation/chelsea.pgm docs/figures/rotation-cpu-reference.png --reference rotation");
+    const std::string doc = read(test::course_root() / "docs" / "rotation.md");
+    CHECK(doc.find("](figures/rotation-input.png)") != std::string::npos);
+    // The GPU's output, once a GPU run has made it (scripts/gpu-suite.sh, part images), is shown in
+    // place of the CPU reference's; until then the page says where it will go.
+    if (fs::exists(figures / "rotation-output.png")) {
+        CHECK(doc.find("](figures/rotation-output.png)") != std::string::npos);
+        CHECK(read(figures / "rotation-output.png").size() == png_of(rotated).size());  // the same picture's size
+    } else {
+        CHECK(doc.find("](figures/rotation-cpu-reference.png)") != std::string::npos);
+        CHECK(doc.find("rotation-output.png") != std::string::npos);
+    }
+}
+
+TEST_CASE("docs: the performance page says each lab's sweep as its lab.json gives it")
+{
+    // "n = 2^20 to 2^26", "1024 x 1024 to 8192 x 8192": the first and the last size.
+    const auto size_text = [](const Params& p) {
+        if (p.size() == 1 && p.count("n")) {
+            const std::int64_t n = p.at("n");
+            const int log2 = static_cast<int>(std::log2(static_cast<double>(n)));
+            return (n & (n - 1)) == 0 && n >= 1 << 16 ? fmt::format("2^{}", log2) : std::to_string(n);
+        }
+        return fmt::format("{} x {}", p.at("width"), p.at("height"));
+    };
+    const std::string page = read(test::course_root() / "docs" / "performance.md");
+    for (const LabInfo* lab : labs_with_sweeps(test::catalog())) {
+        const TaskInfo& task = *std::find_if(lab->tasks.begin(), lab->tasks.end(),
+                                             [](const TaskInfo& t) { return !t.bench_sizes.empty(); });
+        const std::string sweep = fmt::format("{}: {}{} to {}", lab->id, task.bench_sizes.front().count("n") ? "n = " : "",
+                                              size_text(task.bench_sizes.front()), size_text(task.bench_sizes.back()));
+        CHECK_MESSAGE(page.find(sweep) != std::string::npos, "docs/performance.md should say: " << sweep);
+    }
 }
