@@ -3,6 +3,7 @@
 #include "course/random.h"
 #include "run/cgroup.h"
 #include "run/claims.h"
+#include "run/exchange_shares.h"
 #include "run/input_sets.h"
 #include "run/sandbox.h"
 #include "run/sanitizer.h"
@@ -363,76 +364,6 @@ RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessRe
     return report;
 }
 
-// Where each exchange of a program's output starts: its line
-// "<prefix>exchange-<e>@@" in the tagged lines and in stdout. Fewer than
-// the exchanges when the program ended before the others began.
-struct ExchangeStarts {
-    std::vector<std::size_t> tagged, out;
-    bool in_order = true;  // false: a line out of turn (not the harness's)
-};
-
-ExchangeStarts exchange_starts(const ProcessResult& process, std::uint64_t marker, std::size_t n)
-{
-    const std::string prefix = wire::tag_prefix(marker) + "exchange-";
-    ExchangeStarts at;
-    std::size_t out_pos = 0;
-    for (std::size_t i = 0; i < process.tagged.size(); ++i) {
-        const std::string& text = process.tagged[i].text;
-        if (text.rfind(prefix, 0) != 0) continue;
-        const std::string expected = fmt::format("{}{}@@", prefix, at.tagged.size());
-        const std::size_t in_out = process.out.find("\n" + expected + "\n", out_pos);
-        if (text != expected || at.tagged.size() >= n || in_out == std::string::npos) {
-            at.in_order = false;
-            break;
-        }
-        at.tagged.push_back(i);
-        at.out.push_back(in_out);
-        out_pos = in_out + expected.size() + 1;
-    }
-    return at;
-}
-
-// Each exchange's share of a program that ran several, as if it had run
-// alone: its own part of stdout and of the tagged lines, and how it ended.
-// Nothing (to be run again alone, in a fresh process) where the program
-// cannot tell: an exchange that did not finish, unless the program was
-// stopped at the time limit in it (timed out) or before it (cancelled).
-std::vector<std::optional<ProcessResult>> shares_of_exchanges(const ProcessResult& process,
-                                                             const std::vector<PreparedExchange>& exchanges)
-{
-    const std::size_t n = exchanges.size();
-    std::vector<std::optional<ProcessResult>> shares(n);
-    const ExchangeStarts at = exchange_starts(process, exchanges.front().marker, n);
-    if (!at.in_order || at.tagged.empty() || process.out_truncated) return shares;
-    const std::size_t last = at.tagged.size() - 1;  // the exchange under way as the program ended
-    const bool clean = process.exited() && process.exit_code == 0 && process.limit_message.empty();
-    const bool stopped = process.timed_out || process.cancelled;
-    for (std::size_t e = 0; e < n; ++e) {
-        const bool finished = e <= last && exchanges[e].file->result().stage == wire::Stage::finished &&
-                              exchanges[e].file->result().magic == wire::kMagic;
-        const bool moved_on = e < last || clean;
-        if (!(finished && moved_on) && !(stopped && e >= last)) continue;
-        ProcessResult share = process;
-        share.out = e > last ? std::string()
-                             : process.out.substr(at.out[e], e < last ? at.out[e + 1] - at.out[e] : std::string::npos);
-        share.tagged.clear();
-        for (std::size_t i = e > last ? process.tagged.size() : at.tagged[e];
-             i < (e < last ? at.tagged[e + 1] : process.tagged.size()); ++i)
-            share.tagged.push_back(process.tagged[i]);
-        if (finished && moved_on) {  // as if it had run alone and exited
-            share.exit_code = 0;
-            share.signal = 0;
-            share.timed_out = share.cancelled = share.file_size_limit = share.unkillable = false;
-            share.limit_message.clear();
-        } else if (e > last) {  // never began: stopped for the exchange before it
-            share.timed_out = false;
-            share.cancelled = true;
-        }
-        shares[e] = std::move(share);
-    }
-    return shares;
-}
-
 }  // namespace
 
 std::uint64_t fresh_seed()
@@ -502,7 +433,9 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
     std::vector<const PreparedExchange*> order;
     for (const PreparedExchange& ex : exchanges) order.push_back(&ex);
     const ProcessResult process = run_program(reqs.front(), order, largest);
-    const std::vector<std::optional<ProcessResult>> shares = shares_of_exchanges(process, exchanges);
+    std::vector<const wire::Result*> results;
+    for (const PreparedExchange& ex : exchanges) results.push_back(&ex.file->result());
+    const std::vector<std::optional<ProcessResult>> shares = shares_of_exchanges(process, marker, results);
     for (std::size_t e = 0; e < reqs.size(); ++e)
         if (shares[e]) reports[e] = judge_run(reqs[e], exchanges[e], *shares[e], {});
     return reports;
