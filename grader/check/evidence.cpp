@@ -99,6 +99,21 @@ void findings_of_call(const CallReport& c, const std::string& at, std::vector<Fi
     }
 }
 
+// A wrong or missing output of a size that ran after others in the same
+// program may come from what the code kept of an earlier call (a static
+// buffer sized by the first call, a result remembered): say so.
+void note_sizes_before(const RunReport& r, std::vector<Finding>& findings)
+{
+    if (r.ran_before.empty()) return;
+    std::string sizes;
+    for (const Params& p : r.ran_before) sizes += (sizes.empty() ? "" : ", ") + format_params(p);
+    for (Finding& f : findings)
+        if (f.kind == Verdict::wrong_answer || f.kind == Verdict::no_output)
+            f.message += fmt::format("\n(this size ran after {} in the same program: a buffer or a result your code "
+                                     "keeps from one call to the next would show here)",
+                                     sizes);
+}
+
 }  // namespace
 
 std::string demangle(const std::string& name)
@@ -188,6 +203,7 @@ std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size,
         if (k == 0)
             for (auto& f : findings_of_trace(task, size.params, c.trace)) out.push_back(std::move(f));
     }
+    note_sizes_before(r, out);
     return out;
 }
 

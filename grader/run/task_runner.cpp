@@ -436,8 +436,11 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
     std::vector<const wire::Result*> results;
     for (const PreparedExchange& ex : exchanges) results.push_back(&ex.file->result());
     const std::vector<std::optional<ProcessResult>> shares = shares_of_exchanges(process, marker, results);
-    for (std::size_t e = 0; e < reqs.size(); ++e)
-        if (shares[e]) reports[e] = judge_run(reqs[e], exchanges[e], *shares[e], {});
+    for (std::size_t e = 0; e < reqs.size(); ++e) {
+        if (!shares[e]) continue;
+        reports[e] = judge_run(reqs[e], exchanges[e], *shares[e], {});
+        for (std::size_t before = 0; before < e; ++before) reports[e]->ran_before.push_back(reqs[before].params);
+    }
     return reports;
 }
 

@@ -118,6 +118,9 @@ struct RunReport {
     std::uint64_t seed = 0;
     Work work;
     std::string tool_log;  // what the tool the program ran under reported in its own log (compute-sanitizer)
+    // The sizes the same program ran before this one (run_tasks_together):
+    // state the student's code keeps between calls meets this size there.
+    std::vector<Params> ran_before;
 
     bool passed() const;
     // Median GPU time of the timed calls (all but the first, the warm-up).

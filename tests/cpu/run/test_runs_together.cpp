@@ -109,3 +109,16 @@ TEST_CASE("together: a size claimed finished that hpclab never saw run is tamper
     CHECK(reports[1]->status == RunStatus::tampered);
     CHECK(verdict_of(2, *reports[2]) == Verdict::pass);
 }
+
+TEST_CASE("together: a wrong size that ran after others says which, as the state kept between calls may be why")
+{
+    const auto reports = together("zero_outputs@2");
+    REQUIRE(reports[2]);
+    CHECK(reports[2]->ran_before.size() == 2);
+    const auto findings = findings_of_run(lab_of("vecadd1").tasks.front(), {kSizes[2], "", false}, *reports[2]);
+    REQUIRE_FALSE(findings.empty());
+    CHECK(findings.front().kind == Verdict::wrong_answer);
+    CHECK(findings.front().message.find("ran after n=1, n=1000 in the same program") != std::string::npos);
+    REQUIRE(reports[0]);
+    CHECK(reports[0]->ran_before.empty());
+}
