@@ -36,6 +36,7 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
                                       .gpu_uuid = runs.gpu->visible_as(),
                                       .big = p.size.big,
                                       .facts = runs.facts});
+    if (!p.sanitizer()) req.wrapper = runs.wrapper;
     if (p.sanitizer()) {
         req.trace = RunRequest::Trace::none;
         req.wrapper = sanitizer_command(*runs.sanitizer, p.tool, log->file());
@@ -72,20 +73,40 @@ public:
 
     // The runs `js`: together where they can, then alone each one that the
     // program ran together could not finish.
+    // (The runs of a job are all of one task.)
     void run(const std::vector<std::size_t>& js)
     {
         std::vector<std::optional<RunReport>> together;
         if (js.size() > 1) together = run_together(js);
-        const bool all_alone = together.empty();
+        // A time-out among them first: then none of the task's runs starts again alone.
+        for (const auto& r : together) note_time_out(js.front(), r);
         for (std::size_t i = 0; i < js.size(); ++i) {
-            std::optional<RunReport> r = !all_alone && together[i] ? std::move(together[i]) : run_alone(js[i]);
-            if (r && r->status == RunStatus::timed_out) timed_out_[plan_[js[i]].task] = true;
+            std::optional<RunReport> r =
+                !together.empty() && together[i] ? std::move(together[i]) : run_alone(js[i]);
+            note_time_out(js[i], r);
             if (r && r->status != RunStatus::cancelled) reports_[js[i]] = std::move(r);
         }
     }
     std::vector<std::optional<RunReport>> take() { return std::move(reports_); }
 
 private:
+    void note_time_out(std::size_t j, const std::optional<RunReport>& r)
+    {
+        if (r && r->status == RunStatus::timed_out) timed_out_[plan_[j].task] = true;
+    }
+
+    // `run()` with a shared turn on the GPU while the program runs (its
+    // judging needs none: the turn ends as the program does).
+    template <class Run> auto in_shared_turn(RunRequest& req, Run run)
+    {
+        std::optional<GpuTurns::Turn> turn;
+        turn.emplace(runs_.turns, false);
+        req.on_program_end = [&turn] { turn.reset(); };
+        auto result = run();
+        turn.reset();  // a program that never started has not said its end
+        return result;
+    }
+
     std::vector<std::optional<RunReport>> run_together(const std::vector<std::size_t>& js)
     {
         const PlannedRun& first = plan_[js.front()];
@@ -93,13 +114,8 @@ private:
         const auto log = first.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
         std::vector<RunRequest> reqs;
         for (std::size_t j : js) reqs.push_back(planned_request(runs_, plan_[j], log.get()));
-        // A shared turn while the program runs; the judging needs none.
-        std::optional<GpuTurns::Turn> turn;
-        turn.emplace(runs_.turns, false);
-        reqs.front().on_program_end = [&turn] { turn.reset(); };
         reqs.front().cancel = &timed_out_[first.task];
-        auto reports = run_tasks_together(reqs);
-        turn.reset();  // a program that never started has not said its end
+        auto reports = in_shared_turn(reqs.front(), [&] { return run_tasks_together(reqs); });
         return log ? with_tool_log(std::move(reports), log->read()) : reports;
     }
 
@@ -130,11 +146,7 @@ private:
         const auto log = p.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
         RunRequest req = planned_request(runs_, p, log.get());
         req.cancel = &timed_out_[p.task];
-        std::optional<GpuTurns::Turn> turn;
-        turn.emplace(runs_.turns, false);
-        req.on_program_end = [&turn] { turn.reset(); };
-        RunReport r = run_task(req);
-        turn.reset();
+        RunReport r = in_shared_turn(req, [&] { return run_task(req); });
         if (log) r.tool_log = log->read();
         return r;
     }

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace hpclab {
@@ -27,6 +28,9 @@ struct CorrectnessRuns {
     // Shared with other checks on this GPU: each run takes a shared turn for
     // its process's life, so a timed phase waits only for the runs under way.
     GpuTurns* turns = nullptr;
+    // A command each plain run's program runs under (the CPU tests' stand-in
+    // lab program, tests/standin); empty in a check.
+    std::vector<std::string> wrapper;
 };
 
 // Reports in the plan's order; empty where a run was skipped or cancelled.
