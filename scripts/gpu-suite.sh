@@ -325,18 +325,18 @@ part_grade() {
   say ""
   say "== hpclab grade: $n students x $(ls labs/*/lab.json | wc -l) labs"
   t0=$(date +%s)
-  "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 2>&1 | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"; rc=${PIPESTATUS[0]}
-  [ -z "${GRADE_NO_KILL:-}" ] || return 0
+  "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} 2>&1 | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"; rc=${PIPESTATUS[0]}
   say "class: exit $rc, $(( $(date +%s) - t0 )) s wall"
   grep -E "^(Found|Course seed|Graded)" "$LOGS/grade-class.txt" | tee -a "$summary"
   say "verdicts: $(tail -n +2 "$LOGS/graded/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+  [ -z "${GRADE_NO_KILL:-}" ] || return 0
 
   say ""
   say "== killed after ${GRADE_KILL_S:-60} s, then the same command"
-  timeout -s KILL "${GRADE_KILL_S:-60}" "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 > "$LOGS/grade-killed.txt" 2>&1
+  timeout -s KILL "${GRADE_KILL_S:-60}" "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} > "$LOGS/grade-killed.txt" 2>&1
   say "killed: exit $? with $(find "$LOGS/killed/results" -name '*.json' 2>/dev/null | wc -l) results written"
   t0=$(date +%s)
-  "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 > "$LOGS/grade-resumed.txt" 2>&1
+  "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} > "$LOGS/grade-resumed.txt" 2>&1
   say "resumed: exit $?, $(( $(date +%s) - t0 )) s; $(grep -E '^Course seed' "$LOGS/grade-resumed.txt")"
   cmp -s "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" && say "gradebook after kill -9 + resume: IDENTICAL" \
     || { say "gradebook after kill -9 + resume: DIFFERS"; diff "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" | head -10 | tee -a "$summary"; }
