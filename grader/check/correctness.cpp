@@ -9,6 +9,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 
 namespace hpclab {
 
@@ -47,54 +48,102 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
     return req;
 }
 
-// The plan's runs as the jobs that run them: one program for each task's
-// plain sizes, one for each task's sizes under one sanitizer tool
-// (run_tasks_together), one for each size past 2^31 bytes.
+// The plan's runs as the jobs that run them: one program for the plain
+// sizes of every task, one for every task's sizes under each sanitizer tool
+// (run_tasks_together), one for each size past 2^31 bytes. Each process
+// costs a CUDA context, and contexts are made one at a time on a GPU: in a
+// class's grading that is what bounds the pace, so a check makes as few as
+// it can.
 std::vector<std::vector<std::size_t>> jobs_of(const std::vector<PlannedRun>& plan)
 {
-    std::map<std::pair<std::size_t, std::string>, std::vector<std::size_t>> together;
+    std::map<std::string, std::vector<std::size_t>> together;
     std::vector<std::vector<std::size_t>> jobs;
     for (std::size_t j = 0; j < plan.size(); ++j) {
         if (plan[j].size.big) jobs.push_back({j});
-        else together[{plan[j].task, plan[j].tool}].push_back(j);
+        else together[plan[j].tool].push_back(j);
     }
     // The plain sizes first: they take the longest, and decide most verdicts.
-    for (auto& [key, runs] : together) jobs.insert(key.second.empty() ? jobs.begin() : jobs.end(), std::move(runs));
+    for (auto& [tool, runs] : together) jobs.insert(tool.empty() ? jobs.begin() : jobs.end(), std::move(runs));
     return jobs;
 }
 
 class CorrectnessJobs {
 public:
-    CorrectnessJobs(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan)
-        : runs_(runs), plan_(plan), timed_out_(std::make_unique<std::atomic<bool>[]>(runs.tasks.size())),
-          reports_(plan.size())
+    CorrectnessJobs(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan,
+                    std::vector<std::vector<std::size_t>> jobs)
+        : runs_(runs), plan_(plan), jobs_(std::move(jobs)),
+          timed_out_(std::make_unique<std::atomic<bool>[]>(runs.tasks.size())),
+          cancel_(std::make_unique<std::atomic<bool>[]>(jobs_.size())), running_(jobs_.size()), reports_(plan.size())
     {
     }
+    std::size_t size() const { return jobs_.size(); }
 
-    // The runs `js`: together where they can, then alone each one that the
-    // program ran together could not finish.
-    // (The runs of a job are all of one task.)
-    void run(const std::vector<std::size_t>& js)
+    // Job k's runs: together where they can, then alone each one that the
+    // program ran together could not finish (crashed, cut short, or stopped
+    // for another task's time-out). A task that hit the time limit anywhere
+    // is not run again: its other sizes would only wait out the same limit.
+    void run(std::size_t k)
     {
-        std::vector<std::optional<RunReport>> together;
-        if (js.size() > 1) together = run_together(js);
-        // A time-out among them first: then none of the task's runs starts again alone.
-        for (const auto& r : together) note_time_out(js.front(), r);
-        for (std::size_t i = 0; i < js.size(); ++i) {
-            std::optional<RunReport> r =
-                !together.empty() && together[i] ? std::move(together[i]) : run_alone(js[i]);
-            note_time_out(js[i], r);
-            if (r && r->status != RunStatus::cancelled) reports_[js[i]] = std::move(r);
+        // A program stopped for another task's time-out: the runs of the
+        // other tasks that it did not finish go together again, once.
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const std::vector<std::size_t> js = start(k);
+            if (js.empty()) return;
+            std::vector<std::optional<RunReport>> together;
+            if (js.size() > 1) together = run_together(k, js);
+            finish(k);
+            // A time-out among them first: then none of that task's runs starts again alone.
+            for (std::size_t i = 0; i < together.size(); ++i) note_time_out(js[i], together[i]);
+            // Stopped by its flag, not cut short by a time-out of its own (the
+            // sizes after a time-out read as cancelled too).
+            const auto has = [&](RunStatus s) {
+                return std::any_of(together.begin(), together.end(), [s](const auto& r) { return r && r->status == s; });
+            };
+            const bool stopped = has(RunStatus::cancelled) && !has(RunStatus::timed_out);
+            std::vector<std::size_t> again;
+            for (std::size_t i = 0; i < js.size(); ++i) {
+                const bool done = i < together.size() && together[i] && together[i]->status != RunStatus::cancelled;
+                if (!done && stopped && attempt == 0) {
+                    again.push_back(js[i]);
+                    continue;
+                }
+                std::optional<RunReport> r = done ? std::move(together[i]) : run_alone(js[i]);
+                note_time_out(js[i], r);
+                if (r && r->status != RunStatus::cancelled) reports_[js[i]] = std::move(r);
+            }
+            if (again.empty()) return;
+            jobs_[k] = std::move(again);
         }
     }
     std::vector<std::optional<RunReport>> take() { return std::move(reports_); }
 
 private:
+    // The job's runs whose task has not timed out, marked running: a
+    // time-out of one of their tasks from now on stops its program.
+    std::vector<std::size_t> start(std::size_t k)
+    {
+        std::lock_guard lock(mutex_);
+        std::vector<std::size_t> js;
+        for (std::size_t j : jobs_[k])
+            if (!timed_out_[plan_[j].task]) js.push_back(j);
+        running_[k] = js;
+        return js;
+    }
+    void finish(std::size_t k)
+    {
+        std::lock_guard lock(mutex_);
+        running_[k].clear();
+    }
     void note_time_out(std::size_t j, const std::optional<RunReport>& r)
     {
-        if (r && r->status == RunStatus::timed_out) timed_out_[plan_[j].task] = true;
+        if (!r || r->status != RunStatus::timed_out) return;
+        std::lock_guard lock(mutex_);
+        const std::size_t task = plan_[j].task;
+        timed_out_[task] = true;
+        for (std::size_t k = 0; k < jobs_.size(); ++k)
+            for (std::size_t i : running_[k])
+                if (plan_[i].task == task) cancel_[k] = true;
     }
-
     // `run()` with a shared turn on the GPU while the program runs (its
     // judging needs none: the turn ends as the program does).
     template <class Run> auto in_shared_turn(RunRequest& req, Run run)
@@ -107,14 +156,13 @@ private:
         return result;
     }
 
-    std::vector<std::optional<RunReport>> run_together(const std::vector<std::size_t>& js)
+    std::vector<std::optional<RunReport>> run_together(std::size_t k, const std::vector<std::size_t>& js)
     {
         const PlannedRun& first = plan_[js.front()];
-        if (timed_out_[first.task]) return {};
         const auto log = first.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
         std::vector<RunRequest> reqs;
         for (std::size_t j : js) reqs.push_back(planned_request(runs_, plan_[j], log.get()));
-        reqs.front().cancel = &timed_out_[first.task];
+        reqs.front().cancel = &cancel_[k];
         auto reports = in_shared_turn(reqs.front(), [&] { return run_tasks_together(reqs); });
         return log ? with_tool_log(std::move(reports), log->read()) : reports;
     }
@@ -139,6 +187,7 @@ private:
         return reports;
     }
 
+    // One run in a program of its own, stopped when its task times out elsewhere.
     std::optional<RunReport> run_alone(std::size_t j)
     {
         const PlannedRun& p = plan_[j];
@@ -150,10 +199,13 @@ private:
         if (log) r.tool_log = log->read();
         return r;
     }
-
     const CorrectnessRuns& runs_;
     const std::vector<PlannedRun>& plan_;
-    std::unique_ptr<std::atomic<bool>[]> timed_out_;
+    std::vector<std::vector<std::size_t>> jobs_;  // a job's own entry changes only in its own run()
+    std::mutex mutex_;  // one time-out noted at a time, against the jobs running
+    std::unique_ptr<std::atomic<bool>[]> timed_out_;  // per task; it also stops the task's runs alone
+    std::unique_ptr<std::atomic<bool>[]> cancel_;     // per job: a task of its running program timed out
+    std::vector<std::vector<std::size_t>> running_;   // per job: the runs of its program under way
     std::vector<std::optional<RunReport>> reports_;  // each job writes its own runs' places
 };
 
@@ -161,11 +213,11 @@ private:
 
 std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan)
 {
-    CorrectnessJobs state(runs, plan);
+    CorrectnessJobs state(runs, plan, jobs_of(plan));
     std::vector<std::function<int()>> jobs;
-    for (auto& js : jobs_of(plan))
-        jobs.push_back([&state, js] {
-            state.run(js);
+    for (std::size_t k = 0; k < state.size(); ++k)
+        jobs.push_back([&state, k] {
+            state.run(k);
             return 0;
         });
     run_bounded(std::move(jobs), runs.parallel + (runs.sanitizer ? 2 : 0));

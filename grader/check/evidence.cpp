@@ -106,10 +106,10 @@ void note_sizes_before(const RunReport& r, std::vector<Finding>& findings)
 {
     if (r.ran_before.empty()) return;
     std::string sizes;
-    for (const Params& p : r.ran_before) sizes += (sizes.empty() ? "" : ", ") + format_params(p);
+    for (const std::string& run : r.ran_before) sizes += (sizes.empty() ? "" : ", ") + run;
     for (Finding& f : findings)
         if (f.kind == Verdict::wrong_answer || f.kind == Verdict::no_output)
-            f.message += fmt::format("\n(this size ran after {} in the same program: a buffer or a result your code "
+            f.message += fmt::format("\n(this size ran after {} (task and size) in the same program: a buffer or a result your code "
                                      "keeps from one call to the next would show here)",
                                      sizes);
 }

@@ -439,7 +439,9 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
     for (std::size_t e = 0; e < reqs.size(); ++e) {
         if (!shares[e]) continue;
         reports[e] = judge_run(reqs[e], exchanges[e], *shares[e], {});
-        for (std::size_t before = 0; before < e; ++before) reports[e]->ran_before.push_back(reqs[before].params);
+        for (std::size_t before = 0; before < e; ++before)
+            reports[e]->ran_before.push_back(
+                fmt::format("{} {}", reqs[before].task ? reqs[before].task->id : "", format_params(reqs[before].params)));
     }
     return reports;
 }

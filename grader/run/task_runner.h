@@ -118,9 +118,10 @@ struct RunReport {
     std::uint64_t seed = 0;
     Work work;
     std::string tool_log;  // what the tool the program ran under reported in its own log (compute-sanitizer)
-    // The sizes the same program ran before this one (run_tasks_together):
-    // state the student's code keeps between calls meets this size there.
-    std::vector<Params> ran_before;
+    // The runs the same program made before this one (run_tasks_together),
+    // each as "<task> <size>": state the student's code keeps between calls
+    // meets this one there.
+    std::vector<std::string> ran_before;
 
     bool passed() const;
     // Median GPU time of the timed calls (all but the first, the warm-up).

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
 using namespace hpclab;
 using hpclab::test::lab_of;
 
@@ -17,11 +19,13 @@ struct Checked {
     std::vector<std::optional<RunReport>> reports;
 };
 
-Checked correctness_of(const std::string& trick)
+Checked correctness_of(const std::string& trick, const LabInfo& lab = lab_of("vecadd1"), bool every_task = false)
 {
     static const GpuInfo no_gpu;
-    const LabInfo& lab = lab_of("vecadd1");
-    CorrectnessRuns runs {.lab = &lab, .tasks = {&lab.tasks.front()}, .program = "lab-program", .seed = 7,
+    std::vector<const TaskInfo*> tasks = {&lab.tasks.front()};
+    if (every_task)
+        for (std::size_t i = 1; i < lab.tasks.size(); ++i) tasks.push_back(&lab.tasks[i]);
+    CorrectnessRuns runs {.lab = &lab, .tasks = tasks, .program = "lab-program", .seed = 7,
                           .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, trick}};
     Checked c;
     c.plan = plan_runs(lab, runs.tasks, false, false);
@@ -63,5 +67,48 @@ TEST_CASE("correctness jobs: a program that ends early in every process is judge
     for (std::size_t j = 0; j < c.plan.size(); ++j) {
         REQUIRE(c.reports[j]);
         CHECK(c.reports[j]->status == RunStatus::ended_early);
+    }
+}
+
+TEST_CASE("correctness jobs: the plain sizes of every task run in one program")
+{
+    const LabInfo& lab = lab_of("vecadd2");
+    REQUIRE(lab.tasks.size() == 2);
+    const Checked c = correctness_of("vecadd", lab, true);
+    REQUIRE(c.plan.size() > 2);
+    std::set<std::size_t> tasks;
+    for (std::size_t j = 0; j < c.plan.size(); ++j) {
+        REQUIRE(c.reports[j]);
+        tasks.insert(c.plan[j].task);
+        CHECK(c.reports[j]->status == RunStatus::completed);
+        CHECK(c.reports[j]->ran_before.size() == j);  // one program, in the plan's order
+    }
+    CHECK(tasks.size() == 2);
+}
+
+TEST_CASE("correctness jobs: a time-out stops its task's other sizes; the other task's sizes still run")
+{
+    LabInfo lab = lab_of("vecadd2");
+    lab.wall_limit_s = 1;
+    // The third size of the first task hangs in the program they all share.
+    const Checked c = correctness_of("hang@2", lab, true);
+    REQUIRE(c.plan.size() > 4);
+    REQUIRE(c.plan[2].task == 0);
+    for (std::size_t j = 0; j < c.plan.size(); ++j) {
+        CAPTURE(j);
+        if (j < 2) {
+            REQUIRE(c.reports[j]);
+            CHECK(c.reports[j]->status == RunStatus::completed);
+        } else if (j == 2) {
+            REQUIRE(c.reports[j]);
+            CHECK(c.reports[j]->status == RunStatus::timed_out);
+        } else if (c.plan[j].task == 0) {
+            CHECK_FALSE(c.reports[j]);  // not waited out again
+        } else {
+            // The other task's sizes, which the program never reached, ran alone.
+            REQUIRE(c.reports[j]);
+            CHECK(c.reports[j]->status == RunStatus::completed);
+            CHECK(c.reports[j]->ran_before.empty());
+        }
     }
 }

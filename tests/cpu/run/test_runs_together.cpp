@@ -118,7 +118,7 @@ TEST_CASE("together: a wrong size that ran after others says which, as the state
     const auto findings = findings_of_run(lab_of("vecadd1").tasks.front(), {kSizes[2], "", false}, *reports[2]);
     REQUIRE_FALSE(findings.empty());
     CHECK(findings.front().kind == Verdict::wrong_answer);
-    CHECK(findings.front().message.find("ran after n=1, n=1000 in the same program") != std::string::npos);
+    CHECK(findings.front().message.find("ran after add n=1, add n=1000 (task and size) in the same program") != std::string::npos);
     REQUIRE(reports[0]);
     CHECK(reports[0]->ran_before.empty());
 }
