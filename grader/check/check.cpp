@@ -104,7 +104,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         }
     const GpuBaseline gpu_before = watch_gpu ? gpu_baseline(gpu) : GpuBaseline {};
     // The baseline builds, and its timed programs get ready, during the compile.
-    TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing, o.gpu_turns);
+    TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing, o.gpu_turns, o.baseline_times);
 
     // 1. Build.
     auto t0 = Clock::now();

@@ -9,6 +9,7 @@
 //   (check.cpp)  (plan, correctness)  (evidence)   (timing)   (decide)
 #pragma once
 
+#include "check/baseline_times.h"
 #include "check/gpu_turns.h"
 #include "check/plan.h"
 #include "check/timing.h"
@@ -42,6 +43,10 @@ struct CheckOptions {
     // runs take a shared turn, timing takes the GPU alone. Null: a GPU of
     // this check's own.
     GpuTurns* gpu_turns = nullptr;
+    // The speed baseline's runs that other checks made on this GPU, to reuse
+    // (hpclab grade: once per lab, not once per file; baseline_times.h).
+    // Null: this check times the baseline itself.
+    BaselineTimes* baseline_times = nullptr;
 };
 
 // One fresh process of the lab program.

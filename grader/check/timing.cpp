@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -119,45 +120,42 @@ private:
     std::shared_future<void> ended_ = promise_.get_future().share();
 };
 
-// A task's first timing round: both programs make their inputs and upload
-// them early, then wait at their gates until the timing phase lets them
-// run, one at a time.
+// A program of a first timing round: it makes its inputs and uploads them
+// early, then waits at its gate until the timing phase lets it run.
+struct TimingPhase::PreparedProgram {
+    std::shared_ptr<Gate> gate = std::make_shared<Gate>();
+    std::shared_ptr<ProgramEnd> end = std::make_shared<ProgramEnd>();
+    std::future<RunReport> run;
+    std::optional<RunReport> report;  // once it has run (the future gives it once)
+
+    PreparedProgram() = default;
+    PreparedProgram(const PreparedProgram&) = delete;
+    PreparedProgram& operator=(const PreparedProgram&) = delete;
+    // Not needed after all (a wrong answer, an exception): the program ends
+    // at its closed gate, and the future's thread with it.
+    ~PreparedProgram()
+    {
+        gate->close();
+        if (run.valid()) run.wait();
+    }
+    bool waiting() const { return run.valid() && !report; }
+    // Its timed calls: the gate opened, until it has ended; then its report.
+    const RunReport& run_calls(double within_s)
+    {
+        if (gate->wait_ready(within_s)) gate->go();
+        else gate->close();
+        end->wait();
+        report = run.get();
+        return *report;
+    }
+};
+
+// A task's first round: the student's program, and the baseline's unless a
+// run of it is known already (baseline_times.h); tasks timed against the
+// same baseline run share its program.
 struct TimingPhase::PreparedRound {
-    std::shared_ptr<Gate> baseline_gate = std::make_shared<Gate>(), student_gate = std::make_shared<Gate>();
-    std::shared_ptr<ProgramEnd> baseline_end = std::make_shared<ProgramEnd>(),
-                                student_end = std::make_shared<ProgramEnd>();
-    std::future<RunReport> baseline, student;
-
-    PreparedRound() = default;
-    PreparedRound(const PreparedRound&) = delete;
-    PreparedRound& operator=(const PreparedRound&) = delete;
-    // Not needed after all (a wrong answer, an exception): the programs end
-    // at their closed gates, and the futures' threads with them.
-    ~PreparedRound()
-    {
-        baseline_gate->close();
-        student_gate->close();
-        if (baseline.valid()) baseline.wait();
-        if (student.valid()) student.wait();
-    }
-
-    // Both programs ready (or given up on), before the GPU is asked for:
-    // their uploads must not share the GPU with either one's calls.
-    void wait_ready(double within_s)
-    {
-        (void)student_gate->wait_ready(within_s);
-        (void)baseline_gate->wait_ready(within_s);
-    }
-    // One program's timed calls: its gate opened, until it has ended.
-    void run_calls(bool of_student, double within_s)
-    {
-        Gate& gate = of_student ? *student_gate : *baseline_gate;
-        if (gate.wait_ready(within_s)) gate.go();
-        else gate.close();
-        (of_student ? student_end : baseline_end)->wait();
-    }
-    // What the program's run gave, judged (after run_calls).
-    RunReport report(bool of_student) { return (of_student ? student : baseline).get(); }
+    std::shared_ptr<PreparedProgram> baseline;  // null: none prepared
+    std::unique_ptr<PreparedProgram> student = std::make_unique<PreparedProgram>();
 };
 
 namespace {
@@ -209,9 +207,12 @@ RunRequest TimingPhase::student_request(std::size_t index, bool of_student, cons
 }
 
 TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab,
-                         std::vector<const TaskInfo*> tasks, std::uint64_t seed, bool enabled, GpuTurns* turns)
-    : gpu_(gpu), lab_(lab), tasks_(std::move(tasks)), seed_(seed), turns_(turns), prepared_(tasks_.size())
+                         std::vector<const TaskInfo*> tasks, std::uint64_t seed, bool enabled, GpuTurns* turns,
+                         BaselineTimes* shared_baselines)
+    : gpu_(gpu), lab_(lab), tasks_(std::move(tasks)), seed_(seed), turns_(turns),
+      baseline_keys_(tasks_.size()), prepared_(tasks_.size())
 {
+    if (shared_baselines) baselines_ = shared_baselines;
     active_ = enabled && gpu.present &&
               std::any_of(tasks_.begin(), tasks_.end(), [](const TaskInfo* t) { return bool(t->threshold); });
     if (!active_) return;
@@ -221,12 +222,22 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
     baseline_ = std::async(std::launch::async, [&tc, &lab] {
                     return build_lab_program(tc, lab, lab.baseline_source, "baseline");
                 }).share();
+    std::map<std::string, std::shared_ptr<PreparedProgram>> baselines;  // one per baseline run
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
-        if (!baseline_task(lab, *tasks_[i])) continue;
+        const TaskInfo* base_task = baseline_task(lab, *tasks_[i]);
+        if (!base_task) continue;
         auto p = std::make_unique<PreparedRound>();
-        RunRequest req = request(i, false, {});
-        req.gate = p->baseline_gate;
-        p->baseline = start_prepared(std::move(req), p->baseline_end, baseline_);
+        baseline_keys_[i] = baseline_key(gpu, lab, *base_task, tasks_[i]->timing, tasks_[i]->timing_reps);
+        if (!baselines_->find(baseline_keys_[i])) {
+            std::shared_ptr<PreparedProgram>& b = baselines[baseline_keys_[i]];
+            if (!b) {
+                b = std::make_shared<PreparedProgram>();
+                RunRequest req = request(i, false, {});
+                req.gate = b->gate;
+                b->run = start_prepared(std::move(req), b->end, baseline_);
+            }
+            p->baseline = b;
+        }
         prepared_[i] = std::move(p);
     }
 }
@@ -244,25 +255,31 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
         if (!p) continue;
         RunRequest req = request(i, true, program);
         req.facts = facts;
-        req.gate = p->student_gate;
-        p->student = start_prepared(std::move(req), p->student_end);
+        req.gate = p->student->gate;
+        p->student->run = start_prepared(std::move(req), p->student->end);
     }
 }
 
-// The first round: both prepared programs ready, then their calls one after
-// the other, alone on the GPU; the GPU is let go as the student's program
-// ends, and the outputs are judged after that.
-std::pair<RunReport, RunReport> TimingPhase::first_round(PreparedRound& p)
+// The first round: the prepared programs ready, then their calls one after
+// the other, alone on the GPU (the baseline's only when no run of it is
+// known yet); the GPU is let go as the student's program ends, and the
+// outputs are judged after that.
+std::pair<RunReport, RunReport> TimingPhase::first_round(std::size_t index, PreparedRound& p)
 {
     const double within_s = std::max(30.0, 2 * lab_.wall_limit_s);
-    p.wait_ready(within_s);
+    std::optional<RunReport> known = baselines_->find(baseline_keys_[index]);
+    PreparedProgram* prepared = !known && p.baseline && p.baseline->waiting() ? p.baseline.get() : nullptr;
+    (void)p.student->gate->wait_ready(within_s);  // uploads must not share the GPU with the calls
+    if (prepared) (void)prepared->gate->wait_ready(within_s);
     {
         const auto turn = GpuTurns::alone(turns_);
-        p.run_calls(false, within_s);
-        p.run_calls(true, within_s);
+        // A baseline run that failed for an earlier task: a fresh one.
+        if (!known && !prepared) known = run_task(student_request(index, false, baseline_build().program));
+        if (prepared) known = prepared->run_calls(within_s);
+        p.student->run_calls(within_s);
     }
-    RunReport baseline = p.report(false);
-    return {std::move(baseline), p.report(true)};
+    baselines_->keep(baseline_keys_[index], *known);
+    return {std::move(*known), *p.student->report};
 }
 
 // A later round (the ratio too close to call): fresh programs, alone on the
@@ -291,7 +308,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
     for (int round = 0; round < kMaxTimingRounds; ++round) {
         if (round > 0 && conclusive(timing)) break;
         const auto [baseline_run, student_run] =
-            round == 0 ? first_round(*prepared) : later_round(index, base.program);
+            round == 0 ? first_round(index, *prepared) : later_round(index, base.program);
         for (const bool student : {false, true}) {
             const RunReport& r = student ? student_run : baseline_run;
             if (student)  // the timed calls are checked too

@@ -8,6 +8,7 @@
 // (run/gate.h) until the timing phase lets them make their calls.
 #pragma once
 
+#include "check/baseline_times.h"
 #include "check/gpu_turns.h"
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
@@ -54,9 +55,12 @@ public:
     // Starts building the baseline and preparing its first rounds (nothing
     // when `enabled` is false or no task has a threshold).
     // `turns`: the GPU's turns when other checks share it; the timed calls
-    // take it alone (null: a GPU of this check's own).
+    // take it alone (null: a GPU of this check's own). `shared_baselines`:
+    // the baseline runs of other checks on this GPU to reuse and add to
+    // (null: this check's own; baseline_times.h).
     TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, std::vector<const TaskInfo*> tasks,
-                std::uint64_t seed, bool enabled, GpuTurns* turns = nullptr);
+                std::uint64_t seed, bool enabled, GpuTurns* turns = nullptr,
+                BaselineTimes* shared_baselines = nullptr);
     ~TimingPhase();  // programs still waiting end at their closed gates
     TimingPhase(const TimingPhase&) = delete;
     TimingPhase& operator=(const TimingPhase&) = delete;
@@ -74,10 +78,11 @@ public:
     void close_all();
 
 private:
+    struct PreparedProgram;
     struct PreparedRound;
     RunRequest request(std::size_t index, bool of_student, const std::filesystem::path& program) const;
     RunRequest student_request(std::size_t index, bool of_student, const std::filesystem::path& baseline) const;
-    std::pair<RunReport, RunReport> first_round(PreparedRound& p);
+    std::pair<RunReport, RunReport> first_round(std::size_t index, PreparedRound& p);
     std::pair<RunReport, RunReport> later_round(std::size_t index, const std::filesystem::path& baseline);
 
     const GpuInfo& gpu_;
@@ -85,6 +90,9 @@ private:
     std::vector<const TaskInfo*> tasks_;
     std::uint64_t seed_ = 0;
     GpuTurns* turns_ = nullptr;
+    BaselineTimes own_baselines_;
+    BaselineTimes* baselines_ = &own_baselines_;
+    std::vector<std::string> baseline_keys_;  // per task (empty: no threshold)
     bool active_ = false;
     std::optional<int> gpu_processes_before_;
     std::shared_future<BuildResult> baseline_;

@@ -61,14 +61,17 @@ ClassSteps real_steps(const Toolchain& tc, const ClassRunOptions& o)
             const LabInfo& lab = *job.submission->lab;
             return build_lab_program(tc, lab, job.submission->file, build_name(lab, job.submission->file)).ok;
         };
+    // One run of the speed baseline per lab and GPU for the whole class.
+    auto baselines = std::make_shared<BaselineTimes>();
     if (!s.check)
-        s.check = [&tc, o](const GradeJob& job, const GpuInfo& gpu, GpuTurns* turns) {
+        s.check = [&tc, o, baselines](const GradeJob& job, const GpuInfo& gpu, GpuTurns* turns) {
             CheckOptions c;
             c.source = job.submission->file;
             c.seed = job.seed;
             c.sanitizer = o.sanitizer;
             c.timing = o.timing;
             c.gpu_turns = turns;
+            c.baseline_times = baselines.get();
             try {
                 return check_lab(tc, gpu, *job.submission->lab, c);
             } catch (const std::exception& e) {  // hpclab's own failure: graded again on the next run

@@ -50,7 +50,10 @@ struct ClassSteps {
 
 struct ClassRunOptions {
     int compile_jobs = 1;      // compiles at once
-    int checks_per_wave = 2;   // checks sharing a GPU at once
+    // Checks sharing a GPU at once. Four, not two: the GPU's health (a canary
+    // program) is checked once per wave, and a check spends most of its time
+    // waiting for its programs' contexts, which other checks can use meanwhile.
+    int checks_per_wave = 4;
     bool sanitizer = true, timing = true;
     std::filesystem::path gpu_service_dir;  // GPUs out of service (gpu_health.h)
     std::function<void(const ClassProgress&)> on_progress;  // called from one thread at a time

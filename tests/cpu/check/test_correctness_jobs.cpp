@@ -86,7 +86,7 @@ TEST_CASE("correctness jobs: the plain sizes of every task run in one program")
     CHECK(tasks.size() == 2);
 }
 
-TEST_CASE("correctness jobs: a time-out stops its task's other sizes; the other task's sizes still run")
+TEST_CASE("correctness jobs: a time-out stops its task's other sizes, and the other task's sizes still run")
 {
     LabInfo lab = lab_of("vecadd2");
     lab.wall_limit_s = 1;

@@ -1,0 +1,62 @@
+// The speed baseline's runs kept for reuse (check/baseline_times.h): what
+// is the same run, and what is kept.
+#include "check/baseline_times.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+using namespace hpclab;
+using hpclab::test::lab_of;
+
+namespace {
+
+RunReport passed_run(double gpu_ms)
+{
+    RunReport r;
+    r.status = RunStatus::completed;
+    for (int k = 0; k < 3; ++k) r.calls.push_back(CallReport {.done = true, .gpu_ms = gpu_ms});
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("baseline times: a passed run is kept under its key, and the first one kept stays")
+{
+    const LabInfo& lab = lab_of("matmul");
+    GpuInfo gpu;
+    gpu.uuid = "GPU-1";
+    const TaskInfo& naive = *lab.find_task("naive");
+    const std::string key = baseline_key(gpu, lab, naive, naive.timing, naive.timing_reps);
+    BaselineTimes times;
+    CHECK_FALSE(times.find(key));
+    RunReport failed = passed_run(1.0);
+    failed.status = RunStatus::crashed;
+    times.keep(key, failed);
+    CHECK_FALSE(times.find(key));  // a failed run is nobody's baseline
+    REQUIRE(passed_run(2.0).passed());
+    times.keep(key, passed_run(2.0));
+    times.keep(key, passed_run(3.0));
+    REQUIRE(times.find(key));
+    CHECK(times.find(key)->calls.front().gpu_ms == 2.0);
+}
+
+TEST_CASE("baseline times: another GPU, task, size or number of calls is another run")
+{
+    const LabInfo& lab = lab_of("matmul");
+    GpuInfo gpu, other_gpu;
+    gpu.uuid = "GPU-1";
+    other_gpu.uuid = "GPU-2";
+    const TaskInfo& naive = *lab.find_task("naive");
+    const TaskInfo& tiled = *lab.find_task("tiled");
+    const std::string key = baseline_key(gpu, lab, naive, naive.timing, naive.timing_reps);
+    Params bigger = naive.timing;
+    bigger.begin()->second *= 2;
+    CHECK(key != baseline_key(other_gpu, lab, naive, naive.timing, naive.timing_reps));
+    CHECK(key != baseline_key(gpu, lab, tiled, naive.timing, naive.timing_reps));
+    CHECK(key != baseline_key(gpu, lab, naive, bigger, naive.timing_reps));
+    CHECK(key != baseline_key(gpu, lab, naive, naive.timing, naive.timing_reps + 1));
+    // matmul's two tasks are both timed against the baseline's naive task, at one size: one run.
+    REQUIRE(tiled.threshold);
+    CHECK(tiled.threshold->baseline == "naive");
+    CHECK(key == baseline_key(gpu, lab, naive, tiled.timing, tiled.timing_reps));
+}
