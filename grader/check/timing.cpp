@@ -126,7 +126,6 @@ struct TimingPhase::PreparedProgram {
     std::shared_ptr<Gate> gate = std::make_shared<Gate>();
     std::shared_ptr<ProgramEnd> end = std::make_shared<ProgramEnd>();
     std::future<RunReport> run;
-    std::optional<RunReport> report;  // once it has run (the future gives it once)
 
     PreparedProgram() = default;
     PreparedProgram(const PreparedProgram&) = delete;
@@ -138,16 +137,25 @@ struct TimingPhase::PreparedProgram {
         gate->close();
         if (run.valid()) run.wait();
     }
-    bool waiting() const { return run.valid() && !report; }
-    // Its timed calls: the gate opened, until it has ended; then its report.
-    const RunReport& run_calls(double within_s)
+    bool waiting() const { return run.valid() && !ran; }
+    // Its timed calls: the gate opened, until the program has ended (its
+    // outputs are judged after, by report(), with the GPU let go).
+    void run_calls(double within_s)
     {
+        ran = true;
         if (gate->wait_ready(within_s)) gate->go();
         else gate->close();
         end->wait();
-        report = run.get();
-        return *report;
     }
+    const RunReport& report()
+    {
+        if (!judged) judged = run.get();
+        return *judged;
+    }
+
+private:
+    bool ran = false;
+    std::optional<RunReport> judged;  // the future gives it once
 };
 
 // A task's first round: the student's program, and the baseline's unless a
@@ -156,6 +164,7 @@ struct TimingPhase::PreparedProgram {
 struct TimingPhase::PreparedRound {
     std::shared_ptr<PreparedProgram> baseline;  // null: none prepared
     std::unique_ptr<PreparedProgram> student = std::make_unique<PreparedProgram>();
+    std::optional<std::pair<RunReport, RunReport>> first;  // (baseline, student), once run
 };
 
 namespace {
@@ -260,26 +269,50 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
     }
 }
 
-// The first round: the prepared programs ready, then their calls one after
-// the other, alone on the GPU (the baseline's only when no run of it is
-// known yet); the GPU is let go as the student's program ends, and the
-// outputs are judged after that.
-std::pair<RunReport, RunReport> TimingPhase::first_round(std::size_t index, PreparedRound& p)
+// The first rounds of these tasks: the prepared programs ready, then their
+// calls one program after the other, all in one turn alone on the GPU (one
+// wait for the GPU's other programs to end, not one per task). A baseline
+// runs only when no run of it is known yet; the GPU is let go as the last
+// student's program ends, and the outputs are judged after that.
+void TimingPhase::first_rounds(const std::vector<std::size_t>& indices)
 {
     const double within_s = std::max(30.0, 2 * lab_.wall_limit_s);
-    std::optional<RunReport> known = baselines_->find(baseline_keys_[index]);
-    PreparedProgram* prepared = !known && p.baseline && p.baseline->waiting() ? p.baseline.get() : nullptr;
-    (void)p.student->gate->wait_ready(within_s);  // uploads must not share the GPU with the calls
-    if (prepared) (void)prepared->gate->wait_ready(within_s);
+    std::vector<std::size_t> todo;
+    for (std::size_t i : indices)
+        if (prepared_[i] && !prepared_[i]->first) todo.push_back(i);
+    if (todo.empty() || !baseline_build().ok) return;
+    for (std::size_t i : todo) {  // uploads must not share the GPU with the calls
+        PreparedRound& p = *prepared_[i];
+        (void)p.student->gate->wait_ready(within_s);
+        if (p.baseline && p.baseline->waiting()) (void)p.baseline->gate->wait_ready(within_s);
+    }
+    std::map<std::string, PreparedProgram*> ran;  // the baseline program that ran, per key
+    std::map<std::size_t, RunReport> fresh;       // a fresh baseline run, per task
     {
         const auto turn = GpuTurns::alone(turns_);
-        // A baseline run that failed for an earlier task: a fresh one.
-        if (!known && !prepared) known = run_task(student_request(index, false, baseline_build().program));
-        if (prepared) known = prepared->run_calls(within_s);
-        p.student->run_calls(within_s);
+        for (std::size_t i : todo) {
+            PreparedRound& p = *prepared_[i];
+            const std::string& key = baseline_keys_[i];
+            if (!baselines_->find(key) && !ran.count(key)) {
+                if (p.baseline && p.baseline->waiting()) {
+                    p.baseline->run_calls(within_s);
+                    ran[key] = p.baseline.get();
+                } else {  // its program failed for an earlier task: a fresh one
+                    fresh[i] = run_task(student_request(i, false, baseline_build().program));
+                    baselines_->keep(key, fresh[i]);
+                }
+            }
+            p.student->run_calls(within_s);
+        }
     }
-    baselines_->keep(baseline_keys_[index], *known);
-    return {std::move(*known), *p.student->report};
+    for (const auto& [key, program] : ran) baselines_->keep(key, program->report());
+    for (std::size_t i : todo) {
+        const std::string& key = baseline_keys_[i];
+        RunReport base = fresh.count(i)  ? fresh[i]
+                         : ran.count(key) ? ran[key]->report()
+                                          : baselines_->find(key).value_or(RunReport {});
+        prepared_[i]->first.emplace(std::move(base), prepared_[i]->student->report());
+    }
 }
 
 // A later round (the ratio too close to call): fresh programs, alone on the
@@ -294,8 +327,9 @@ std::pair<RunReport, RunReport> TimingPhase::later_round(std::size_t index, cons
 std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Finding>& findings)
 {
     const TaskInfo& task = *tasks_[index];
+    if (!prepared_[index]) return std::nullopt;
+    first_rounds({index});  // nothing when first_rounds() ran it already
     std::unique_ptr<PreparedRound> prepared = std::move(prepared_[index]);
-    if (!prepared) return std::nullopt;
     const BuildResult& base = baseline_build();
     if (!base.ok) {
         findings.push_back(make(Verdict::grader_error, "the speed baseline does not build:\n" + base.diagnostics, ""));
@@ -308,7 +342,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
     for (int round = 0; round < kMaxTimingRounds; ++round) {
         if (round > 0 && conclusive(timing)) break;
         const auto [baseline_run, student_run] =
-            round == 0 ? first_round(index, *prepared) : later_round(index, base.program);
+            round == 0 ? std::move(*prepared->first) : later_round(index, base.program);
         for (const bool student : {false, true}) {
             const RunReport& r = student ? student_run : baseline_run;
             if (student)  // the timed calls are checked too

@@ -70,6 +70,9 @@ public:
     const BuildResult& baseline_build() const { return baseline_.get(); }
     // The student's program is built: its first rounds get ready too.
     void prepare_student(const std::filesystem::path& program, const ProgramFacts& facts);
+    // The first rounds of these tasks, in one turn alone on the GPU (before
+    // measure() of each; without it, measure() runs its task's alone).
+    void first_rounds(const std::vector<std::size_t>& indices);
     // Task `index`'s timing, or the finding why there is none. Failures of
     // the student's timed calls go into `failures` (a result cached from an
     // earlier call fails there).
@@ -82,7 +85,6 @@ private:
     struct PreparedRound;
     RunRequest request(std::size_t index, bool of_student, const std::filesystem::path& program) const;
     RunRequest student_request(std::size_t index, bool of_student, const std::filesystem::path& baseline) const;
-    std::pair<RunReport, RunReport> first_round(std::size_t index, PreparedRound& p);
     std::pair<RunReport, RunReport> later_round(std::size_t index, const std::filesystem::path& baseline);
 
     const GpuInfo& gpu_;
