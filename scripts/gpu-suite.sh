@@ -68,7 +68,8 @@ if [ "$PARTS" != readme ]; then  # a fresh clone (part readme) builds for itself
   if ! cmake -S . -B "$BUILD" -G Ninja -DHPCLAB_CUDA=ON "${arch_args[@]}" > "$LOGS/configure.log" 2>&1; then
     say "configure FAILED:"; tail -30 "$LOGS/configure.log" | tee -a "$summary"; exit 1
   fi
-  if ! cmake --build "$BUILD" -j "$(nproc)" > "$LOGS/build.log" 2>&1; then
+  # BUILD_TARGET=hpclab: only what grading and checking need (not the tests).
+  if ! cmake --build "$BUILD" -j "$(nproc)" --target "${BUILD_TARGET:-all}" > "$LOGS/build.log" 2>&1; then
     say "build FAILED:"; grep -E "error|FAILED" "$LOGS/build.log" | head -30 | tee -a "$summary"; exit 1
   fi
   say "configure + build: $(( $(date +%s) - t0 )) s"
@@ -325,9 +326,12 @@ part_grade() {
   say ""
   say "== hpclab grade: $n students x $(ls labs/*/lab.json | wc -l) labs"
   t0=$(date +%s)
-  "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} 2>&1 | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"; rc=${PIPESTATUS[0]}
+  # Each line with the second it came (a call cut at its limit still shows the pace).
+  "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} 2>&1 \
+    | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"
+  rc=${PIPESTATUS[0]}
   say "class: exit $rc, $(( $(date +%s) - t0 )) s wall"
-  grep -E "^(Found|Course seed|Graded)" "$LOGS/grade-class.txt" | tee -a "$summary"
+  grep -E "^[0-9]+ (Found|Course seed|Graded|  [a-z])" "$LOGS/grade-class.txt" | cut -d' ' -f2- | tee -a "$summary"
   say "verdicts: $(tail -n +2 "$LOGS/graded/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
   [ -z "${GRADE_NO_KILL:-}" ] || return 0
 
