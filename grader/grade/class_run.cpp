@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -185,7 +186,8 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
             const GpuBaseline before = watch ? steps.baseline(gpu) : GpuBaseline {};
             std::vector<std::function<LabCheck()>> checks;
             for (std::size_t j : wave) checks.push_back([&, j] { return steps.check(jobs[j], gpu, &turns); });
-            std::vector<LabCheck> results = run_bounded(std::move(checks), static_cast<int>(wave_size));
+            std::vector<LabCheck> results =
+                run_bounded(std::move(checks), std::clamp(o.checks_at_once, 1, static_cast<int>(wave_size)));
             const auto t_health = Clock::now();
             const GpuHealth health = watch ? steps.health(gpu, before) : GpuHealth {};
             {

@@ -151,3 +151,31 @@ TEST_CASE("grade scheduler: with no GPU left, a voided wave is saved as grader e
     CHECK(t2.checked == 0);
     CHECK(again.checked.empty());
 }
+
+TEST_CASE("grade scheduler: a wave keeps its checks at once going, a new one as one ends, and the health is checked per wave")
+{
+    StandInClass c(12);
+    StandIns stand_ins;
+    std::mutex m;
+    int now = 0, most = 0;
+    ClassSteps steps = stand_ins.steps();
+    const auto check = steps.check;
+    steps.check = [&](const GradeJob& job, const GpuInfo& gpu, GpuTurns* turns) {
+        {
+            std::lock_guard lock(m);
+            most = std::max(most, ++now);
+        }
+        LabCheck r = check(job, gpu, turns);
+        std::lock_guard lock(m);
+        --now;
+        return r;
+    };
+    const GradeFolder out(c.dir.path() / "out");
+    ClassRunOptions o {.checks_per_wave = 6, .checks_at_once = 3, .gpu_service_dir = c.dir.path() / "gpus", .steps = steps};
+    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o);
+    CHECK(t.checked == 12);
+    CHECK(t.waves == 2);
+    CHECK(stand_ins.waves[0] == 2);  // one health check after each wave of six
+    CHECK(most == 3);                // never more than three at once, and three at once
+    CHECK(out.all_results().size() == 12);
+}
