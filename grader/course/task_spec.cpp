@@ -57,17 +57,26 @@ struct Mismatch {
     bool poison = false;
 };
 
-// The indices compared: all, or the edges plus a random sample.
+// The indices compared, in order and each once: the edges, and between
+// them one random index in each of `budget` equal strata. A stratified
+// sample comes sorted and unique as it is drawn (a sort of millions of
+// random draws cost more, on one thread, than comparing every element of
+// a cheap reference on all of them: stencil's timed runs, 0.4 s a call on
+// the H100 host), and it spreads over the whole buffer.
 std::vector<std::uint64_t> sample_indices(std::uint64_t count, std::uint64_t budget, std::uint64_t seed)
 {
     std::vector<std::uint64_t> idx;
-    for (std::uint64_t i = 0; i < std::min(count, kEdgeSample); ++i) idx.push_back(i);
-    for (std::uint64_t i = count > kEdgeSample ? count - kEdgeSample : 0; i < count; ++i) idx.push_back(i);
+    const std::uint64_t edge = std::min(count / 2, kEdgeSample);
+    for (std::uint64_t i = 0; i < edge; ++i) idx.push_back(i);
+    const std::uint64_t middle = count - 2 * edge;  // [edge, count - edge)
+    const std::uint64_t strata = std::min(middle, budget > 2 * edge ? budget - 2 * edge : 0);
     const RandomStream rs(seed, 0x5A3F1E);
-    for (std::uint64_t k = 0; idx.size() < budget && k < budget; ++k)
-        idx.push_back(static_cast<std::uint64_t>(rs.integer(k, 0, static_cast<std::int64_t>(count) - 1)));
-    std::sort(idx.begin(), idx.end());
-    idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+    for (std::uint64_t k = 0; k < strata; ++k) {
+        const std::uint64_t lo = edge + k * middle / strata, hi = edge + (k + 1) * middle / strata;  // hi > lo
+        idx.push_back(static_cast<std::uint64_t>(rs.integer(k, static_cast<std::int64_t>(lo),
+                                                            static_cast<std::int64_t>(hi) - 1)));
+    }
+    for (std::uint64_t i = count - edge; i < count; ++i) idx.push_back(i);
     return idx;
 }
 

@@ -147,3 +147,37 @@ TEST_CASE("stencil: lab.json has the edge sizes and a big size past 2^31 bytes")
     CHECK(partial);
     CHECK(big);
 }
+
+TEST_CASE("stencil: a timed run's check samples across the whole output, and catches a wrong stretch anywhere")
+{
+    // The timed size, under the timed runs' reference budget: a sample is compared, drawn in strata.
+    const TaskSpec& spec = spec_of("stencil", "shared");
+    const TaskInfo& task = task_of("stencil", "shared");
+    const Params p = task.timing;
+    OwnedCallBuffers b(spec.buffers(p));
+    spec.generate(p, 11, b.view());
+    auto in = b.view().get<int>("in");
+    auto out = b.view().get<int>("out");
+    const std::size_t n = out.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        int sum = 0;
+        for (int k = 0; k <= 2 * RADIUS; ++k) sum += in[i + k];
+        out[i] = sum;
+    }
+    const CheckInput check {.task = task, .params = p, .buffers = b.view(), .reference_budget = 2e7};
+    const CheckResult right = spec.check(check);
+    CHECK(right.ok());
+    CHECK(right.sampled);
+    CHECK(right.checked < n);
+    // A stretch of 64 wrong outputs, at the start, in the middle, near the end: always caught
+    // (every stratum of the sample is narrower than that).
+    for (const std::size_t at : {std::size_t(300), n / 2 + 12345, n - 400}) {
+        CAPTURE(at);
+        std::vector<int> kept(out.begin() + at, out.begin() + at + 64);
+        for (std::size_t i = at; i < at + 64; ++i) out[i] += 1;
+        const CheckResult wrong = spec.check(check);
+        CHECK(wrong.kind == CheckResult::Kind::mismatch);
+        CHECK(wrong.wrong > 0);
+        std::copy(kept.begin(), kept.end(), out.begin() + at);
+    }
+}
