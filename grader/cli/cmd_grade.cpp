@@ -25,10 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A wave (the checks between two of the GPU's health checks) of six times
-// the checks at once: the GPU idles only while a wave's last checks end.
-constexpr int kWavesOfChecksAtOnce = 6;
-
 void print_found(const ClassFolder& cls)
 {
     std::map<std::string, int> per_lab;
@@ -288,8 +284,7 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
                            "deletes {}.\n",
                            g.index, g.name, *why, (out.root() / "gpus" / g.uuid).string());
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    ClassRunOptions ro {.compile_jobs = a.jobs > 0 ? a.jobs : static_cast<int>(cores), .checks_per_wave = kWavesOfChecksAtOnce * a.per_wave,
-                        .checks_at_once = a.per_wave,
+    ClassRunOptions ro {.compile_jobs = a.jobs > 0 ? a.jobs : static_cast<int>(cores), .checks_at_once = a.per_wave,
                         .sanitizer = !a.no_sanitizer, .timing = !a.no_timing,
                         .gpu_service_dir = out.root() / "gpus", .on_progress = progress_printer()};
     const ClassRunTotals t = grade_jobs(ctx.toolchain(), gpus, jobs, out, ro);

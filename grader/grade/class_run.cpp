@@ -159,7 +159,8 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
     // 2. The checks: a worker per GPU, a wave at a time, each result kept as its wave's GPU is found clean.
     t0 = Clock::now();
     Progress progress(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()));
-    const std::size_t wave_size = static_cast<std::size_t>(std::max(1, o.checks_per_wave));
+    const int at_once = std::max(1, o.checks_at_once);
+    const std::size_t wave_size = static_cast<std::size_t>(o.checks_per_wave > 0 ? o.checks_per_wave : 6 * at_once);
     JobQueue queue(jobs.size(), static_cast<int>(gpus.size()));
     const auto save = [&](const GradeJob& job, const LabCheck& c) {
         std::lock_guard lock(totals_mutex);
@@ -187,7 +188,7 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
             std::vector<std::function<LabCheck()>> checks;
             for (std::size_t j : wave) checks.push_back([&, j] { return steps.check(jobs[j], gpu, &turns); });
             std::vector<LabCheck> results =
-                run_bounded(std::move(checks), std::clamp(o.checks_at_once, 1, static_cast<int>(wave_size)));
+                run_bounded(std::move(checks), std::min(at_once, static_cast<int>(wave_size)));
             const auto t_health = Clock::now();
             const GpuHealth health = watch ? steps.health(gpu, before) : GpuHealth {};
             {

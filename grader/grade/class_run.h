@@ -50,17 +50,17 @@ struct ClassSteps {
 
 struct ClassRunOptions {
     int compile_jobs = 1;      // compiles at once
-    // A wave: the checks between two checks of the GPU's health (a canary
-    // program, and nothing of the grading left on the GPU), which needs the
-    // GPU quiet: the wave's last checks end before the next wave's first
-    // begin. A wave of several times the checks at once keeps that rare; a
-    // GPU found broken voids its whole wave (checked again elsewhere or on
-    // the next run).
-    int checks_per_wave = 24;
     // Checks sharing a GPU at once, a new one starting as one ends: a check
     // spends most of its time waiting for its programs' CUDA contexts, which
     // the others use meanwhile (the driver makes them one at a time).
     int checks_at_once = 4;
+    // A wave: the checks between two checks of the GPU's health (a canary
+    // program, and nothing of the grading left on the GPU), which needs the
+    // GPU quiet: the wave's last checks end before the next wave's first
+    // begin. 0: six times the checks at once, which keeps that rare; a GPU
+    // found broken voids its whole wave (checked again elsewhere or on the
+    // next run).
+    int checks_per_wave = 0;
     bool sanitizer = true, timing = true;
     std::filesystem::path gpu_service_dir;  // GPUs out of service (gpu_health.h)
     std::function<void(const ClassProgress&)> on_progress;  // called from one thread at a time

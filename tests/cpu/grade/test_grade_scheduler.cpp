@@ -171,7 +171,7 @@ TEST_CASE("grade scheduler: a wave keeps its checks at once going, a new one as 
         return r;
     };
     const GradeFolder out(c.dir.path() / "out");
-    ClassRunOptions o {.checks_per_wave = 6, .checks_at_once = 3, .gpu_service_dir = c.dir.path() / "gpus", .steps = steps};
+    ClassRunOptions o {.checks_at_once = 3, .checks_per_wave = 6, .gpu_service_dir = c.dir.path() / "gpus", .steps = steps};
     const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o);
     CHECK(t.checked == 12);
     CHECK(t.waves == 2);
