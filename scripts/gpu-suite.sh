@@ -23,7 +23,9 @@
 # table, and the course config it writes into $OUT; not a default part),
 # grade (hpclab grade: the sample class, a
 # generated class timed, killed and resumed), kit (the student kit exported,
-# built, and checked with a correct and a slow file). One device call has ten minutes: the
+# built, and checked with a correct and a slow file), checktimes and
+# brokentimes (the wall time of a check of each lab's solution, of each
+# broken file). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
 # and CTEST_ARGS (-L broken / -LE broken).
 #
@@ -179,6 +181,22 @@ part_checktimes() {
   done
 }
 
+# The wall time of `hpclab check` of every file of the broken set (what a
+# student waits for after saving a broken file), in one call: one line each.
+part_brokentimes() {
+  local f lab t0 rc
+  say ""
+  say "== check times of the broken set: hpclab check <lab> --file <broken file>, wall seconds"
+  for f in tests/broken/*/*.cu; do
+    lab=$(basename "$(dirname "$f")")
+    t0=$(date +%s.%N)
+    "$hpclab" check "$lab" --file "$f" > "$LOGS/brokentime-$lab-$(basename "$f" .cu).txt" 2>&1; rc=$?
+    say "$(printf '%-10s %-28s exit %d  %5.1f s  expect %-16s got %s' "$lab" "$(basename "$f" .cu)" $rc \
+      "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')" "$(grep -oE 'expect: [a-z_]+' "$f" | head -1 | cut -d' ' -f2)" \
+      "$(grep -oE '=> [a-z_]+' "$LOGS/brokentime-$lab-$(basename "$f" .cu).txt" | head -1 | cut -d' ' -f2)")"
+  done
+}
+
 # The ratios the thresholds are calibrated from: each solution (the course's
 # version) checked CAL_REPS times against its speed baseline, and the broken
 # files that must be too slow; one line per task: threshold, ratios, margin.
@@ -327,11 +345,12 @@ part_grade() {
   say "== hpclab grade: $n students x $(ls labs/*/lab.json | wc -l) labs"
   t0=$(date +%s)
   # Each line with the second it came (a call cut at its limit still shows the pace).
-  "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} 2>&1 \
+  timeout -s INT "${GRADE_TIMEOUT:-3600}" "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} 2>&1 \
     | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"
   rc=${PIPESTATUS[0]}
   say "class: exit $rc, $(( $(date +%s) - t0 )) s wall"
-  grep -E "^[0-9]+ (Found|Course seed|Graded|  [a-z])" "$LOGS/grade-class.txt" | cut -d' ' -f2- | tee -a "$summary"
+  tar -C "$LOGS/graded" -czf "$OUT/graded.tar.gz" results verdicts.csv gradebook.csv 2>/dev/null
+  grep -E "^[0-9]+ (Found|Course seed|Graded|The GPU|  [a-z])" "$LOGS/grade-class.txt" | cut -d' ' -f2- | tee -a "$summary"
   say "verdicts: $(tail -n +2 "$LOGS/graded/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
   [ -z "${GRADE_NO_KILL:-}" ] || return 0
 
@@ -404,7 +423,7 @@ part_kit() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes calibrate calibrate-cmd bench images grade class kit readme)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes brokentimes calibrate calibrate-cmd bench images grade class kit readme)"; exit 2; }
   "part_$p"
   pack
 done

@@ -295,6 +295,10 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
                    "each wave {:.0f} s (summed over checks: runs {:.0f} s, sanitizer {:.0f} s, timing {:.0f} s).\n",
                    t.checked, duration(t.compile_wall_s), duration(t.check_wall_s), t.waves, t.health_wall_s, t.run_s,
                    t.sanitizer_s, t.timing_s);
+    if (t.gpu.alone_turns > 0)
+        fmt::print("The GPU{}'s time: {:.0f} s alone for {} timed phases, {:.0f} s shared by correctness and sanitizer "
+                   "runs, {:.0f} s with no program's turn (builds, judging, programs starting).\n",
+                   gpus.size() > 1 ? "s" : "", t.gpu.alone_s, t.gpu.alone_turns, t.gpu.shared_s, t.gpu.free_s);
     for (const GpuInfo& g : gpus)
         if (g.present && !jobs.empty())
             if (const auto usage = gpu_usage_now(g.uuid))

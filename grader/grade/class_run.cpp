@@ -178,6 +178,18 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
     };
     const auto worker = [&](const GpuInfo& gpu) {
         GpuTurns turns;
+        struct AddSplit {  // where this GPU's time went, into the totals whichever way the worker ends
+            GpuTurns& turns;
+            ClassRunTotals& totals;
+            std::mutex& mutex;
+            ~AddSplit()
+            {
+                const GpuTurns::Split s = turns.split();
+                std::lock_guard lock(mutex);
+                totals.gpu.alone_s += s.alone_s, totals.gpu.shared_s += s.shared_s, totals.gpu.free_s += s.free_s,
+                    totals.gpu.alone_turns += s.alone_turns;
+            }
+        } add_split {turns, totals, totals_mutex};
         const bool watch = gpu.present && !o.gpu_service_dir.empty();
         if (watch && out_of_service(o.gpu_service_dir, gpu)) {
             queue.leave();

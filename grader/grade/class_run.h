@@ -76,6 +76,7 @@ struct ClassRunTotals {
     double compile_wall_s = 0, check_wall_s = 0;
     double health_wall_s = 0;  // the GPU's checks after each wave (summed over the GPUs' workers)
     int waves = 0;
+    GpuTurns::Split gpu;  // where the GPUs' wall time went during the checks (summed over the GPUs)
 };
 
 // `gpus`: one worker each (a single entry that is not present: the checks

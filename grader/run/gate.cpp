@@ -54,6 +54,7 @@ void Gate::program_started()
 
 bool Gate::wait_ready(double timeout_s)
 {
+    std::lock_guard lock(waiting_);
     if (ready_ >= 0) return ready_ == 1;
     pollfd p {ready_r_, POLLIN, 0};
     int r;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <sys/types.h>
 
@@ -31,7 +32,8 @@ public:
     void program_started();
 
     // Blocks until the program is ready (true), has ended or is not ready
-    // within `timeout_s` (false; the caller then closes the gate).
+    // within `timeout_s` (false; the caller then closes the gate). Several
+    // threads may wait: one reads the answer, the others are given it.
     bool wait_ready(double timeout_s);
     void go();     // lets a ready program make its calls
     void close();  // no calls: the program exits (also when never ready)
@@ -44,7 +46,8 @@ public:
 
 private:
     int ready_r_ = -1, ready_w_ = -1, go_r_ = -1, go_w_ = -1;
-    int ready_ = -1;  // -1 unknown, 0 ended, 1 ready
+    std::mutex waiting_;
+    int ready_ = -1;  // -1 unknown, 0 ended, 1 ready (under waiting_)
     bool opened_ = false;
     std::atomic<bool> held_ {true};
     std::atomic<bool> closed_ {false};
