@@ -60,8 +60,11 @@ std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const Ta
         if (!sanitizer) continue;
         const TaskSpec& spec = *find_task_spec(lab.id, tasks[i]->id);
         for (const auto& s : sanitizer_sizes(spec, *tasks[i], 2)) plan.push_back({i, s, "memcheck"});
-        if (tasks[i]->technique == "shared_memory")
-            for (const auto& s : sanitizer_sizes(spec, *tasks[i], 1)) plan.push_back({i, s, "racecheck"});
+        if (tasks[i]->technique == "shared_memory") {
+            if (tasks[i]->racecheck_size) plan.push_back({i, *tasks[i]->racecheck_size, "racecheck"});
+            else
+                for (const auto& s : sanitizer_sizes(spec, *tasks[i], 1)) plan.push_back({i, s, "racecheck"});
+        }
     }
     const auto phase = [&](const PlannedRun& r) {
         if (r.sanitizer()) return 1;

@@ -167,6 +167,14 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
         c.big = s.boolean_or("big", false);
         t.sizes.push_back(std::move(c));
     }
+    if (r.has("racecheck")) {
+        const Reader s = r.child("racecheck");
+        SizeCase c;
+        c.params = read_params(s, lab, {"why"});
+        check_param_values(s, lab, c.params);
+        c.why = s.str("why");
+        t.racecheck_size = std::move(c);
+    }
     const Reader demo = r.child("demo");
     t.demo = read_params(demo, lab, {});
     check_param_values(demo, lab, t.demo);

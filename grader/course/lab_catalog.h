@@ -73,6 +73,10 @@ struct TaskInfo {
     std::string launch;      // the launch shape the lesson asks for, in words
     Tolerance tolerance;
     std::vector<SizeCase> sizes;
+    // The size racecheck runs at (lab.json "racecheck"); empty: the one the
+    // plan picks. Racecheck's cost grows with every shared-memory access: a
+    // lab names the least size where its races show.
+    std::optional<SizeCase> racecheck_size;
     Params demo;             // the size `hpclab run` uses when none is given
     Params timing;           // the size `hpclab check` times (default: the demo size)
     int timing_reps = 5;     // timed calls after the warm-up call

@@ -3,9 +3,11 @@
 #include <doctest/doctest.h>
 
 #include "course/lab_catalog.h"
+#include "check/plan.h"
 #include "course/task_spec.h"
 #include "test_support.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -201,4 +203,24 @@ TEST_CASE("matmul: the check measures errors against the sum of absolute product
         CHECK(res.summary.find("row 1, column 0") != std::string::npos);
         CHECK(res.unwritten == 1);
     }
+}
+
+TEST_CASE("matmul: racecheck runs the tiled task at the size lab.json names, once, and memcheck keeps its sizes")
+{
+    using namespace hpclab;
+    using hpclab::test::catalog;
+    const LabInfo& lab = *catalog().find("matmul");
+    const TaskInfo& tiled = *lab.find_task("tiled");
+    REQUIRE(tiled.racecheck_size);
+    CHECK(tiled.racecheck_size->params == Params {{"n", 33}});
+    const auto plan = plan_runs(lab, {&tiled}, false, true);
+    std::vector<Params> racecheck, memcheck;
+    for (const PlannedRun& r : plan) {
+        if (r.tool == "racecheck") racecheck.push_back(r.size.params);
+        if (r.tool == "memcheck") memcheck.push_back(r.size.params);
+    }
+    CHECK(racecheck == std::vector<Params> {{{"n", 33}}});
+    CHECK(memcheck.size() == 2);
+    // The naive task uses no shared memory: no racecheck at all.
+    for (const PlannedRun& r : plan_runs(lab, {lab.find_task("naive")}, false, true)) CHECK(r.tool != "racecheck");
 }
