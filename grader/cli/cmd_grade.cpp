@@ -55,7 +55,10 @@ std::string duration(double s)
 std::function<void(const ClassProgress&)> progress_printer()
 {
     const bool tty = isatty(STDOUT_FILENO);
-    return [tty](const ClassProgress& p) {
+    // The files compile while the first are checked: once checks come, the bar is theirs.
+    return [tty, checking = false](const ClassProgress& p) mutable {
+        checking = checking || p.phase == ClassProgress::Phase::checking;
+        if (checking && p.phase == ClassProgress::Phase::compiling) return;
         const char* what = p.phase == ClassProgress::Phase::compiling ? "compiled" : "checked";
         if (!tty) {
             if (p.phase == ClassProgress::Phase::checking) fmt::print("  [{}/{}] {}\n", p.done, p.total, p.last);
@@ -291,8 +294,9 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
     for (const std::string& g : t.out_of_service) fmt::print("Out of service now: {}\n", g);
     if (t.moved) fmt::print("{} files of a voided wave were checked again on another GPU.\n", t.moved);
     if (!jobs.empty())
-        fmt::print("Graded {} files: compile {} wall, checks {} wall in {} waves, of which the GPU's health after "
-                   "each wave {:.0f} s (summed over checks: runs {:.0f} s, sanitizer {:.0f} s, timing {:.0f} s).\n",
+        fmt::print("Graded {} files: compile {} wall (the checks began with the first file compiled), checks {} wall "
+                   "in {} waves, of which the GPU's health after each wave {:.0f} s (summed over checks: runs {:.0f} s, "
+                   "sanitizer {:.0f} s, timing {:.0f} s).\n",
                    t.checked, duration(t.compile_wall_s), duration(t.check_wall_s), t.waves, t.health_wall_s, t.run_s,
                    t.sanitizer_s, t.timing_s);
     if (t.gpu.alone_turns > 0)

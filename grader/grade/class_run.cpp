@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <future>
 #include <mutex>
 #include <thread>
 
@@ -22,8 +23,9 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 // Reports progress from many threads, one call at a time.
 class Progress {
 public:
-    Progress(const ClassRunOptions& o, ClassProgress::Phase phase, int total)
-        : on_(o.on_progress), state_ {.phase = phase, .total = total}
+    // `mutex`: one for every Progress of a grading (its phases overlap).
+    Progress(const ClassRunOptions& o, ClassProgress::Phase phase, int total, std::mutex& mutex)
+        : on_(o.on_progress), state_ {.phase = phase, .total = total}, mutex_(mutex)
     {
     }
     void step(const std::string& what)
@@ -39,7 +41,7 @@ private:
     std::function<void(const ClassProgress&)> on_;
     ClassProgress state_;
     Clock::time_point t0_ = Clock::now();
-    std::mutex mutex_;
+    std::mutex& mutex_;
 };
 
 // Every check's verdict replaced by a grader error (never the student's fault).
@@ -141,24 +143,35 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
     ClassRunTotals totals;
     std::mutex totals_mutex;
 
-    // 1. Every file compiled, side by side on the CPU.
+    // 1. Every file compiled, side by side on the CPU, in the order the
+    // checks take them: a check waits for its own file only, so the GPU is
+    // busy from the first compiled file on, not after the last.
     auto t0 = Clock::now();
-    {
-        Progress progress(o, ClassProgress::Phase::compiling, static_cast<int>(jobs.size()));
+    std::mutex progress_mutex;
+    std::vector<std::promise<void>> compiled(jobs.size());
+    std::vector<std::shared_future<void>> built;
+    for (auto& p : compiled) built.push_back(p.get_future().share());
+    std::thread compiler([&] {
+        Progress progress(o, ClassProgress::Phase::compiling, static_cast<int>(jobs.size()), progress_mutex);
         std::vector<std::function<int()>> builds;
-        for (const GradeJob& job : jobs)
-            builds.push_back([&] {
-                const bool ok = steps.build(job);
+        for (std::size_t j = 0; j < jobs.size(); ++j)
+            builds.push_back([&, j] {
+                const GradeJob& job = jobs[j];
+                bool ok = false;
+                try {
+                    ok = steps.build(job);
+                } catch (const std::exception&) {  // the check builds it again and says why
+                }
+                compiled[j].set_value();
                 progress.step(fmt::format("{} {}: {}", job.student, job.submission->lab->id, ok ? "compiled" : "does not compile"));
                 return 0;
             });
         run_bounded(std::move(builds), o.compile_jobs);
-    }
-    totals.compile_wall_s = seconds_since(t0);
+        totals.compile_wall_s = seconds_since(t0);
+    });
 
     // 2. The checks: a worker per GPU, a wave at a time, each result kept as its wave's GPU is found clean.
-    t0 = Clock::now();
-    Progress progress(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()));
+    Progress progress(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()), progress_mutex);
     const int at_once = std::max(1, o.checks_at_once);
     const std::size_t wave_size = static_cast<std::size_t>(o.checks_per_wave > 0 ? o.checks_per_wave : 6 * at_once);
     JobQueue queue(jobs.size(), static_cast<int>(gpus.size()));
@@ -198,7 +211,11 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
         for (std::vector<std::size_t> wave; !(wave = queue.take(wave_size)).empty();) {
             const GpuBaseline before = watch ? steps.baseline(gpu) : GpuBaseline {};
             std::vector<std::function<LabCheck()>> checks;
-            for (std::size_t j : wave) checks.push_back([&, j] { return steps.check(jobs[j], gpu, &turns); });
+            for (std::size_t j : wave)
+                checks.push_back([&, j] {
+                    built[j].wait();
+                    return steps.check(jobs[j], gpu, &turns);
+                });
             std::vector<LabCheck> results =
                 run_bounded(std::move(checks), std::min(at_once, static_cast<int>(wave_size)));
             const auto t_health = Clock::now();
@@ -232,6 +249,7 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
     std::vector<std::thread> workers;
     for (const GpuInfo& gpu : gpus) workers.emplace_back(worker, std::cref(gpu));
     for (std::thread& w : workers) w.join();
+    compiler.join();
     // Files no GPU could take (every one out of service): said, and graded on a later run.
     for (std::size_t j : queue.left())
         std::fprintf(stderr, "hpclab grade: %s %s: not graded, no GPU in service is left\n", jobs[j].student.c_str(),

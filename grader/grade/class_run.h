@@ -1,6 +1,6 @@
-// Grading a class's files on one machine: every file compiled first, in
-// parallel on the CPU cores (builds are cached by content, so the checks
-// find them done), then checked on the GPUs, a worker per GPU taking a wave
+// Grading a class's files on one machine: every file compiled in parallel
+// on the CPU cores (builds are cached by content, so the checks find them
+// done), and checked on the GPUs as soon as it is compiled, a worker per GPU taking a wave
 // of files at a time from one queue: the checks of a wave share their GPU
 // for the correctness runs and take it alone for their timing
 // (check/gpu_turns.h). After each wave its GPU must be clean
@@ -53,7 +53,7 @@ struct ClassRunOptions {
     // Checks sharing a GPU at once, a new one starting as one ends: a check
     // spends most of its time waiting for its programs' CUDA contexts, which
     // the others use meanwhile (the driver makes them one at a time).
-    int checks_at_once = 4;
+    int checks_at_once = 8;
     // A wave: the checks between two checks of the GPU's health (a canary
     // program, and nothing of the grading left on the GPU), which needs the
     // GPU quiet: the wave's last checks end before the next wave's first
@@ -73,7 +73,7 @@ struct ClassRunTotals {
     int moved = 0;                       // files whose wave was voided and went to another GPU
     std::vector<std::string> out_of_service;  // GPUs taken out during the run, with why
     double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0;  // summed over the checks
-    double compile_wall_s = 0, check_wall_s = 0;
+    double compile_wall_s = 0, check_wall_s = 0;  // both from the start: they overlap
     double health_wall_s = 0;  // the GPU's checks after each wave (summed over the GPUs' workers)
     int waves = 0;
     GpuTurns::Split gpu;  // where the GPUs' wall time went during the checks (summed over the GPUs)

@@ -51,6 +51,22 @@ const std::vector<int>& timing_cpus()
     return cpus;
 }
 
+const std::vector<int>& untimed_cpus()
+{
+    static const std::vector<int> cpus = [] {
+        std::vector<int> rest;
+        const std::vector<int>& timed = timing_cpus();
+        if (timed.empty()) return rest;
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof set, &set) != 0) return rest;
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &set) && std::find(timed.begin(), timed.end(), c) == timed.end()) rest.push_back(c);
+        return rest;
+    }();
+    return cpus;
+}
+
 RunRequest correctness_run(const RunTarget& target)
 {
     RunRequest req = request_for(target);

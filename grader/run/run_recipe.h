@@ -50,5 +50,8 @@ RunRequest timed_run(const RunTarget& target, const TimedOptions& options);
 
 // The CPUs every timed program runs on (empty: any).
 const std::vector<int>& timing_cpus();
+// The others: where compiles run, so that a class's builds never share a
+// CPU with the timed calls checked beside them (empty: any).
+const std::vector<int>& untimed_cpus();
 
 }  // namespace hpclab

@@ -5,6 +5,7 @@
 #include "hpclab_build_config.h"
 #include "util/keyed_hash.h"
 #include "run/process.h"
+#include "run/run_recipe.h"
 #include "run/sandbox.h"
 
 #include <fmt/format.h>
@@ -131,6 +132,7 @@ ProcessResult compile_object(const Toolchain& tc, const fs::path& source, const 
     compile.argv.insert(compile.argv.end(), flags.begin(), flags.end());
     compile.argv.insert(compile.argv.end(), {"-c", source.string(), "-o", object.string()});
     compile.wall_limit_s = kCompileLimitSeconds;
+    compile.cpus = untimed_cpus();
     for (const auto& a : compile.argv) command += (command.empty() ? "" : " ") + a;
     return run_process(compile);
 }
@@ -196,6 +198,7 @@ ProcessResult link_program(const Toolchain& tc, const fs::path& object, const fs
                                            "-Xlinker", "-rpath=" + tc.cupti_lib_dir.string()});
     link.argv.insert(link.argv.end(), library_flags.begin(), library_flags.end());
     link.wall_limit_s = kLinkLimitSeconds;
+    link.cpus = untimed_cpus();
     return run_process(link);
 }
 

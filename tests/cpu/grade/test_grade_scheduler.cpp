@@ -11,6 +11,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 using namespace hpclab;
@@ -178,4 +179,36 @@ TEST_CASE("grade scheduler: a wave keeps its checks at once going, a new one as 
     CHECK(stand_ins.waves[0] == 2);  // one health check after each wave of six
     CHECK(most == 3);                // never more than three at once, and three at once
     CHECK(out.all_results().size() == 12);
+}
+
+TEST_CASE("grade scheduler: a file is checked once it is compiled, while later files still compile")
+{
+    StandInClass c(8);
+    StandIns stand_ins;
+    ClassSteps steps = stand_ins.steps();
+    std::mutex mutex;
+    std::set<std::string> compiled;
+    bool checked_before_all_compiled = false, checked_before_its_compile = false;
+    steps.build = [&](const GradeJob& job) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(job.student == "s10" ? 0 : 60));  // the first is quick
+        std::lock_guard lock(mutex);
+        compiled.insert(job.student);
+        return true;
+    };
+    const auto check = steps.check;
+    steps.check = [&](const GradeJob& job, const GpuInfo& gpu, GpuTurns* turns) {
+        {
+            std::lock_guard lock(mutex);
+            checked_before_its_compile = checked_before_its_compile || !compiled.count(job.student);
+            checked_before_all_compiled = checked_before_all_compiled || compiled.size() < c.jobs.size();
+        }
+        return check(job, gpu, turns);
+    };
+    const GradeFolder out(c.dir.path() / "out");
+    ClassRunOptions o {.compile_jobs = 1, .gpu_service_dir = c.dir.path() / "gpus", .steps = steps};
+    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o);
+    CHECK(t.checked == 8);
+    CHECK_FALSE(checked_before_its_compile);
+    CHECK(checked_before_all_compiled);  // one compile at a time, 60 ms each: the checks began long before the last
+    CHECK(out.all_results().size() == 8);
 }
