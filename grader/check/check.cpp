@@ -131,7 +131,8 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     std::vector<std::optional<RunReport>> reports;
     t0 = Clock::now();
     reports = run_correctness(
-        {&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs, out.build.facts, o.gpu_turns},
+        {&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs, out.build.facts, o.gpu_turns, {},
+         o.hang_after_s},
         plan);
     split_run_time(out, plan, reports, seconds_since(t0));
     say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "",

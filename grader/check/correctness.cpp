@@ -24,13 +24,6 @@ std::uint64_t run_seed(std::uint64_t check_seed, const TaskInfo& task, const Siz
     return seed;
 }
 
-// A plain size takes milliseconds on the course's GPUs (the longest, the
-// naive matmul at n = 2048, tens of them): a program that has not finished
-// one after this many seconds is in an endless loop. A check says so then,
-// not after the lab's whole limit (which `hpclab run` keeps): in a class's
-// grading a hung program holds its GPU's turn, and every timed phase waits.
-constexpr double kPlainSizeLimit_s = 10;
-
 RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, const SanitizerLog* log)
 {
     const TaskInfo& task = *runs.tasks[p.task];
@@ -45,7 +38,8 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
                                       .big = p.size.big,
                                       .facts = runs.facts});
     if (!p.sanitizer()) req.wrapper = runs.wrapper;
-    if (!p.sanitizer() && !p.size.big) req.wall_limit_s = std::min(req.wall_limit_s, kPlainSizeLimit_s);
+    if (!p.sanitizer() && !p.size.big && runs.plain_size_limit_s > 0)
+        req.wall_limit_s = std::min(req.wall_limit_s, runs.plain_size_limit_s);
     if (p.sanitizer()) {
         req.trace = RunRequest::Trace::none;
         req.wrapper = sanitizer_command(*runs.sanitizer, p.tool, log->file());

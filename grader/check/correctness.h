@@ -31,6 +31,7 @@ struct CorrectnessRuns {
     // A command each plain run's program runs under (the CPU tests' stand-in
     // lab program, tests/standin); empty in a check.
     std::vector<std::string> wrapper;
+    double plain_size_limit_s = 0;  // > 0: a plain (not big) size's time limit, if below the lab's
 };
 
 // Reports in the plan's order; empty where a run was skipped or cancelled.

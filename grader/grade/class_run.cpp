@@ -75,6 +75,7 @@ ClassSteps real_steps(const Toolchain& tc, const ClassRunOptions& o)
             c.timing = o.timing;
             c.gpu_turns = turns;
             c.baseline_times = baselines.get();
+            c.hang_after_s = 0;  // the lab's limit: see CheckOptions
             try {
                 return check_lab(tc, gpu, *job.submission->lab, c);
             } catch (const std::exception& e) {  // hpclab's own failure: graded again on the next run

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+
 #include <set>
 
 using namespace hpclab;
@@ -19,14 +21,16 @@ struct Checked {
     std::vector<std::optional<RunReport>> reports;
 };
 
-Checked correctness_of(const std::string& trick, const LabInfo& lab = lab_of("vecadd1"), bool every_task = false)
+Checked correctness_of(const std::string& trick, const LabInfo& lab = lab_of("vecadd1"), bool every_task = false,
+                       double plain_size_limit_s = 0)
 {
     static const GpuInfo no_gpu;
     std::vector<const TaskInfo*> tasks = {&lab.tasks.front()};
     if (every_task)
         for (std::size_t i = 1; i < lab.tasks.size(); ++i) tasks.push_back(&lab.tasks[i]);
     CorrectnessRuns runs {.lab = &lab, .tasks = tasks, .program = "lab-program", .seed = 7,
-                          .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, trick}};
+                          .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, trick},
+                          .plain_size_limit_s = plain_size_limit_s};
     Checked c;
     c.plan = plan_runs(lab, runs.tasks, false, false);
     c.reports = run_correctness(runs, c.plan);
@@ -111,4 +115,17 @@ TEST_CASE("correctness jobs: a time-out stops its task's other sizes, and the ot
             CHECK(c.reports[j]->ran_before.empty());
         }
     }
+}
+
+TEST_CASE("correctness jobs: a plain size's own limit, below the lab's, cuts a hang sooner and says so")
+{
+    LabInfo lab = lab_of("vecadd1");
+    lab.wall_limit_s = 60;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Checked c = correctness_of("hang@0", lab, false, 1);
+    const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(c.reports[0]);
+    CHECK(c.reports[0]->status == RunStatus::timed_out);
+    CHECK(c.reports[0]->status_message.find("still running after 1 s") != std::string::npos);
+    CHECK(took_s < 30);  // not the lab's 60 s
 }
