@@ -430,21 +430,31 @@ TEST_CASE("docs: the rotation walkthrough's pictures are hpclab's images of labs
 
 TEST_CASE("docs: the performance page says each lab's sweep as its lab.json gives it")
 {
-    // "n = 2^20 to 2^26", "1024 x 1024 to 8192 x 8192": the first and the last size.
-    const auto size_text = [](const Params& p) {
-        if (p.size() == 1 && p.count("n")) {
-            const std::int64_t n = p.at("n");
-            const int log2 = static_cast<int>(std::log2(static_cast<double>(n)));
-            return (n & (n - 1)) == 0 && n >= 1 << 16 ? fmt::format("2^{}", log2) : std::to_string(n);
-        }
-        return fmt::format("{} x {}", p.at("width"), p.at("height"));
+    // "n = 2^20 to 2^26", "1024 x 1024 to 8192 x 8192", "blocks = 1, threads = 1 to ...",
+    // "its one size": the first and the last size.
+    const auto value_text = [](std::int64_t n) {
+        const int log2 = static_cast<int>(std::log2(static_cast<double>(n)));
+        return (n & (n - 1)) == 0 && n >= 1 << 16 ? fmt::format("2^{}", log2) : std::to_string(n);
+    };
+    const auto size_text = [&](const Params& p) {
+        if (p.empty()) return std::string("its one size");
+        if (p.size() == 1 && p.count("n")) return value_text(p.at("n"));
+        if (p.size() == 2 && p.count("width") && p.count("height"))
+            return fmt::format("{} x {}", p.at("width"), p.at("height"));
+        std::vector<std::string> parts;
+        for (const auto& [name, value] : p) parts.push_back(fmt::format("{} = {}", name, value));
+        return fmt::format("{}", fmt::join(parts, ", "));
     };
     const std::string page = read(test::course_root() / "docs" / "performance.md");
     for (const LabInfo* lab : labs_with_sweeps(test::catalog())) {
         const TaskInfo& task = *std::find_if(lab->tasks.begin(), lab->tasks.end(),
                                              [](const TaskInfo& t) { return !t.bench_sizes.empty(); });
-        const std::string sweep = fmt::format("{}: {}{} to {}", lab->id, task.bench_sizes.front().count("n") ? "n = " : "",
-                                              size_text(task.bench_sizes.front()), size_text(task.bench_sizes.back()));
+        const Params& first = task.bench_sizes.front();
+        const std::string sweep =
+            task.bench_sizes.size() == 1
+                ? fmt::format("{}: {}", lab->id, size_text(first))
+                : fmt::format("{}: {}{} to {}", lab->id, first.size() == 1 && first.count("n") ? "n = " : "",
+                              size_text(first), size_text(task.bench_sizes.back()));
         CHECK_MESSAGE(page.find(sweep) != std::string::npos, "docs/performance.md should say: " << sweep);
     }
 }
