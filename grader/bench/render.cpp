@@ -157,6 +157,10 @@ std::string render_table(const BenchResults& results)
 std::string render_markdown(const BenchResults& results)
 {
     const BenchHeader& h = results.header;
+    if (results.rows.empty())  // a lab the file has no row of (its sweep came after the measurement)
+        return fmt::format("Not measured yet: the results file ({}) holds no row of this lab. `hpclab bench` on "
+                           "a GPU measures it (scripts/gpu-suite.sh, part bench, for the docs' file).\n",
+                           header_line(h));
     std::string out = fmt::format("Measured on {}", header_line(h));
     if (h.copy_gb_per_s > 0)
         out += fmt::format("; a device copy of 256 MiB {}", format_rate(h.copy_gb_per_s * 1e9, 0));
@@ -165,7 +169,8 @@ std::string render_markdown(const BenchResults& results)
     const bool timed_copy = std::any_of(results.rows.begin(), results.rows.end(),
                                         [](const BenchRow& r) { return r.is_copy() && !r.scaled_copy(); });
     out += timed_copy ? " (the copy's are not the task's: not checked).\n" : ".\n";
-    out += "\n*kind*: `limit` the device copy of the same bytes (the ceiling), `naive` a plainer version to compare "
+    out += "\n*kind*: `limit` the copy of the same bytes (the ceiling: a device copy; where the lab's vectors are "
+           "host memory, the call's copies to the device and back), `naive` a plainer version to compare "
            "with, `course` the lesson's version (the solution), `reference` the tuned speed baseline, `further` "
            "going further, `library` a library's.\n";
     if (old_names(results.rows)) out += fmt::format("\n{}\n", kOldNamesNote);

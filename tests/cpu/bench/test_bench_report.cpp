@@ -162,6 +162,15 @@ TEST_CASE("bench report: markdown has one table per lab task, notes for the rows
     CHECK(contains(md, "*vs library*: the time of `cublas_sgemm`"));
 }
 
+TEST_CASE("bench report: a lab the file holds no row of renders as not measured yet, naming the file's run")
+{
+    BenchResults none = sample();
+    none.rows.clear();
+    const std::string md = render_markdown(none);
+    CHECK(md.rfind("Not measured yet: the results file (NVIDIA H100 80GB HBM3", 0) == 0);
+    CHECK_FALSE(contains(md, "###"));  // no empty table
+}
+
 TEST_CASE("bench report: the header names the commit, and what differed from it")
 {
     BenchResults res = sample();
