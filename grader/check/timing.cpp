@@ -20,6 +20,9 @@ namespace hpclab {
 namespace {
 
 constexpr int kMaxTimingRounds = 3;
+// The longest a timed program being made ready holds its shared turn (its
+// inputs are made and uploaded in well under a second).
+constexpr double kPreparingTurn_s = 10;
 // How long a check waits for other processes to leave the GPU before its
 // timed programs start: a killed program's context can take seconds to go.
 constexpr double kFreeGpuWait_s = 15;
@@ -184,8 +187,11 @@ std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<ProgramEnd
             if (build.valid()) req.program = build.get().program;
             auto preparing = std::make_shared<std::optional<GpuTurns::Turn>>();
             preparing->emplace(turns, false);
+            // At most kPreparingTurn_s: a program that takes longer (a static
+            // constructor of the student's that sleeps) must not keep every
+            // other check's timing waiting; its own check still waits for it.
             std::thread until_ready([gate = req.gate, preparing, ready_within_s] {
-                (void)gate->wait_ready(ready_within_s);
+                (void)gate->wait_ready(std::min(ready_within_s, kPreparingTurn_s));
                 preparing->reset();
             });
             r = run_task(req);
