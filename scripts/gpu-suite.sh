@@ -365,6 +365,11 @@ part_grade() {
   say "resumed: exit $?, $(( $(date +%s) - t0 )) s; $(grep -E '^Course seed' "$LOGS/grade-resumed.txt")"
   cmp -s "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" && say "gradebook after kill -9 + resume: IDENTICAL" \
     || { say "gradebook after kill -9 + resume: DIFFERS"; diff "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" | head -10 | tee -a "$summary"; }
+  # The two gradings are a regrade of one another: every task's verdict the same (speeds may differ a little).
+  cmp -s <(cut -d, -f1-4 "$LOGS/killed/verdicts.csv") <(cut -d, -f1-4 "$LOGS/graded/verdicts.csv") \
+    && say "regrade (the resumed grading against the uninterrupted one): every verdict IDENTICAL ($(tail -n +2 "$LOGS/graded/verdicts.csv" | wc -l) task verdicts)" \
+    || { say "regrade: verdicts DIFFER"; diff <(cut -d, -f1-4 "$LOGS/killed/verdicts.csv") <(cut -d, -f1-4 "$LOGS/graded/verdicts.csv") | head -10 | tee -a "$summary"; }
+  say "GPU after the gradings: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null | wc -l) compute processes, $(nvidia-smi --query-gpu=memory.used --format=csv,noheader 2>/dev/null) used"
 }
 
 # The README's two commands, as a newcomer runs them on this machine as it
