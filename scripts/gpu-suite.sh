@@ -177,7 +177,7 @@ part_checktimes() {
     lab=$(basename "$(dirname "$j")")
     t0=$(date +%s.%N)
     "$hpclab" check "$lab" --solution > "$LOGS/checktime-$lab.txt" 2>&1; rc=$?
-    say "$(printf '%-10s exit %d  %5.1f s' "$lab" $rc "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')")"
+    say "$(printf '%-10s exit %d  %5.1f s  ' "$lab" $rc "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')")$(grep -E "^$lab: [0-9]+ of" "$LOGS/checktime-$lab.txt" | sed 's/ (seed.*//; s/^[a-z0-9]*: //')"
   done
 }
 
