@@ -178,11 +178,12 @@ namespace {
 // gate (started, inputs made and uploaded) it holds a shared turn on the GPU:
 // its uploads must not run beside another check's timed calls.
 std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<ProgramEnd> end, GpuTurns* turns,
-                                      double ready_within_s, std::shared_future<BuildResult> build = {})
+                                      std::shared_future<BuildResult> build = {})
 {
     req.on_program_end = [end] { end->set(); };
-    return std::async(std::launch::async, [build, req, end, turns, ready_within_s]() mutable {
+    return std::async(std::launch::async, [build, req, end, turns]() mutable {
         RunReport r;  // the baseline not building is reported by measure()
+        std::optional<std::thread> until_ready;
         if (!build.valid() || build.get().ok) {
             if (build.valid()) req.program = build.get().program;
             auto preparing = std::make_shared<std::optional<GpuTurns::Turn>>();
@@ -190,17 +191,17 @@ std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<ProgramEnd
             // At most kPreparingTurn_s: a program that takes longer (a static
             // constructor of the student's that sleeps) must not keep every
             // other check's timing waiting; its own check still waits for it.
-            std::thread until_ready([gate = req.gate, preparing, ready_within_s] {
-                (void)gate->wait_ready(std::min(ready_within_s, kPreparingTurn_s));
+            until_ready.emplace([gate = req.gate, preparing] {
+                (void)gate->wait_ready(kPreparingTurn_s);
                 preparing->reset();
             });
             r = run_task(req);
-            req.gate->program_started();  // a program that never started: the wait above ends now
-            until_ready.join();
         }
         // Once run_task is back the program has ended or never started:
-        // the gate sees the end at once (program_started is idempotent).
+        // the gate sees the end at once (program_started is idempotent),
+        // and so does the wait above.
         req.gate->program_started();
+        if (until_ready) until_ready->join();
         end->set();
         return r;
     });
@@ -260,7 +261,7 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
                 b = std::make_shared<PreparedProgram>();
                 RunRequest req = request(i, false, {});
                 req.gate = b->gate;
-                b->run = start_prepared(std::move(req), b->end, turns_, ready_within_s(), baseline_);
+                b->run = start_prepared(std::move(req), b->end, turns_, baseline_);
             }
             p->baseline = b;
         }
@@ -269,8 +270,6 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
 }
 
 TimingPhase::~TimingPhase() { close_all(); }
-
-double TimingPhase::ready_within_s() const { return std::max(30.0, 2 * lab_.wall_limit_s); }
 
 void TimingPhase::close_all() { prepared_.clear(); }
 
@@ -284,7 +283,7 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
         RunRequest req = request(i, true, program);
         req.facts = facts;
         req.gate = p->student->gate;
-        p->student->run = start_prepared(std::move(req), p->student->end, turns_, ready_within_s());
+        p->student->run = start_prepared(std::move(req), p->student->end, turns_);
     }
 }
 
@@ -295,7 +294,7 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
 // student's program ends, and the outputs are judged after that.
 void TimingPhase::first_rounds(const std::vector<std::size_t>& indices)
 {
-    const double within_s = ready_within_s();
+    const double within_s = std::max(30.0, 2 * lab_.wall_limit_s);
     std::vector<std::size_t> todo;
     for (std::size_t i : indices)
         if (prepared_[i] && !prepared_[i]->first) todo.push_back(i);

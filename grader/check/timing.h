@@ -86,7 +86,6 @@ private:
     RunRequest request(std::size_t index, bool of_student, const std::filesystem::path& program) const;
     RunRequest student_request(std::size_t index, bool of_student, const std::filesystem::path& baseline) const;
     std::pair<RunReport, RunReport> later_round(std::size_t index, const std::filesystem::path& baseline);
-    double ready_within_s() const;  // how long a prepared program may take to be ready at its gate
 
     const GpuInfo& gpu_;
     const LabInfo& lab_;

@@ -190,20 +190,8 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
         progress.step(fmt::format("{} {}: {}{}", job.student, c.lab->id, verdict_name(c.overall),
                                   gpus.size() > 1 ? fmt::format(" (GPU {})", c.gpu.index) : ""));
     };
-    const auto worker = [&](const GpuInfo& gpu) {
-        GpuTurns turns;
-        struct AddSplit {  // where this GPU's time went, into the totals whichever way the worker ends
-            GpuTurns& turns;
-            ClassRunTotals& totals;
-            std::mutex& mutex;
-            ~AddSplit()
-            {
-                const GpuTurns::Split s = turns.split();
-                std::lock_guard lock(mutex);
-                totals.gpu.alone_s += s.alone_s, totals.gpu.shared_s += s.shared_s, totals.gpu.free_s += s.free_s,
-                    totals.gpu.alone_turns += s.alone_turns;
-            }
-        } add_split {turns, totals, totals_mutex};
+    // One GPU's waves, until the queue is empty or the GPU is out of service.
+    const auto check_waves = [&](const GpuInfo& gpu, GpuTurns& turns) {
         const bool watch = gpu.present && !o.gpu_service_dir.empty();
         if (watch && out_of_service(o.gpu_service_dir, gpu)) {
             queue.leave();
@@ -246,6 +234,14 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
             }
             for (std::size_t k = 0; k < wave.size(); ++k) save(jobs[wave[k]], results[k]);
         }
+    };
+    const auto worker = [&](const GpuInfo& gpu) {
+        GpuTurns turns;
+        check_waves(gpu, turns);
+        const GpuTurns::Split split = turns.split();  // where this GPU's time went
+        std::lock_guard lock(totals_mutex);
+        totals.gpu.alone_s += split.alone_s, totals.gpu.shared_s += split.shared_s, totals.gpu.free_s += split.free_s,
+            totals.gpu.alone_turns += split.alone_turns;
     };
     std::vector<std::thread> workers;
     for (const GpuInfo& gpu : gpus) workers.emplace_back(worker, std::cref(gpu));
