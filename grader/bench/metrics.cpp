@@ -42,7 +42,10 @@ void set_limits(std::vector<BenchRow*>& group, std::string_view gpu_name)
             }
         } else if (r->bytes > 0 && copy && copy->gbps > 0) {
             r->fraction_of_limit = r->gbps / copy->gbps;
-            r->limit_name = std::string(copy->scaled_copy() ? kScaledCopyLimit : kCopyAtSizeLimit);
+            // The copy row's own title: a device copy, or (host-memory labs) the call's copies alone.
+            r->limit_name = copy->scaled_copy() ? std::string(kScaledCopyLimit)
+                            : copy->title.empty() ? std::string(kCopyAtSizeLimit)
+                                                  : copy->title + " at this size";
         }
         const BenchRow* base = library ? library : (!r->compute_bound() ? copy : nullptr);
         if (base) {

@@ -116,6 +116,11 @@ TEST_CASE("bench metrics: a copy timed at the size is the limit at that size, an
     CHECK(rows[0].ratio_to_library == doctest::Approx(0.5));
     CHECK(rows[0].library == "cudamemcpy");
     CHECK(rows[1].fraction_of_limit == doctest::Approx(1));
+
+    // A lab whose vectors are host memory: its copy row is the call's own copies, and its title says so.
+    rows[1].title = rows[3].title = "the call's copies alone";
+    compute_metrics(rows, "any GPU");
+    CHECK(rows[0].limit_name == "the call's copies alone at this size");
 }
 
 TEST_CASE("bench metrics: a compute-bound task against cuBLAS at the same size, else the grading model")
