@@ -224,7 +224,7 @@ ParsedCommand grade_command(CLI::App& app, Context& ctx)
     c->add_flag("--again", a.again, "Grade every file again, even those already graded");
     c->add_flag("--list", a.list_only, "Only say what is found and what is ignored, and why");
     c->add_option("--jobs", a.jobs, "Compiles at once (default: the CPU cores)")->check(CLI::Range(1, 1024));
-    c->add_option("--per-gpu", a.per_wave, "Checks sharing the GPU at once, a new one as one ends (timing always runs alone; the GPU's health is checked after every six times as many)")
+    c->add_option("--per-gpu", a.per_wave, "Checks sharing the GPU at once, a new one as one ends (timing always runs alone; the GPU's health is checked after every sixteen times as many)")
         ->check(CLI::Range(1, 16));
     c->add_option("--gpus", a.gpus, "The GPUs to grade on, a worker each: indices (0,1) or all (default: the first)");
     c->add_flag("--no-sanitizer", a.no_sanitizer, "Leave compute-sanitizer out");

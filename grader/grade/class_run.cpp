@@ -1,6 +1,7 @@
 #include "grade/class_run.h"
 
 #include "check/grade_record.h"
+#include "check/plan.h"
 #include "util/parallel.h"
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include <deque>
 #include <future>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 namespace hpclab {
@@ -89,13 +91,54 @@ ClassSteps real_steps(const Toolchain& tc, const ClassRunOptions& o)
     return s;
 }
 
-// The queue of files to check, shared by the GPUs' workers; a voided wave
-// goes back to it while another GPU still works.
+// A timed task's weight in runs: its timing takes the GPU alone
+// (check/gpu_turns.h) while the other checks of the wave wait for it. On
+// the H100 (8 at once) a timed task added about 5 s to a check (vecadd1
+// 10.7 s against hello 5.6 s: one task of five sizes each, vecadd1 timed),
+// a run about 0.15 s (vecadd2's five more runs than hello: 0.8 s).
+constexpr int kTimedTaskRuns = 30;
+
+// What a file's check is expected to cost, in runs, from its lab's
+// metadata alone: the runs it plans (check/plan.h: every task at every size
+// but the big ones, which a grading leaves out, and the sanitizer's), and
+// its timed tasks (those with a threshold). Only the order it gives the
+// labs counts: labs with more timed tasks first, then those with more runs.
+int expected_cost(const LabInfo& lab, const ClassRunOptions& o)
+{
+    std::vector<const TaskInfo*> tasks;
+    int timed = 0;
+    for (const TaskInfo& t : lab.tasks) {
+        tasks.push_back(&t);
+        if (t.threshold) ++timed;
+    }
+    return static_cast<int>(plan_runs(lab, tasks, false, o.sanitizer).size()) + (o.timing ? kTimedTaskRuns * timed : 0);
+}
+
+// The order the checks start in (indices into `jobs`): waves of
+// `wave_size` in the jobs' order, and inside each the longest expected
+// first (ties in the jobs' order), so that a wave's tail, during which the
+// slots of the checks already done stay idle until its health check, is
+// short checks. The order decides nothing but when a file is checked.
+std::vector<std::size_t> start_order(const std::vector<GradeJob>& jobs, std::size_t wave_size, const ClassRunOptions& o)
+{
+    std::vector<int> cost;
+    for (const GradeJob& job : jobs) cost.push_back(expected_cost(*job.submission->lab, o));
+    std::vector<std::size_t> order(jobs.size());
+    std::iota(order.begin(), order.end(), std::size_t {0});
+    for (std::size_t begin = 0; begin < order.size(); begin += wave_size)
+        std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                         order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + wave_size)),
+                         [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+    return order;
+}
+
+// The queue of files to check, shared by the GPUs' workers, in the order
+// they start (start_order: a worker takes a whole wave of it); a voided
+// wave goes back to its front, as it was, while another GPU still works.
 class JobQueue {
 public:
-    JobQueue(std::size_t n, int workers) : active_(workers)
+    JobQueue(const std::vector<std::size_t>& order, int workers) : queue_(order.begin(), order.end()), active_(workers)
     {
-        for (std::size_t i = 0; i < n; ++i) queue_.push_back(i);
     }
     std::vector<std::size_t> take(std::size_t n)
     {
@@ -144,9 +187,13 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
     ClassRunTotals totals;
     std::mutex totals_mutex;
 
+    const int at_once = std::max(1, o.checks_at_once);
+    const std::size_t wave_size = static_cast<std::size_t>(o.checks_per_wave > 0 ? o.checks_per_wave : 16 * at_once);
+    const std::vector<std::size_t> order = start_order(jobs, wave_size, o);
+
     // 1. Every file compiled, side by side on the CPU, in the order the
-    // checks take them: a check waits for its own file only, so the GPU is
-    // busy from the first compiled file on, not after the last.
+    // checks take them (`order`): a check waits for its own file only, so
+    // the GPU is busy from the first compiled file on, not after the last.
     auto t0 = Clock::now();
     std::mutex progress_mutex;
     std::vector<std::promise<void>> compiled(jobs.size());
@@ -155,7 +202,7 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
     std::thread compiler([&] {
         Progress progress(o, ClassProgress::Phase::compiling, static_cast<int>(jobs.size()), progress_mutex);
         std::vector<std::function<int()>> builds;
-        for (std::size_t j = 0; j < jobs.size(); ++j)
+        for (std::size_t j : order)
             builds.push_back([&, j] {
                 const GradeJob& job = jobs[j];
                 bool ok = false;
@@ -173,9 +220,7 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
 
     // 2. The checks: a worker per GPU, a wave at a time, each result kept as its wave's GPU is found clean.
     Progress progress(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()), progress_mutex);
-    const int at_once = std::max(1, o.checks_at_once);
-    const std::size_t wave_size = static_cast<std::size_t>(o.checks_per_wave > 0 ? o.checks_per_wave : 6 * at_once);
-    JobQueue queue(jobs.size(), static_cast<int>(gpus.size()));
+    JobQueue queue(order, static_cast<int>(gpus.size()));
     const auto save = [&](const GradeJob& job, const LabCheck& c) {
         std::lock_guard lock(totals_mutex);
         totals.compile_s += c.compile_s, totals.run_s += c.run_s, totals.sanitizer_s += c.sanitizer_s,

@@ -3,7 +3,8 @@
 // from one queue, each file checked and saved once; a GPU found unhealthy
 // after a wave is taken out of service and its wave is checked again on
 // another GPU; with no GPU left, the files are grader errors or left for
-// the next run, never lost or passed.
+// the next run, never lost or passed. Inside a wave the checks start
+// longest expected first, and the files compile in that order.
 #include "grade/class_run.h"
 #include "test_support.h"
 
@@ -70,17 +71,24 @@ struct StandIns {
     }
 };
 
+// Each student hands in every one of `labs`; the jobs: student by student, each's files in course order.
 struct StandInClass {
     TempDir dir;
     ClassFolder cls;
     std::vector<GradeJob> jobs;
-    explicit StandInClass(int students)
+    explicit StandInClass(int students, const std::vector<std::string>& labs = {"vecadd3"})
     {
-        for (int i = 0; i < students; ++i) dir.write("class/s" + std::to_string(10 + i) + "/vecadd3.cu", "// " + std::to_string(i) + "\n");
+        for (int i = 0; i < students; ++i)
+            for (const std::string& lab : labs)
+                dir.write("class/s" + std::to_string(10 + i) + "/" + lab + ".cu", "// " + lab + " " + std::to_string(i) + "\n");
         cls = discover_class(dir.path() / "class", catalog());
-        for (const Student& s : cls.students) jobs.push_back({s.id, s.folder, &s.submissions.front(), 1});
+        for (const Student& s : cls.students)
+            for (const Submission& sub : s.submissions) jobs.push_back({s.id, s.folder, &sub, 1});
     }
 };
+
+// "s10 vecadd3": a job's name in the orders the tests record.
+std::string job_name(const GradeJob& job) { return job.student + " " + job.submission->lab->id; }
 
 }  // namespace
 
@@ -211,4 +219,88 @@ TEST_CASE("grade scheduler: a file is checked once it is compiled, while later f
     CHECK_FALSE(checked_before_its_compile);
     CHECK(checked_before_all_compiled);  // one compile at a time, 60 ms each: the checks began long before the last
     CHECK(out.all_results().size() == 8);
+}
+
+// Labs whose expected cost is clearly ordered by their metadata: reduction
+// (three tasks, two timed) > vecadd3 (one timed) > vecadd2 (two tasks, none
+// timed) > hello (one task of five sizes) > vecadd0 (one size).
+const std::vector<std::string> kMixedLabs {"hello", "vecadd0", "vecadd2", "vecadd3", "reduction"};
+
+// A grading of `c` one compile and one check at a time, with the order the
+// files compiled in and the checks started in ("s10 hello", ...).
+struct RunOrder {
+    std::vector<std::string> compiled, started;
+    int waves = 0;
+    std::size_t saved = 0;
+};
+RunOrder run_order(const StandInClass& c, int checks_per_wave)
+{
+    RunOrder r;
+    StandIns stand_ins;
+    ClassSteps steps = stand_ins.steps();
+    std::mutex mutex;  // the compiler's thread and the check's
+    steps.build = [&](const GradeJob& job) {
+        std::lock_guard lock(mutex);
+        r.compiled.push_back(job_name(job));
+        return true;
+    };
+    const auto check = steps.check;
+    steps.check = [&](const GradeJob& job, const GpuInfo& gpu, GpuTurns* turns) {
+        {
+            std::lock_guard lock(mutex);
+            r.started.push_back(job_name(job));
+        }
+        return check(job, gpu, turns);
+    };
+    const GradeFolder out(c.dir.path() / "out");
+    ClassRunOptions o {.compile_jobs = 1, .checks_at_once = 1, .checks_per_wave = checks_per_wave,
+                       .gpu_service_dir = c.dir.path() / "gpus", .steps = steps};
+    r.waves = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o).waves;
+    r.saved = out.all_results().size();
+    return r;
+}
+
+TEST_CASE("grade scheduler: inside a wave the checks start longest expected first, ties in job order")
+{
+    StandInClass c(2, kMixedLabs);
+    REQUIRE(c.jobs.size() == 10);
+    CHECK(job_name(c.jobs.front()) == "s10 hello");  // the jobs come in course order
+    // A wave per student: each wave sorted on its own.
+    RunOrder r = run_order(c, 5);
+    CHECK(r.waves == 2);
+    CHECK(r.started == std::vector<std::string> {"s10 reduction", "s10 vecadd3", "s10 vecadd2", "s10 hello", "s10 vecadd0",
+                                                 "s11 reduction", "s11 vecadd3", "s11 vecadd2", "s11 hello", "s11 vecadd0"});
+    CHECK(r.saved == 10);  // each saved as its own, whatever the order
+    // One wave: the same lab's files in job order.
+    StandInClass again(2, kMixedLabs);
+    r = run_order(again, 10);
+    CHECK(r.waves == 1);
+    CHECK(r.started == std::vector<std::string> {"s10 reduction", "s11 reduction", "s10 vecadd3", "s11 vecadd3", "s10 vecadd2",
+                                                 "s11 vecadd2", "s10 hello", "s11 hello", "s10 vecadd0", "s11 vecadd0"});
+    CHECK(r.saved == 10);
+}
+
+TEST_CASE("grade scheduler: the files compile in the order their checks start")
+{
+    StandInClass c(2, kMixedLabs);
+    const RunOrder r = run_order(c, 5);
+    REQUIRE(r.started.size() == 10);
+    CHECK(r.started.front() == "s10 reduction");  // not the jobs' order
+    CHECK(r.compiled == r.started);
+}
+
+TEST_CASE("grade scheduler: a wave is sixteen times the checks at once unless told otherwise")
+{
+    const auto waves_for = [](int files) {
+        StandInClass c(files);
+        StandIns stand_ins;
+        const GradeFolder out(c.dir.path() / "out");
+        ClassRunOptions o {.checks_at_once = 2, .gpu_service_dir = c.dir.path() / "gpus", .steps = stand_ins.steps()};
+        const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o);
+        CHECK(t.checked == files);
+        CHECK(t.waves == stand_ins.waves[0]);  // a health check per wave
+        return t.waves;
+    };
+    CHECK(waves_for(32) == 1);
+    CHECK(waves_for(33) == 2);
 }
