@@ -168,16 +168,30 @@ part_set() {
 part_broken() { part_set broken; }
 part_hostile() { part_set hostile; }
 
-# The wall time of `hpclab check <lab> --solution` for every lab (a correct
-# file: what a student waits for after a save), in one call.
+# The wall time of a check of a correct file for every lab, in one call: what
+# a student waits for after a save. The lab's first check builds its speed
+# baseline (once: timed too, "first"); then the solution with a line added (a
+# new file to compile, as after a save) is checked twice, in the sandbox and
+# without it (HPCLAB_NO_SANDBOX=1: what the sandbox costs).
 part_checktimes() {
+  local lab saved t0 first sandboxed bare
   say ""
-  say "== check times: hpclab check <lab> --solution, wall seconds"
+  say "== check times of a correct file: hpclab check <lab>, wall seconds (first check; after a save, sandboxed; the same without the sandbox)"
   for j in labs/*/lab.json; do
     lab=$(basename "$(dirname "$j")")
     t0=$(date +%s.%N)
-    "$hpclab" check "$lab" --solution > "$LOGS/checktime-$lab.txt" 2>&1; rc=$?
-    say "$(printf '%-10s exit %d  %5.1f s  ' "$lab" $rc "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')")$(grep -E "^$lab: [0-9]+ of" "$LOGS/checktime-$lab.txt" | sed 's/ (seed.*//; s/^[a-z0-9]*: //')"
+    "$hpclab" check "$lab" --solution > "$LOGS/checktime-first-$lab.txt" 2>&1
+    first=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+    saved="$LOGS/saved/$lab/$lab.cu"; mkdir -p "$(dirname "$saved")"
+    { cat "solutions/$lab/$lab.cu"; echo "// saved at $(date +%s.%N)"; } > "$saved"
+    t0=$(date +%s.%N)
+    "$hpclab" check "$lab" --file "$saved" > "$LOGS/checktime-$lab.txt" 2>&1; rc=$?
+    sandboxed=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+    echo "// saved again at $(date +%s.%N)" >> "$saved"
+    t0=$(date +%s.%N)
+    HPCLAB_NO_SANDBOX=1 "$hpclab" check "$lab" --file "$saved" > "$LOGS/checktime-bare-$lab.txt" 2>&1
+    bare=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+    say "$(printf '%-10s first %5s s; after a save: exit %d %5s s, without the sandbox %5s s  ' "$lab" "$first" $rc "$sandboxed" "$bare")$(grep -E "^$lab: [0-9]+ of" "$LOGS/checktime-$lab.txt" | sed 's/ (seed.*//; s/^[a-z0-9]*: //')"
   done
 }
 

@@ -246,6 +246,7 @@ private:
         const bool cancel = spec_.cancel && spec_.cancel->load();
         if (exited_ || killed_ || !(now >= deadline_ || cancel)) return;
         (cancel ? res_.cancelled : res_.timed_out) = true;
+        res_.lingered = !cancel && lingering_;
         kill(-pid_, SIGKILL);
         killed_ = true;
         kill_time_ = now;
@@ -281,7 +282,7 @@ private:
                 const auto got = drain(out_, buf_, res_.out, res_.out_truncated, spec_.output_limit, out_eof_);
                 const std::size_t seen = res_.tagged.size();
                 tagger_.feed(got, std::chrono::duration<double>(Clock::now() - t0_).count(), res_.tagged);
-                restart_limit_at_tags(seen);
+                watch_tags(seen);
             } else {
                 drain(err_, buf_, res_.err, res_.err_truncated, spec_.output_limit, err_eof_);
             }
@@ -289,11 +290,22 @@ private:
         return true;
     }
 
-    void restart_limit_at_tags(std::size_t from)
+    // The tags read since `from`: a new exchange restarts the wall limit; the
+    // last of done_tags leaves the program linger_limit_s to end.
+    void watch_tags(std::size_t from)
     {
-        if (spec_.limit_restart_tag.empty() || killed_) return;
-        for (std::size_t i = from; i < res_.tagged.size(); ++i)
-            if (res_.tagged[i].text.rfind(spec_.limit_restart_tag, 0) == 0) deadline_ = Clock::now() + limit_;
+        if (killed_) return;
+        for (std::size_t i = from; i < res_.tagged.size(); ++i) {
+            const std::string& text = res_.tagged[i].text;
+            if (!spec_.limit_restart_tag.empty() && text.rfind(spec_.limit_restart_tag, 0) == 0)
+                deadline_ = Clock::now() + limit_;
+            if (done_seen_ < spec_.done_tags.size() && text == spec_.done_tags[done_seen_] &&
+                ++done_seen_ == spec_.done_tags.size()) {
+                lingering_ = true;
+                deadline_ = std::min(deadline_, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                                   std::chrono::duration<double>(spec_.linger_limit_s)));
+            }
+        }
     }
 
     const ProcessSpec& spec_;
@@ -306,6 +318,8 @@ private:
     const Clock::duration limit_;
     Clock::time_point deadline_;
     bool out_eof_ = false, err_eof_ = false, exited_ = false, killed_ = false;
+    std::size_t done_seen_ = 0;  // of spec_.done_tags, read in order
+    bool lingering_ = false;     // all of them read: the deadline is the linger limit's
     Clock::time_point kill_time_;
     int wstatus_ = 0;
 };

@@ -36,6 +36,15 @@ struct ProcessSpec {
     // Non-empty: a tagged line that starts with this starts the wall limit
     // anew (a program that runs several exchanges gets the limit for each).
     std::string limit_restart_tag;
+    // Non-empty: tagged lines that, read in this order, say the program's
+    // work is done (the harness's marks of its last exchange and last call).
+    // From then on it and whatever it started have `linger_limit_s` to end:
+    // a tool it runs under (compute-sanitizer) waits for every process of the
+    // program's tree, and a child left sleeping must not hold the run until
+    // the wall limit. Printed early by the program itself, they only cut its
+    // own run short.
+    std::vector<std::string> done_tags;
+    double linger_limit_s = 20;
     // Set: the program runs inside this sandbox (run/sandbox.h).
     std::optional<SandboxSpec> sandbox;
     // Limits the kernel keeps per process, set before exec (0: none). Core
@@ -61,7 +70,8 @@ struct ProcessResult {
     std::string start_error;   // why it could not start
     int exit_code = -1;        // when it exited
     int signal = 0;            // when a signal ended it
-    bool timed_out = false;    // killed at the wall limit
+    bool timed_out = false;    // killed at the wall limit (or lingering: see below)
+    bool lingered = false;     // killed linger_limit_s after its done_tags: something of it kept running
     bool cancelled = false;    // killed because `cancel` turned true
     bool unkillable = false;   // still there 20 s after SIGKILL (stuck in the GPU driver)
     bool file_size_limit = false;  // ended by SIGXFSZ: it wrote past file_size_limit_bytes

@@ -148,6 +148,11 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
     if (!req.gpu_uuid.empty()) ps.set_env.emplace_back("CUDA_VISIBLE_DEVICES", req.gpu_uuid);
     ps.tag_prefix = wire::tag_prefix(ex.job().marker);
     if (exchanges.size() > 1) ps.limit_restart_tag = ps.tag_prefix + "exchange-";  // the limit is per exchange
+    // The last exchange begun and its last call ended: the work is done.
+    const wire::Job& last = exchanges.back()->file->job();
+    ps.done_tags = {fmt::format("{}exchange-{}@@", ps.tag_prefix, exchanges.size() - 1),
+                    fmt::format("{}end-{}@@", ps.tag_prefix, last.ncalls - 1)};
+    ps.linger_limit_s = req.linger_limit_s;
     ps.wall_limit_s = req.wall_limit_s;
     ps.cancel = req.cancel;
     ps.cpus = req.cpus;
@@ -172,11 +177,17 @@ void classify_end(const RunRequest& req, const wire::Result& result, RunReport& 
     if (pr.cancelled) set(RunStatus::cancelled, "stopped: another run of this task hit the time limit");
     else if (req.gate && !req.gate->opened() && !pr.timed_out && pr.signal == 0) set(RunStatus::cancelled, kGateClosed);
     else if (!pr.started) set(RunStatus::could_not_start, pr.start_error);
-    else if (pr.timed_out)
+    else if (pr.timed_out && !pr.lingered)
         set(RunStatus::timed_out,
             fmt::format("still running after {:.0f} s: stopped (an endless loop, or a kernel that never ends?)",
                         req.wall_limit_s));
     else if (!pr.limit_message.empty()) set(RunStatus::limit_hit, pr.limit_message);
+    // A limit it met says more than its lingering (a fork bomb's sleepers).
+    else if (pr.lingered)
+        set(RunStatus::timed_out,
+            fmt::format("its calls were done, but it (or a process it started) was still running {:.0f} s later: "
+                        "stopped (a child process left behind, or a program that does not end?)",
+                        req.linger_limit_s));
     else if (pr.file_size_limit)
         set(RunStatus::limit_hit, fmt::format("the program wrote a file past the limit of {} MiB",
                                               kRunFileLimitBytes >> 20));

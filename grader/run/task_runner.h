@@ -54,6 +54,9 @@ struct RunRequest {
     // baseline). Its calls then all count as passed.
     bool judge_outputs = true;
     std::vector<std::string> wrapper;  // a command the program runs under (compute-sanitizer ...)
+    // Seconds the program (and all it started) has to end once its last call
+    // is done: then it is stopped, a time limit (ProcessSpec::done_tags).
+    double linger_limit_s = 20;
     // Reference operations per call before outputs are sampled: timed calls
     // need less (a cached or skipped result is wrong nearly everywhere).
     double reference_budget = 4e8;

@@ -18,6 +18,7 @@
 //   net_connect=<port> vecadd, after printing "connect ok" or "connect refused" (to 127.0.0.1:<port>)
 //   orphan           vecadd, leaving a setsid() grandchild that sleeps 60 s (says "orphan left")
 //   write_big        writes a file of 200 MiB into its folder, then vecadd
+//   linger           vecadd, then does not end (sleeps 60 s after its last call)
 // and, for a program given several exchanges (one run after another):
 //   crash, hang, exit   abort(), sleep forever, or exit(0), before any call
 //   slow             vecadd, after sleeping 600 ms
@@ -184,6 +185,7 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
         h->result.calls_done = k + 1;
     }
     h->result.stage = wire::Stage::finished;
+    if (trick == "linger") sleep_ms(60000);
     return wire::kExitOk;
 }
 

@@ -113,3 +113,27 @@ TEST_CASE("stand-in: the exchange file cannot be shrunk by the program (sealed)"
     CHECK(r.process.exit_code == 0);
     CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
 }
+
+TEST_CASE("stand-in: a program whose calls are done but that does not end is stopped soon after, a time limit")
+{
+    // compute-sanitizer waits for every process of the program's tree: a
+    // child left sleeping would hold the run until the wall limit (minutes).
+    const LabInfo& lab = lab_of("vecadd1");
+    const Params p {{"n", 1000}};
+    RunRequest req = correctness_run({.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = p, .seed = 3});
+    req.cpus.clear();
+    req.wrapper = {HPCLAB_LAB_STANDIN, "linger"};
+    req.linger_limit_s = 1;
+    const RunReport r = run_task(req);
+    CHECK(r.process.lingered);
+    CHECK(r.process.wall_s < 10);  // not the lab's wall limit (30 s), nor the stand-in's 60 s sleep
+    CHECK(r.status == RunStatus::timed_out);
+    CHECK(r.status_message.find("its calls were done") != std::string::npos);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::time_limit);
+
+    // The same program that ends: no linger.
+    req.wrapper = {HPCLAB_LAB_STANDIN, "vecadd"};
+    const RunReport honest = run_task(req);
+    CHECK_FALSE(honest.process.lingered);
+    CHECK(honest.status == RunStatus::completed);
+}

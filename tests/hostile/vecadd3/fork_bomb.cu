@@ -1,5 +1,5 @@
 // expect: resource_limit
-// why: forks up to 1000 processes that sleep 30 s, and computes right: the run's cgroup allows 512 processes and threads, the forks past that fail, and the kernel's pids.events counts them; all of them die with the run
+// why: forks up to 1000 processes that sleep 30 s, and computes right: the run's cgroup allows 512 processes and threads, the forks past that fail, and the kernel's pids.events counts them; all of them die with the run (under compute-sanitizer, which waits for them, 20 s after the last call at the latest)
 #include "hpc.h"
 #include "vecadd3.h"
 #include <unistd.h>
