@@ -410,6 +410,11 @@ part_readme() {
   say "cmake --workflow --preset default: exit $rc, $(( $(date +%s) - t0 )) s; its last lines:"
   tail -8 "$LOGS/readme-workflow.txt" | tee -a "$summary"
   grep -E "\*\*\*Failed|\*\*\*Timeout|Not Run" "$LOGS/readme-workflow.txt" | head -20 | tee -a "$summary"
+  say "hostile set: $(grep -cE 'Test +#[0-9]+: hostile\..*Passed' "$LOGS/readme-workflow.txt") passed; broken set: $(grep -cE 'Test +#[0-9]+: broken\..*Passed' "$LOGS/readme-workflow.txt") passed; the slowest tests:"
+  grep -E "Test +#" "$LOGS/readme-workflow.txt" | awk '{for(i=1;i<=NF;i++) if($i=="sec") print $(i-1), $4}' | sort -rn | head -5 | tee -a "$summary"
+  if command -v nvidia-smi >/dev/null; then
+    say "GPU after the tests: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader | wc -l) compute processes, $(nvidia-smi --query-gpu=memory.used --format=csv,noheader) used"
+  fi
   [ $rc -eq 0 ] || ctest_rc=$rc
 }
 
