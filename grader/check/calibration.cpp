@@ -115,6 +115,17 @@ void calibrate_lab(const fs::path& root, const LabInfo& lab, const CalibrationOp
         for (TaskCalibration& r : rows)  // which task it is for is unknown: it spoils them all
             r.slow.push_back({.source = shown_path(s.file, root), .problem = s.problem});
     }
+    // A task that must be faster than another task of the baseline (matmul's
+    // tiled, at least 1.2x its naive one) must beat that plainer kernel: a
+    // student's kernel no faster than it runs 1.0x by construction, a slow
+    // version every threshold must stay clear of, whether or not the broken
+    // set has one.
+    for (TaskCalibration& r : rows)
+        if (r.task->threshold->baseline != "reference" && r.task->threshold->shipped > 1)
+            r.slow.push_back({.source = fmt::format("the {} task of {} itself (1.0x by construction)",
+                                                    r.task->threshold->baseline,
+                                                    shown_path(lab.baseline_source, root)),
+                              .ratio = 1.0});
     for (TaskCalibration& r : rows) r.decision = decide_threshold(r.task->threshold->shipped, r.course, r.slow);
 }
 

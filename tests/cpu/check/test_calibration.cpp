@@ -241,3 +241,27 @@ TEST_CASE("check: a task is timed against the course config's threshold, not lab
     here.student_ms = {1.0};
     CHECK(finding_of_timing(here).kind == Verdict::too_slow);
 }
+
+TEST_CASE("calibrate: a task timed against a plainer task of the baseline must stay clear of 1.0x, that task itself")
+{
+    // matmul's tiled task is timed against the naive task of bench/matmul/tuned.cu: a kernel no
+    // faster than naive runs 1.0x, so a threshold near or below 1 would pass it. Measured on an
+    // H100 (2026-11-25): the course's tiled kernel 1.39..1.46x.
+    const auto tiled_at = [](double r) {
+        StandIn s;
+        s.by_file["matmul.cu"] = {{"naive", ratio(1.0)}, {"tiled", ratio(r)}};
+        const CalibrationOptions o {.labs = {&lab_of("matmul")}, .reps = 1, .measure = s.step()};
+        return calibrate(catalog(), o);
+    };
+    const Calibration thin = tiled_at(1.39);
+    const TaskCalibration& tiled = row(thin, "matmul", "tiled");
+    CAPTURE(tiled.decision.why);
+    CHECK(tiled.decision.kind == Kind::refused);  // not a new threshold of 1.39 / 1.5 = 0.93
+    CHECK(contains(tiled.decision.why, "too thin to call"));
+    REQUIRE(tiled.slow.size() == 1);
+    CHECK(contains(tiled.slow[0].source, "the naive task of bench/matmul/tuned.cu itself"));
+    CHECK(row(thin, "matmul", "naive").slow.empty());  // timed against the same task: no such bound
+
+    const Calibration clear = tiled_at(1.5);
+    CHECK(row(clear, "matmul", "tiled").decision.kind == Kind::confirmed);  // 1.5 >= 1.2 x 1.2, and 1.2 >= 1.2 x 1.0
+}
