@@ -70,8 +70,8 @@ BuildResult build_and_report(Context& ctx, const LabInfo& lab, const fs::path& s
     return b;
 }
 
-RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
-                  const Params& params, const RunOptions& options)
+RunRequest run_request(Context& ctx, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
+                       const Params& params, const RunOptions& options)
 {
     const RunTarget target {.lab = &lab,
                             .task = &task,
@@ -84,7 +84,13 @@ RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const 
     RunRequest req = options.timed ? timed_run(target, {.reps = task.timing_reps}) : correctness_run(target);
     req.fill_inputs = options.fill_inputs;
     req.on_first_outputs = options.on_first_outputs;
-    return run_task(req);
+    return req;
+}
+
+RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
+                  const Params& params, const RunOptions& options)
+{
+    return run_task(run_request(ctx, lab, task, program, params, options));
 }
 
 int exit_of(const TaskVerdict& v, const RunReport& r)

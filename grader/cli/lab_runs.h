@@ -41,6 +41,9 @@ struct RunOptions {
 
 RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const std::filesystem::path& program,
                   const Params& params, const RunOptions& options);
+// The request run_one runs.
+RunRequest run_request(Context& ctx, const LabInfo& lab, const TaskInfo& task, const std::filesystem::path& program,
+                       const Params& params, const RunOptions& options);
 
 // The exit status of a run's verdict (a size that does not fit is a usage error).
 int exit_of(const TaskVerdict& v, const RunReport& r);
