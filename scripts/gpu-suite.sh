@@ -47,6 +47,7 @@ pack() { tar -C "$(dirname "$LOGS")" -czf "$OUT/logs.tar.gz" logs; }
 summary="$OUT/summary.txt"
 : > "$summary"
 say() { echo "$*" | tee -a "$summary"; }
+seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }  # $1: a date +%s.%N
 
 say "== hpclab GPU suite, $(date -u '+%Y-%m-%d %H:%M UTC')"
 if command -v nvidia-smi >/dev/null; then
@@ -181,16 +182,16 @@ part_checktimes() {
     lab=$(basename "$(dirname "$j")")
     t0=$(date +%s.%N)
     "$hpclab" check "$lab" --solution > "$LOGS/checktime-first-$lab.txt" 2>&1
-    first=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+    first=$(seconds_since "$t0")
     saved="$LOGS/saved/$lab/$lab.cu"; mkdir -p "$(dirname "$saved")"
     { cat "solutions/$lab/$lab.cu"; echo "// saved at $(date +%s.%N)"; } > "$saved"
     t0=$(date +%s.%N)
     "$hpclab" check "$lab" --file "$saved" > "$LOGS/checktime-$lab.txt" 2>&1; rc=$?
-    sandboxed=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+    sandboxed=$(seconds_since "$t0")
     echo "// saved again at $(date +%s.%N)" >> "$saved"
     t0=$(date +%s.%N)
     HPCLAB_NO_SANDBOX=1 "$hpclab" check "$lab" --file "$saved" > "$LOGS/checktime-bare-$lab.txt" 2>&1
-    bare=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+    bare=$(seconds_since "$t0")
     say "$(printf '%-10s first %5s s; after a save: exit %d %5s s, without the sandbox %5s s  ' "$lab" "$first" $rc "$sandboxed" "$bare")$(grep -E "^$lab: [0-9]+ of" "$LOGS/checktime-$lab.txt" | sed 's/ (seed.*//; s/^[a-z0-9]*: //')"
   done
 }
@@ -208,7 +209,7 @@ part_brokentimes() {
     log="$LOGS/brokentime-$lab-$(basename "$f" .cu).txt"
     "$hpclab" check "$lab" --file "$f" > "$log" 2>&1; rc=$?
     say "$(printf '%-10s %-28s exit %d  %5.1f s  expect %-16s got: %s' "$lab" "$(basename "$f" .cu)" $rc \
-      "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')" "$(grep -oE 'expect: [a-z_]+' "$f" | head -1 | cut -d' ' -f2)" \
+      "$(seconds_since "$t0")" "$(grep -oE 'expect: [a-z_]+' "$f" | head -1 | cut -d' ' -f2)" \
       "$(grep -E "^$lab: [0-9]+ of" "$log" | sed 's/ (seed.*//; s/^[a-z0-9]*: //')")"
   done
 }

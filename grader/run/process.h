@@ -44,7 +44,7 @@ struct ProcessSpec {
     // the wall limit. Printed early by the program itself, they only cut its
     // own run short.
     std::vector<std::string> done_tags;
-    double linger_limit_s = 20;
+    double linger_limit_s = 0;  // set with done_tags (RunRequest::linger_limit_s says how long)
     // Set: the program runs inside this sandbox (run/sandbox.h).
     std::optional<SandboxSpec> sandbox;
     // Limits the kernel keeps per process, set before exec (0: none). Core
