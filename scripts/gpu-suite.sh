@@ -186,13 +186,20 @@ part_checktimes() {
     saved="$LOGS/saved/$lab/$lab.cu"; mkdir -p "$(dirname "$saved")"
     { cat "solutions/$lab/$lab.cu"; echo "// saved at $(date +%s.%N)"; } > "$saved"
     t0=$(date +%s.%N)
-    "$hpclab" check "$lab" --file "$saved" > "$LOGS/checktime-$lab.txt" 2>&1; rc=$?
+    HPCLAB_TIMELINE="$LOGS/timeline-$lab.txt" "$hpclab" check "$lab" --file "$saved" > "$LOGS/checktime-$lab.txt" 2>&1; rc=$?
     sandboxed=$(seconds_since "$t0")
     echo "// saved again at $(date +%s.%N)" >> "$saved"
     t0=$(date +%s.%N)
     HPCLAB_NO_SANDBOX=1 "$hpclab" check "$lab" --file "$saved" > "$LOGS/checktime-bare-$lab.txt" 2>&1
     bare=$(seconds_since "$t0")
     say "$(printf '%-10s first %5s s; after a save: exit %d %5s s, without the sandbox %5s s  ' "$lab" "$first" $rc "$sandboxed" "$bare")$(grep -E "^$lab: [0-9]+ of" "$LOGS/checktime-$lab.txt" | sed 's/ (seed.*//; s/^[a-z0-9]*: //')"
+  done
+  # Where the seconds of a check after a save went (HPCLAB_TIMELINE: every
+  # child process and phase, seconds since hpclab started).
+  for lab in ${TIMELINE_LABS:-matmul rotation stencil reduction}; do
+    [ -f "$LOGS/timeline-$lab.txt" ] || continue
+    say "-- timeline of the check of $lab after a save (start end what)"
+    sort -n "$LOGS/timeline-$lab.txt" | tee -a "$summary"
   done
 }
 

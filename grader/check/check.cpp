@@ -6,6 +6,7 @@
 #include "check/feedback.h"
 #include "run/gpu_health.h"
 #include "run/task_runner.h"
+#include "util/timeline.h"
 
 #include <fmt/format.h>
 
@@ -108,8 +109,10 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
 
     // 1. Build.
     auto t0 = Clock::now();
+    double phase_start = timeline_clock();
     out.build = build_student(tc, lab, o.source, timing);
     out.compile_s = seconds_since(t0);
+    timeline_note(phase_start, "check: build");
     const auto stop_at_build = [&](Verdict v, const std::string& message) {
         every_task_finds(out, tasks, v, message);
         out.total_s = seconds_since(t_start);
@@ -130,11 +133,13 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     const std::vector<PlannedRun> plan = plan_runs(lab, tasks, o.big, sanitizer.has_value());
     std::vector<std::optional<RunReport>> reports;
     t0 = Clock::now();
+    phase_start = timeline_clock();
     reports = run_correctness(
         {&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs, out.build.facts, o.gpu_turns, {},
          o.hang_after_s},
         plan);
     split_run_time(out, plan, reports, seconds_since(t0));
+    timeline_note(phase_start, "check: correctness and sanitizer runs");
     say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "",
                     out.run_s + out.sanitizer_s));
 
@@ -149,6 +154,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     // 4. Speed, only where everything else is right, with the GPU alone
     // while the timed calls run (the timing phase takes its turns).
     t0 = Clock::now();
+    phase_start = timeline_clock();
     std::vector<std::size_t> timed;
     for (std::size_t i = 0; i < out.tasks.size(); ++i)
         if (o.timing && out.tasks[i].task->threshold && all_correct(out.tasks[i])) timed.push_back(i);
@@ -156,9 +162,12 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     for (std::size_t i : timed) out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
     timing.close_all();
     out.timing_s = seconds_since(t0);
+    timeline_note(phase_start, "check: timing");
 
     // 5. The GPU as the runs left it: a broken one voids the check.
+    phase_start = timeline_clock();
     if (watch_gpu) void_if_gpu_broken(tc, gpu, gpu_before, o.gpu_service_dir, out);
+    timeline_note(phase_start, "check: the GPU's health after");
 
     // 6. Decide.
     std::vector<TaskVerdict> verdicts;

@@ -1,5 +1,7 @@
 #include "run/process.h"
 
+#include "util/timeline.h"
+
 #include "run/orphans.h"
 
 #include <fcntl.h>
@@ -354,6 +356,22 @@ std::string describe_signal(int sig)
     }
 }
 
+// A child's line on the timeline: its program, what kind of call it is
+// (nvcc's -c, a sanitizer's tool) and its last argument, by their last part:
+// "nvcc -c ... matmul-check.o", "compute-sanitizer racecheck ... matmul-check".
+std::string process_label(const std::vector<std::string>& argv)
+{
+    if (argv.empty()) return "?";
+    const auto last_part = [](const std::string& a) { return std::filesystem::path(a).filename().string(); };
+    std::string label = last_part(argv[0]);
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        if (argv[i] == "-c") label += " -c";
+        if (argv[i] == "--tool" && i + 1 < argv.size()) label += " " + argv[i + 1];
+    }
+    if (argv.size() > 1) label += " ... " + last_part(argv.back());
+    return label;
+}
+
 ProcessResult run_process(const ProcessSpec& spec)
 {
     ProcessResult res;
@@ -372,6 +390,7 @@ ProcessResult run_process(const ProcessSpec& spec)
     const std::string cwd = spec.cwd.string();
 
     const auto t0 = std::chrono::steady_clock::now();
+    const double timeline_start = timeline_clock();
     const pid_t pid = fork_program();
     if (pid < 0) {
         record_start_error(res, pipes, std::string("fork failed: ") + std::strerror(errno));
@@ -392,6 +411,7 @@ ProcessResult run_process(const ProcessSpec& spec)
     pipes.err.close_all();
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     record_how_it_ended(wstatus, spec.sandbox.has_value(), res);
+    timeline_note(timeline_start, process_label(spec.argv));
     return res;
 }
 

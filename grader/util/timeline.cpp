@@ -1,0 +1,43 @@
+#include "util/timeline.h"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+
+namespace hpclab {
+
+namespace {
+
+const auto g_started = std::chrono::steady_clock::now();
+
+// The file, opened once for appending (O_APPEND: one write is one line, even
+// from several threads), or -1 without HPCLAB_TIMELINE.
+int timeline_fd()
+{
+    static const int fd = [] {
+        const char* path = std::getenv("HPCLAB_TIMELINE");
+        return path && *path ? ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+    }();
+    return fd;
+}
+
+}  // namespace
+
+double timeline_clock()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_started).count();
+}
+
+void timeline_note(double start_s, std::string_view what)
+{
+    const int fd = timeline_fd();
+    if (fd < 0) return;
+    const std::string line = fmt::format("{:8.3f} {:8.3f} {}\n", start_s, timeline_clock(), what);
+    [[maybe_unused]] const auto written = ::write(fd, line.data(), line.size());
+}
+
+}  // namespace hpclab

@@ -1,0 +1,20 @@
+// Where a command's wall time goes, for the maintainers: with
+// HPCLAB_TIMELINE=<file> in the environment, every child process hpclab
+// starts (compiles, links, lab programs, sanitizer runs, the canary) and
+// every phase of a check appends one line to that file:
+//   <start s> <end s> <what>
+// in seconds since hpclab started. Nothing is written without the variable;
+// a line is one write(), so the lines of several threads do not interleave.
+#pragma once
+
+#include <string_view>
+
+namespace hpclab {
+
+// Seconds since this process started (its static initialisation).
+double timeline_clock();
+
+// One line from `start_s` (a timeline_clock() value) to now.
+void timeline_note(double start_s, std::string_view what);
+
+}  // namespace hpclab
