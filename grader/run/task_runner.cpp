@@ -8,7 +8,9 @@
 #include "run/sandbox.h"
 #include "run/sanitizer.h"
 #include "util/keyed_hash.h"
+#include "util/parallel.h"
 #include "util/statistics.h"
+#include "util/timeline.h"
 
 #include <fmt/format.h>
 
@@ -19,6 +21,7 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 namespace hpclab {
 
@@ -26,6 +29,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+// A run on the timeline (util/timeline.h): "matmul/tiled n=33 memcheck".
+std::string timeline_label(const RunRequest& req, std::string_view what)
+{
+    std::string tool;
+    for (std::size_t i = 0; i + 1 < req.wrapper.size(); ++i)
+        if (req.wrapper[i] == "--tool") tool = " " + req.wrapper[i + 1];
+    return fmt::format("{} {}/{} {}{}", what, req.lab->id, req.task ? req.task->id : "", format_params(req.params), tool);
+}
 
 constexpr const char* kGateClosed = "not run: its gate was closed (no timing needed)";
 
@@ -328,10 +340,12 @@ void print_profile(const RunRequest& req, const RunReport& report, std::uint32_t
 ProcessResult run_program(const RunRequest& req, const std::vector<const PreparedExchange*>& exchanges,
                           std::uint64_t data_bytes)
 {
+    const double noted = timeline_clock();
     const WorkDir work("run");
     ProcessSpec ps = program_spec(req, exchanges, work.path());
     std::optional<RunCgroup> scope;
     if (ps.sandbox && cgroup_base().dir) scope.emplace(*cgroup_base().dir, run_limits(data_bytes));
+    timeline_note(noted, timeline_label(req, "folder and cgroup of"));
     if (scope && scope->ok()) {
         ps.cgroup_procs = scope->procs_file();
         ps.after_exit = [&scope] { scope->kill_all(); };
@@ -416,11 +430,16 @@ RunReport run_task(const RunRequest& req)
         report.status_message = *why;
         return report;
     }
+    double noted = timeline_clock();
     const PreparedExchange ex = prepare_exchange(req, decls, fresh_seed());
+    timeline_note(noted, timeline_label(req, "inputs of"));
     const double inputs_ms = ms_since(t_begin);
     const auto t_program = Clock::now();
     ProcessResult process = run_program(req, {&ex}, data_bytes(decls));
-    return judge_run(req, ex, std::move(process), {inputs_ms, ms_since(t_program)});
+    noted = timeline_clock();
+    RunReport judged = judge_run(req, ex, std::move(process), {inputs_ms, ms_since(t_program)});
+    timeline_note(noted, timeline_label(req, "judging of"));
+    return judged;
 }
 
 std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRequest>& reqs)
@@ -432,28 +451,46 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
     }
     // One marker for the program: its tagged lines, every exchange's, are read as one stream.
     const std::uint64_t marker = fresh_seed();
-    std::vector<PreparedExchange> exchanges;
     std::uint64_t largest = 0;
     for (const RunRequest& req : reqs) {
         if (req.gate || req.on_first_outputs) throw std::logic_error("run_tasks_together: a gated or watched run");
         const std::vector<BufferDecl> decls = req.spec->buffers(req.params);
         if (too_large(req, decls)) return reports;  // each alone: run_task says why
-        exchanges.push_back(prepare_exchange(req, decls, marker));
         largest = std::max(largest, data_bytes(decls));
     }
+    // The exchanges are made, and later judged, side by side: most are
+    // small, and one after another they kept the program waiting (and the
+    // verdict) while a few cores did the work.
+    const int side_by_side = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+    double noted = timeline_clock();
+    std::vector<std::optional<PreparedExchange>> made(reqs.size());
+    std::vector<std::function<int()>> making;
+    for (std::size_t e = 0; e < reqs.size(); ++e)
+        making.push_back([&, e] {
+            made[e] = prepare_exchange(reqs[e], reqs[e].spec->buffers(reqs[e].params), marker);
+            return 0;
+        });
+    run_bounded(std::move(making), side_by_side);
+    timeline_note(noted, timeline_label(reqs.front(), fmt::format("inputs of {} runs from", reqs.size())));
     std::vector<const PreparedExchange*> order;
-    for (const PreparedExchange& ex : exchanges) order.push_back(&ex);
+    for (const auto& ex : made) order.push_back(&*ex);
     const ProcessResult process = run_program(reqs.front(), order, largest);
     std::vector<const wire::Result*> results;
-    for (const PreparedExchange& ex : exchanges) results.push_back(&ex.file->result());
+    for (const PreparedExchange* ex : order) results.push_back(&ex->file->result());
     const std::vector<std::optional<ProcessResult>> shares = shares_of_exchanges(process, marker, results);
-    for (std::size_t e = 0; e < reqs.size(); ++e) {
-        if (!shares[e]) continue;
-        reports[e] = judge_run(reqs[e], exchanges[e], *shares[e], {});
-        for (std::size_t before = 0; before < e; ++before)
-            reports[e]->ran_before.push_back(
-                fmt::format("{} {}", reqs[before].task ? reqs[before].task->id : "", format_params(reqs[before].params)));
-    }
+    noted = timeline_clock();
+    std::vector<std::function<int()>> judging;
+    for (std::size_t e = 0; e < reqs.size(); ++e)
+        judging.push_back([&, e] {
+            if (!shares[e]) return 0;
+            reports[e] = judge_run(reqs[e], *order[e], *shares[e], {});
+            for (std::size_t before = 0; before < e; ++before)
+                reports[e]->ran_before.push_back(fmt::format("{} {}", reqs[before].task ? reqs[before].task->id : "",
+                                                             format_params(reqs[before].params)));
+            return 0;
+        });
+    run_bounded(std::move(judging), side_by_side);
+    timeline_note(noted, timeline_label(reqs.front(), fmt::format("judging of {} runs from", reqs.size())));
     return reports;
 }
 
