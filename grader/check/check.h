@@ -39,7 +39,8 @@ struct CheckOptions {
     // Where GPUs taken out of service are marked (run/gpu_health.h); empty:
     // the GPU's health is not checked after the runs.
     std::filesystem::path gpu_service_dir;
-    // Shared with the other checks on this GPU (hpclab grade): correctness
+    // Shared with the other checks on this GPU (hpclab grade; hpclab check
+    // makes one for its GPU, which holds across processes): correctness
     // runs take a shared turn, timing takes the GPU alone. Null: a GPU of
     // this check's own.
     GpuTurns* gpu_turns = nullptr;

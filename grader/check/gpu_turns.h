@@ -4,16 +4,40 @@
 // behind a stream of correctness runs (std::shared_mutex promises no order).
 // It also keeps where the GPU's time went (alone, shared, no turn at all):
 // the split a class's grading reports.
+//
+// Made for a GPU (its UUID), the turns also hold across processes: every
+// hpclab on this machine (two students' checks on a lab server, the tests
+// of a ctest run, a grading) takes them on the same lock files, one per
+// GPU, in a machine-wide folder (kDefaultLockFolder, or $HPCLAB_GPU_TURNS_DIR):
+// a shared turn holds flock(LOCK_SH) on the GPU's file, an alone turn
+// LOCK_EX. Linux's flock does not prefer a waiting LOCK_EX, so a second
+// file, the GPU's gate, keeps the fairness between processes too: an alone
+// turn holds the gate while it waits for the GPU, and a shared turn passes
+// through the gate (gpu_turns.cpp).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
+#include <string>
 
 namespace hpclab {
 
 class GpuTurns {
 public:
+    // The lock files' folder unless $HPCLAB_GPU_TURNS_DIR names another.
+    static constexpr const char* kDefaultLockFolder = "/tmp/hpclab-gpu-turns";
+    // The longest a turn waits for other processes' turns on the GPU (one
+    // other check's timing takes a minute or two; a queue of them, a few).
+    // Past it the turn goes on without them (and the turns after it only
+    // try, until one gets in): a process that holds its turn and never ends
+    // (an hpclab stopped with Ctrl-Z during its timing) must not hold every
+    // other user's check for ever. The timing then sees the other processes
+    // on the GPU and says it was not reliable (timing.cpp).
+    static constexpr double kOtherProcessesWait_s = 600;
+
     class Turn {
     public:
         Turn(GpuTurns* turns, bool alone);
@@ -24,13 +48,32 @@ public:
     private:
         GpuTurns* turns_;
         bool alone_;
+        int lock_fd_ = -1;  // this turn's own descriptor of the GPU's lock file, flock held; -1: none
     };
+
+    // Turns in this process only: checks that share one GpuTurns object
+    // take turns with each other, not with other processes (tests).
+    GpuTurns() = default;
+    // Turns on the GPU of `uuid` (GpuInfo::uuid) with every process on this
+    // machine that takes them too. No UUID, or lock files that cannot be
+    // made or opened: turns in this process only, as above. `wait_s`: the
+    // longest wait for other processes' turns (tests shorten it).
+    explicit GpuTurns(const std::string& uuid, double wait_s = kOtherProcessesWait_s);
+    GpuTurns(const GpuTurns&) = delete;
+    GpuTurns& operator=(const GpuTurns&) = delete;
 
     // No turns (a null GpuTurns*) is a GPU of one's own: every turn is free.
     static Turn shared(GpuTurns* turns) { return Turn(turns, false); }
     static Turn alone(GpuTurns* turns) { return Turn(turns, true); }
 
-    // Wall seconds since this object was made, by what held the GPU.
+    // Whether the turns hold across processes (the lock files could be opened).
+    bool across_processes() const { return !gpu_lock_.empty(); }
+    // The folder the lock files are in: $HPCLAB_GPU_TURNS_DIR or kDefaultLockFolder.
+    static std::filesystem::path lock_folder();
+
+    // Wall seconds since this object was made, by what held the GPU. A turn
+    // counts from when this process gave it, waiting for other processes'
+    // turns included (a grading rarely shares its GPU with other hpclabs).
     struct Split {
         double alone_s = 0;   // a timed phase (one check's timed calls)
         double shared_s = 0;  // one or more programs of correctness or sanitizer runs
@@ -42,6 +85,9 @@ public:
 private:
     using Clock = std::chrono::steady_clock;
     void account(Clock::time_point now);  // under mutex_: the time since the last change to its state
+    // This turn's descriptor of the GPU's lock file, with flock held through
+    // the gate; -1 when the lock files cannot be opened or the wait is over.
+    int lock_across_processes(bool alone);
 
     std::mutex mutex_;
     std::condition_variable changed_;
@@ -50,6 +96,9 @@ private:
     bool alone_ = false;
     Split split_;
     Clock::time_point since_ = Clock::now();
+    std::filesystem::path gpu_lock_, gate_lock_;  // empty: turns in this process only
+    double wait_s_ = kOtherProcessesWait_s;
+    std::atomic<bool> gave_up_ {false};  // the last wait for other processes was over
 };
 
 }  // namespace hpclab

@@ -10,12 +10,14 @@
 #include "bench/metrics.h"
 #include "bench/plan.h"
 #include "bench/render.h"
+#include "check/gpu_turns.h"
 #include "util/clock_text.h"
 #include "student/committed_file.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace hpclab::cli {
 
@@ -77,8 +79,8 @@ std::map<std::string, BuiltVariant> build_variants(Context& ctx, const LabPlan& 
 // the lab's first run that could measure it.
 class LabBench {
 public:
-    LabBench(Context& ctx, const LabPlan& plan, std::size_t& done, std::size_t total)
-        : ctx_(ctx), plan_(plan), done_(done), total_(total)
+    LabBench(Context& ctx, const LabPlan& plan, std::size_t& done, std::size_t total, GpuTurns& turns)
+        : ctx_(ctx), plan_(plan), done_(done), total_(total), turns_(turns)
     {
     }
 
@@ -128,9 +130,17 @@ private:
                                       1 + call.reps, host_needed / 1e9, host / 1e9);
         } else {
             try {
-                const RunRequest req =
+                RunRequest req =
                     bench_request(call, v, *built.program, copy_gb_per_s_ == 0, ctx_.gpu().memory_bytes);
+                // Alone on the GPU against every other hpclab (check/gpu_turns.h),
+                // a turn per run, not one for the whole bench (minutes to hours):
+                // a check's timing is not disturbed by it, nor are its numbers by
+                // a check, and a check waits at most one run of it. The turn
+                // also covers the making of the run's inputs, on the host.
+                std::optional<GpuTurns::Turn> turn(std::in_place, &turns_, true);
+                req.on_program_end = [&turn] { turn.reset(); };
                 const RunReport report = run_task(req);
+                turn.reset();  // a program that never started has not said its end
                 if (copy_gb_per_s_ == 0 && report.copy_bytes_per_s > 0) copy_gb_per_s_ = report.copy_bytes_per_s / 1e9;
                 row = measured_row(std::move(row), report);
             } catch (const std::exception& e) {
@@ -149,6 +159,7 @@ private:
     const LabPlan& plan_;
     std::size_t& done_;
     std::size_t total_;
+    GpuTurns& turns_;
     double copy_gb_per_s_ = 0;
     std::vector<BenchRow> copy_groups_;  // a row of each memory-bound task and size
 };
@@ -235,11 +246,12 @@ int cmd_bench(Context& ctx, const BenchArgs& args)
     fmt::print("Benchmark on {}: {} runs\n", results.header.gpu, count_runs(plans));
     std::size_t done = 0;
     const std::size_t total = count_runs(plans);
+    GpuTurns turns(ctx.gpu().uuid);
     for (const auto& plan : plans) {
         fmt::print("\n{}: {}\n", plan.lab->id, plan.lab->title);
         const auto built = build_variants(ctx, plan);
         std::fflush(stdout);
-        LabBench lab(ctx, plan, done, total);
+        LabBench lab(ctx, plan, done, total, turns);
         results.header.copy_gb_per_s = std::max(results.header.copy_gb_per_s, lab.run(built, results.rows));
         compute_metrics(results.rows, results.header.gpu);
         write_outputs(args, results);  // so far: a long bench stopped halfway keeps what it measured

@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 
 namespace hpclab::cli {
 
@@ -186,6 +187,11 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     if (const auto why = sandbox_unavailable(); why && !args.quiet)
         fmt::print("No sandbox ({}): compiled and run as on your own machine.\n", *why);
     std::fflush(stdout);
+    // The GPU's turns, with every other hpclab on this machine (another
+    // student's check, a ctest run's other tests): the correctness runs
+    // share the GPU, the timing has it alone (check/gpu_turns.h).
+    std::optional<GpuTurns> turns;
+    if (gpu.present) o.gpu_turns = &turns.emplace(gpu.uuid);
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
     print_check(ctx, c);
     keep_record(ctx, c, args);

@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include "check/evidence.h"
+#include "check/gpu_turns.h"
 #include "util/text_file.h"
 
 #include "student/committed_file.h"
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <optional>
 
 namespace hpclab::cli {
 
@@ -106,13 +108,26 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
                             run_request(ctx, lab, task, *program, size.params, {.timed = timed, .big = size.big})});
             if (!timed && !size.big) together.push_back(plan.back().request);
         }
-    std::vector<std::optional<RunReport>> reports = run_tasks_together(together);
+    // Turns on the GPU with every other hpclab on this machine (a ctest
+    // run's other tests, a student's check; check/gpu_turns.h): the timed
+    // runs have it alone, the others share it, each while its program runs.
+    GpuTurns turns(gpu.uuid);
+    const auto in_turn = [&turns](bool alone, RunRequest& req, const auto& run) {
+        std::optional<GpuTurns::Turn> turn(std::in_place, &turns, alone);
+        req.on_program_end = [&turn] { turn.reset(); };
+        auto result = run();
+        turn.reset();  // a program that never started has not said its end
+        req.on_program_end = nullptr;
+        return result;
+    };
+    std::vector<std::optional<RunReport>> reports(together.size());
+    if (!together.empty()) reports = in_turn(false, together.front(), [&] { return run_tasks_together(together); });
     int bad = 0, runs = 0;
     std::size_t next_together = 0;
-    for (const Planned& p : plan) {
+    for (Planned& p : plan) {
         std::optional<RunReport> r;
         if (!p.timed && !p.size.big) r = std::move(reports[next_together++]);
-        if (!r) r = run_task(p.request);
+        if (!r) r = in_turn(p.timed, p.request, [&] { return run_task(p.request); });
         if (r->status == RunStatus::no_gpu) return kSkipped;
         ++runs;
         bad += !report_selftest_run(lab, *p.task, p.size, p.timed, skeleton, *r);

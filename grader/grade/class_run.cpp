@@ -281,7 +281,7 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
         }
     };
     const auto worker = [&](const GpuInfo& gpu) {
-        GpuTurns turns;
+        GpuTurns turns(gpu.uuid);  // with any other hpclab on this GPU too (a student's check)
         check_waves(gpu, turns);
         const GpuTurns::Split split = turns.split();  // where this GPU's time went
         std::lock_guard lock(totals_mutex);
