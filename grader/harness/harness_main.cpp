@@ -99,6 +99,7 @@ int main(int argc, char** argv)
         program.mark_start(static_cast<std::uint32_t>(e));
         program.start_profile();
         program.open_gpu();
+        program.mark_opened(static_cast<std::uint32_t>(e));
         program.find_task();
         program.allocate_buffers();
         program.keep_input_sets();

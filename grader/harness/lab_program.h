@@ -63,6 +63,8 @@ public:
     // line that says exchange `index` starts, and, between two exchanges,
     // everything of this one given back so that the next starts clean.
     void mark_start(std::uint32_t index) const;
+    // The line that says the GPU is ready for exchange `index` (after open_gpu).
+    void mark_opened(std::uint32_t index) const;
     void release();
 
 private:

@@ -58,7 +58,7 @@ std::optional<GpuUsage> settled_usage(const GpuInfo& gpu, const GpuBaseline& bef
     do {
         now = gpu_usage_now(gpu.uuid);
         const bool settled = now && now->own_pids.empty() &&
-                             (!before.usage || now->others > 0 ||
+                             (!before.usage || now->anyone_else() > 0 ||
                               now->used_bytes <= before.usage->used_bytes + kMemorySlackBytes);
         if (!now || settled) return now;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -70,7 +70,7 @@ std::optional<GpuUsage> settled_usage(const GpuInfo& gpu, const GpuBaseline& bef
 void wait_for_quiet_gpu(const GpuInfo& gpu, double within_s)
 {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(within_s);
-    for (auto now = gpu_usage_now(gpu.uuid); now && (now->others > 0 || !now->own_pids.empty());
+    for (auto now = gpu_usage_now(gpu.uuid); now && (now->anyone_else() > 0 || !now->own_pids.empty());
          now = gpu_usage_now(gpu.uuid)) {
         if (std::chrono::steady_clock::now() >= until) return;
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
@@ -89,7 +89,7 @@ GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBas
             return {false, fmt::format("{} process(es) of this check still hold the GPU (pid {})", now->own_pids.size(),
                                        now->own_pids.front())};
         // Memory is ours to explain only while nobody else used the GPU.
-        const bool alone = before.usage && before.usage->others == 0 && now->others == 0;
+        const bool alone = before.usage && before.usage->anyone_else() == 0 && now->anyone_else() == 0;
         if (alone && now->used_bytes > before.usage->used_bytes + kMemorySlackBytes)
             return {false, fmt::format("{:.2f} GB of GPU memory stayed in use after the check ({:.2f} GB before)",
                                        now->used_bytes / 1e9, before.usage->used_bytes / 1e9)};

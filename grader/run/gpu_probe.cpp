@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 namespace hpclab {
 
@@ -26,25 +27,33 @@ template <class F> F symbol(void* lib, const char* name) { return reinterpret_ca
 
 }  // namespace
 
-bool is_own_descendant(int pid)
+Ancestry ancestry_of(int pid)
 {
     const int self = static_cast<int>(getpid());
+    bool under_hpclab = false;  // an ancestor named hpclab, short of this process
     for (int hops = 0; pid > 1 && hops < 64; ++hops) {
-        if (pid == self) return hops > 0;
+        if (pid == self) return hops > 0 ? Ancestry::own : Ancestry::other;
         std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
-        if (!f) return false;
+        if (!f) break;
         // pid (comm) state ppid ...: comm may hold spaces and parentheses, so
         // the fields after it start after the last ')'.
         char line[4096];
         const std::size_t got = std::fread(line, 1, sizeof line - 1, f);
         std::fclose(f);
         line[got] = '\0';
+        const char* open = std::strchr(line, '(');
         const char* close = std::strrchr(line, ')');
         int parent = 0;
-        if (!close || std::sscanf(close + 1, " %*c %d", &parent) != 1) return false;
+        if (!open || !close || std::sscanf(close + 1, " %*c %d", &parent) != 1) break;
+        if (hops > 0 && std::string_view(open + 1, static_cast<std::size_t>(close - open - 1)) == "hpclab")
+            under_hpclab = true;
         pid = parent;
     }
-    return false;
+    // A lab program of another hpclab (a check beside this one): it runs in
+    // that hpclab's GPU turns, as this one's runs do. (Whatever names itself
+    // hpclab below this process is still this process's: the walk above
+    // goes on to the top.)
+    return under_hpclab ? Ancestry::other_hpclab : Ancestry::other;
 }
 
 std::string GpuInfo::driver_string() const
@@ -167,14 +176,19 @@ std::optional<GpuUsage> gpu_usage_now(const std::string& uuid)
         usage->used_bytes = mem.used;
         for (unsigned i = 0; i < n && i < 64; ++i) {
             const int pid = static_cast<int>(infos[i].pid);
-            if (is_own_descendant(pid)) usage->own_pids.push_back(pid);
-            else ++usage->others;
+            switch (ancestry_of(pid)) {
+            case Ancestry::own: usage->own_pids.push_back(pid); break;
+            case Ancestry::other_hpclab: ++usage->hpclab_runs; break;
+            case Ancestry::other: ++usage->others; break;
+            }
         }
     }
     shutdown();
     return usage;
 }
 
+// Other hpclab processes' programs are left out: their turns keep them off
+// the GPU while this one's timed calls run (check/gpu_turns.h).
 std::optional<int> gpu_processes_now()
 {
     const auto usage = gpu_usage_now();

@@ -37,22 +37,29 @@ std::vector<GpuInfo> probe_gpus();
 // Other processes with a CUDA context on the GPU right now (NVML); nothing
 // when NVML cannot tell. hpclab itself holds no context, and its own lab
 // programs (its descendants: a check's timed programs waiting at their
-// gates) are not counted: any other is another user, and timings taken
-// meanwhile are not reliable (nor are timings taken when nobody can tell).
+// gates) are not counted, nor are other hpclab processes' (their GPU turns
+// keep them off the GPU during this one's timed calls): any other is another
+// user, and timings taken meanwhile are not reliable (nor are timings taken
+// when nobody can tell).
 std::optional<int> gpu_processes_now();
 
 // Who uses the GPU now, as NVML sees it: hpclab's own descendants (its lab
 // programs) apart from the other processes, and the device memory in use.
 struct GpuUsage {
-    int others = 0;
+    int others = 0;                 // processes of no hpclab
+    int hpclab_runs = 0;            // lab programs of other hpclab processes (they take GPU turns: check/gpu_turns.h)
     std::vector<int> own_pids;
     std::uint64_t used_bytes = 0;
+    int anyone_else() const { return others + hpclab_runs; }
 };
 // The GPU of `uuid` (empty: the first); nothing when NVML cannot tell.
 std::optional<GpuUsage> gpu_usage_now(const std::string& uuid = "");
 
-// Whether process `pid` descends from this process (its parents, read from
-// /proc, lead here). A process of another PID namespace is not found: not ours.
-bool is_own_descendant(int pid);
+// Whose process `pid` is, from its parents read in /proc: this process's
+// (a descendant), another hpclab process's (an ancestor named hpclab), or
+// someone else's. A process of another PID namespace is not found: someone else's.
+enum class Ancestry { own, other_hpclab, other };
+Ancestry ancestry_of(int pid);
+inline bool is_own_descendant(int pid) { return ancestry_of(pid) == Ancestry::own; }
 
 }  // namespace hpclab

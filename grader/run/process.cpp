@@ -206,7 +206,10 @@ public:
     Watch(const ProcessSpec& spec, pid_t pid, const Pipes& pipes, ProcessResult& res, Clock::time_point t0)
         : spec_(spec), pid_(pid), out_(pipes.out.r), err_(pipes.err.r), res_(res), t0_(t0), tagger_(spec.tag_prefix),
           limit_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.wall_limit_s))),
-          deadline_(t0 + limit_)
+          deadline_(t0 + std::max(limit_, spec.limit_restart_tags.empty()
+                                               ? limit_
+                                               : std::chrono::duration_cast<Clock::duration>(
+                                                     std::chrono::duration<double>(spec.startup_limit_s))))
     {
     }
 
@@ -292,15 +295,17 @@ private:
         return true;
     }
 
-    // The tags read since `from`: a new exchange restarts the wall limit; the
+    // The tags read since `from`: the GPU ready for an exchange restarts the wall limit; the
     // last of done_tags leaves the program linger_limit_s to end.
     void watch_tags(std::size_t from)
     {
         if (killed_) return;
         for (std::size_t i = from; i < res_.tagged.size(); ++i) {
             const std::string& text = res_.tagged[i].text;
-            if (!spec_.limit_restart_tag.empty() && text.rfind(spec_.limit_restart_tag, 0) == 0)
+            if (restarts_seen_ < spec_.limit_restart_tags.size() && text == spec_.limit_restart_tags[restarts_seen_]) {
+                ++restarts_seen_;
                 deadline_ = Clock::now() + limit_;
+            }
             if (done_seen_ < spec_.done_tags.size() && text == spec_.done_tags[done_seen_] &&
                 ++done_seen_ == spec_.done_tags.size()) {
                 lingering_ = true;
@@ -320,7 +325,8 @@ private:
     const Clock::duration limit_;
     Clock::time_point deadline_;
     bool out_eof_ = false, err_eof_ = false, exited_ = false, killed_ = false;
-    std::size_t done_seen_ = 0;  // of spec_.done_tags, read in order
+    std::size_t done_seen_ = 0;      // of spec_.done_tags, read in order
+    std::size_t restarts_seen_ = 0;  // of spec_.limit_restart_tags, read in order
     bool lingering_ = false;     // all of them read: the deadline is the linger limit's
     Clock::time_point kill_time_;
     int wstatus_ = 0;

@@ -33,9 +33,15 @@ struct ProcessSpec {
     // moment hpclab read it (the harness's call markers: what the parent
     // itself saw of a run's progress), past the output limit too.
     std::string tag_prefix;
-    // Non-empty: a tagged line that starts with this starts the wall limit
-    // anew (a program that runs several exchanges gets the limit for each).
-    std::string limit_restart_tag;
+    // Non-empty: tagged lines that, read in this order, each start the wall
+    // limit anew, once (a program that runs several exchanges gets the limit
+    // for each, from the moment its GPU is ready for it). Until the first,
+    // the program has `startup_limit_s`: making a CUDA context waits for the
+    // other programs' on a busy GPU, which is no fault of this one. Each
+    // counts once, in order: a program that prints them itself (it can read
+    // its marker) gets no more time than their number of limits.
+    std::vector<std::string> limit_restart_tags;
+    double startup_limit_s = 0;  // with limit_restart_tags; 0: wall_limit_s
     // Non-empty: tagged lines that, read in this order, say the program's
     // work is done (the harness's marks of its last exchange and last call).
     // From then on it and whatever it started have `linger_limit_s` to end:

@@ -30,6 +30,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
+// Until its CUDA context is made, a program has this long: on a GPU busy
+// with other checks (a class's wave, the test suite), contexts are made one
+// at a time, and a fault's recovery holds them up. Seen on the H100 with ten
+// checks at once: a run killed at its 10 s limit before its first call.
+constexpr double kStartupLimitSeconds = 30;
+
 // A run on the timeline (util/timeline.h): "matmul/tiled n=33 memcheck".
 std::string timeline_label(const RunRequest& req, std::string_view what)
 {
@@ -159,7 +165,10 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
     }
     if (!req.gpu_uuid.empty()) ps.set_env.emplace_back("CUDA_VISIBLE_DEVICES", req.gpu_uuid);
     ps.tag_prefix = wire::tag_prefix(ex.job().marker);
-    if (exchanges.size() > 1) ps.limit_restart_tag = ps.tag_prefix + "exchange-";  // the limit is per exchange
+    // The limit counts from the moment the GPU is ready for each exchange.
+    for (std::size_t e = 0; e < exchanges.size(); ++e)
+        ps.limit_restart_tags.push_back(fmt::format("{}opened-{}@@", ps.tag_prefix, e));
+    ps.startup_limit_s = kStartupLimitSeconds;
     // The last exchange begun and its last call ended: the work is done.
     const wire::Job& last = exchanges.back()->file->job();
     ps.done_tags = {fmt::format("{}exchange-{}@@", ps.tag_prefix, exchanges.size() - 1),
@@ -169,6 +178,16 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
     ps.cancel = req.cancel;
     ps.cpus = req.cpus;
     return ps;
+}
+
+// hpc.h's words as it stops a program at a failed CUDA call (common/hpc.h,
+// hpc_cuda_fail_): "<file>:<line>: cudaCheckError() failed" then "CUDA error".
+bool stopped_by_hpc_h(const std::string& err)
+{
+    for (const char* check : {"cudaCheckError() failed\n", "cudaSafeCall() failed\n"})
+        if (const auto at = err.find(check); at != std::string::npos && err.find("CUDA error", at) != std::string::npos)
+            return true;
+    return false;
 }
 
 // How the program ended, from the parent's view of the process first, then
@@ -189,6 +208,15 @@ void classify_end(const RunRequest& req, const wire::Result& result, RunReport& 
     if (pr.cancelled) set(RunStatus::cancelled, "stopped: another run of this task hit the time limit");
     else if (req.gate && !req.gate->opened() && !pr.timed_out && pr.signal == 0) set(RunStatus::cancelled, kGateClosed);
     else if (!pr.started) set(RunStatus::could_not_start, pr.start_error);
+    // hpc.h said the student's code stopped at a CUDA error, and exit() was
+    // then held up past the limit (the driver tearing down a context after a
+    // fault, on a busy GPU): the error is the finding, not the wait. Printed
+    // by a program that then loops, it only trades one failure for another.
+    else if (pr.timed_out && !pr.lingered && stopped_by_hpc_h(pr.err))
+        set(RunStatus::student_cuda_error,
+            fmt::format("your code stopped at a CUDA error (cudaSafeCall/cudaCheckError, see its message); the program "
+                        "was still ending {:.0f} s later",
+                        req.wall_limit_s));
     else if (pr.timed_out && !pr.lingered)
         set(RunStatus::timed_out,
             fmt::format("still running after {:.0f} s: stopped (an endless loop, or a kernel that never ends?)",

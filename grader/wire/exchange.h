@@ -193,9 +193,10 @@ inline std::uint64_t slots_bytes(const Job& job)
 
 // The start of the lines the harness prints around each call when the job
 // has kFlagMarker: "<prefix>begin-<k>@@" before the student's call and
-// "<prefix>end-<k>@@" once the device finished it; and "<prefix>exchange-<e>@@"
+// "<prefix>end-<k>@@" once the device finished it; "<prefix>exchange-<e>@@"
 // as it starts the e-th exchange of its command line (the exchanges of one
-// program share their marker). The parent reads them as
+// program share their marker), and "<prefix>opened-<e>@@" once the GPU is
+// ready for it (the CUDA context made: the run's time limit counts from there). The parent reads them as
 // they come (run/process.h keeps when): what it saw itself of the run.
 inline std::string tag_prefix(std::uint64_t marker)
 {

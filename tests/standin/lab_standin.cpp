@@ -19,8 +19,11 @@
 //   orphan           vecadd, leaving a setsid() grandchild that sleeps 60 s (says "orphan left")
 //   write_big        writes a file of 200 MiB into its folder, then vecadd
 //   linger           vecadd, then does not end (sleeps 60 s after its last call)
+//   open_slowly      vecadd, 1.5 s late to say its GPU is ready (a context made on a busy GPU)
+//   reopen           says its GPU is ready over and over, and never ends
 // and, for a program given several exchanges (one run after another):
 //   crash, hang, exit   abort(), sleep forever, or exit(0), before any call
+//   slow_cuda_exit   hpc.h's message of a failed CUDA call, then an exit that never ends
 //   slow             vecadd, after sleeping 600 ms
 //   print            vecadd, printing "printed in exchange <e>" in each call
 //   <trick>@<e>      the trick in exchange e only, vecadd in the others
@@ -154,6 +157,13 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
     const wire::Job job = h->job;
     const bool marked = job.flags & wire::kFlagMarker;
     if (marked) std::printf("\n%sexchange-%u@@\n", wire::tag_prefix(job.marker).c_str(), index);
+    if (trick == "open_slowly") sleep_ms(1500);
+    if (marked) std::printf("\n%sopened-%u@@\n", wire::tag_prefix(job.marker).c_str(), index);
+    if (trick == "reopen")  // its own "GPU ready" line again and again, to push its time limit back
+        for (;;) {
+            sleep_ms(200);
+            std::printf("\n%sopened-%u@@\n", wire::tag_prefix(job.marker).c_str(), index);
+        }
     h->result.magic = wire::kMagic;
     h->result.stage = wire::Stage::started;
     if (trick == "unsealed" && ftruncate(fd, 0) == 0) return 3;  // it must not shrink
@@ -166,6 +176,11 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
     }
     if (trick == "crash") std::abort();
     if (trick == "hang") for (;;) sleep_ms(1000);
+    if (trick == "slow_cuda_exit") {  // hpc.h's message, then an exit the driver holds up
+        std::fprintf(stderr, "lab.cu:12: cudaCheckError() failed\n    kernel execution\n"
+                             "    CUDA error 700 cudaErrorIllegalAddress: an illegal memory access was encountered\n");
+        for (;;) sleep_ms(1000);
+    }
     if (trick == "exit") std::exit(0);
     if (trick == "slow") sleep_ms(600);
     h->result.trace_available = trick == "forge_trace";

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <csignal>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -147,6 +148,72 @@ TEST_CASE("process: hpclab's own programs are its descendants, others are not")
     CHECK_FALSE(hpclab::is_own_descendant(static_cast<int>(::getppid())));
     CHECK_FALSE(hpclab::is_own_descendant(1));
     CHECK_FALSE(hpclab::is_own_descendant(999999999));
+    ::kill(grandchild, SIGKILL);
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+}
+
+TEST_CASE("process: another hpclab's programs are told apart from this one's and from anyone else's")
+{
+    // B forks C and ends: C, orphaned, is no longer this process's. C names
+    // itself hpclab and forks G: G is another hpclab's program.
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    const pid_t b = ::fork();
+    REQUIRE(b >= 0);
+    if (b == 0) {
+        if (::fork() == 0) {
+            ::prctl(PR_SET_NAME, "hpclab");
+            const pid_t g = ::fork();
+            if (g == 0) {
+                ::pause();
+                ::_exit(0);
+            }
+            const pid_t pair[2] = {::getpid(), g};
+            [[maybe_unused]] const auto n = ::write(fds[1], pair, sizeof pair);
+            ::pause();
+            ::_exit(0);
+        }
+        ::_exit(0);
+    }
+    ::waitpid(b, nullptr, 0);
+    pid_t pair[2] = {0, 0};
+    REQUIRE(::read(fds[0], pair, sizeof pair) == sizeof pair);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    const auto [c, g] = std::pair(pair[0], pair[1]);
+    // A subreaper (this process, when the runner made it one) takes C back: then both are its own.
+    const bool reaped_here = hpclab::ancestry_of(static_cast<int>(c)) == hpclab::Ancestry::own;
+    CHECK(hpclab::ancestry_of(static_cast<int>(g)) ==
+          (reaped_here ? hpclab::Ancestry::own : hpclab::Ancestry::other_hpclab));
+    if (!reaped_here) CHECK(hpclab::ancestry_of(static_cast<int>(c)) == hpclab::Ancestry::other);
+    CHECK(hpclab::ancestry_of(1) == hpclab::Ancestry::other);
+
+    ::kill(g, SIGKILL);
+    ::kill(c, SIGKILL);
+
+    // Below this process, a process that names itself hpclab (a student's
+    // program hiding its child) does not make that child another's.
+    int fds2[2];
+    REQUIRE(::pipe(fds2) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        ::prctl(PR_SET_NAME, "hpclab");
+        const pid_t grandchild = ::fork();
+        if (grandchild == 0) {
+            ::pause();
+            ::_exit(0);
+        }
+        [[maybe_unused]] const auto n = ::write(fds2[1], &grandchild, sizeof grandchild);
+        ::pause();
+        ::_exit(0);
+    }
+    pid_t grandchild = 0;
+    REQUIRE(::read(fds2[0], &grandchild, sizeof grandchild) == sizeof grandchild);
+    ::close(fds2[0]);
+    ::close(fds2[1]);
+    CHECK(hpclab::ancestry_of(static_cast<int>(grandchild)) == hpclab::Ancestry::own);
     ::kill(grandchild, SIGKILL);
     ::kill(child, SIGKILL);
     ::waitpid(child, nullptr, 0);

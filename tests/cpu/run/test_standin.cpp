@@ -137,3 +137,45 @@ TEST_CASE("stand-in: a program whose calls are done but that does not end is sto
     CHECK_FALSE(honest.process.lingered);
     CHECK(honest.status == RunStatus::completed);
 }
+
+TEST_CASE("stand-in: the time limit counts from the GPU ready, and a program cannot push it back")
+{
+    const LabInfo& lab = lab_of("vecadd1");
+    const Params p {{"n", 1000}};
+    RunRequest req = correctness_run({.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = p, .seed = 3});
+    req.cpus.clear();
+    req.wall_limit_s = 1;
+    // 1.5 s to make its context (a busy GPU): no fault of the program's.
+    req.wrapper = {HPCLAB_LAB_STANDIN, "open_slowly"};
+    const RunReport slow_start = run_task(req);
+    CHECK_FALSE(slow_start.process.timed_out);
+    CHECK(slow_start.status == RunStatus::completed);
+    CHECK(verdict_of("vecadd1", p, slow_start) == Verdict::pass);
+
+    // Its "ready" line printed again and again: each counts once, in order,
+    // so the program is stopped one limit after the first.
+    req.wrapper = {HPCLAB_LAB_STANDIN, "reopen"};
+    const RunReport pushing = run_task(req);
+    CHECK(pushing.process.timed_out);
+    CHECK(pushing.process.wall_s < 5);
+    CHECK(verdict_of("vecadd1", p, pushing) == Verdict::time_limit);
+}
+
+TEST_CASE("stand-in: a program stopped by hpc.h at a CUDA error, then slow to end, is that CUDA error")
+{
+    // After a fault, the driver can hold exit() up past the limit on a busy
+    // GPU (seen on the H100 with ten checks at once): not an endless loop.
+    const LabInfo& lab = lab_of("vecadd1");
+    const Params p {{"n", 1000}};
+    RunRequest req = correctness_run({.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = p, .seed = 3});
+    req.cpus.clear();
+    req.wall_limit_s = 1;
+    req.wrapper = {HPCLAB_LAB_STANDIN, "slow_cuda_exit"};
+    const RunReport r = run_task(req);
+    CHECK(r.process.timed_out);
+    CHECK(r.status == RunStatus::student_cuda_error);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::cuda_error);
+    // Without hpc.h's words, the same wait is a time limit.
+    req.wrapper = {HPCLAB_LAB_STANDIN, "hang"};
+    CHECK(verdict_of("vecadd1", p, run_task(req)) == Verdict::time_limit);
+}
