@@ -2,6 +2,7 @@
 // turn, and the kernels a program contains (run/program_facts.h).
 #include "run/claims.h"
 #include "run/program_facts.h"
+#include "run/task_runner.h"
 #include "wire/exchange.h"
 
 #include <doctest/doctest.h>
@@ -66,4 +67,33 @@ TEST_CASE("program facts: kernels from nm's stubs, library kernels named, a trac
     REQUIRE(lib.size() == 1);
     CHECK(lib[0].find("cub") != std::string::npos);
     CHECK(kernel_stubs("0000 T main\n").empty());
+}
+
+TEST_CASE("claims: timed calls that a busy host saw late are no lie; a claim under half the shortest call is one")
+{
+    RunRequest req;
+    req.ncalls = 5;
+    req.trace = RunRequest::Trace::none;
+    wire::Result result {};
+    result.calls_done = 5;
+    RunReport report;
+    report.status = RunStatus::completed;
+    SeenCalls seen;
+    seen.ended = 5;
+    // The H100 suite at eight tests at once: an honest 0.357 ms kernel seen
+    // as 1 ms in most calls (the parent read the end lines late).
+    seen.observed_ms = {1.2, 1.0, 0.55, 1.0, 1.1};
+    const auto calls_of = [&](double ms) {
+        report.calls.assign(5, CallReport {});
+        for (auto& c : report.calls) {
+            c.done = true;
+            c.gpu_ms = c.host_ms = ms;
+        }
+    };
+    calls_of(0.357);
+    CHECK_FALSE(contradicted_claim(req, result, seen, report));
+    calls_of(0.1);  // under half of the shortest call seen, less the slack
+    const auto why = contradicted_claim(req, result, seen, report);
+    REQUIRE(why);
+    CHECK(why->find("at least 0.550 ms") != std::string::npos);
 }
