@@ -69,7 +69,7 @@ TEST_CASE("program facts: kernels from nm's stubs, library kernels named, a trac
     CHECK(kernel_stubs("0000 T main\n").empty());
 }
 
-TEST_CASE("claims: timed calls that a busy host saw late are no lie; a claim under half the shortest call is one")
+TEST_CASE("claims: timed calls that a busy host saw late are no lie, and a claim under half the shortest call is one")
 {
     RunRequest req;
     req.ncalls = 5;
