@@ -108,12 +108,16 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
                             run_request(ctx, lab, task, *program, size.params, {.timed = timed, .big = size.big})});
             if (!timed && !size.big) together.push_back(plan.back().request);
         }
-    // Turns on the GPU with every other hpclab on this machine (a ctest
-    // run's other tests, a student's check; check/gpu_turns.h): the timed
-    // runs have it alone, the others share it, each while its program runs.
+    // Shared turns on the GPU with every other hpclab on this machine (a
+    // ctest run's other tests, a student's check; check/gpu_turns.h), each
+    // while its program runs: a check's timed calls never run beside them.
+    // The timed runs too: a selftest asserts nothing about speed (their
+    // claims are judged against the shortest call seen, run/claims.cpp),
+    // and an alone turn, held while their inputs are made on the host,
+    // kept every other test off the GPU.
     GpuTurns turns(gpu.uuid);
-    const auto in_turn = [&turns](bool alone, RunRequest& req, const auto& run) {
-        std::optional<GpuTurns::Turn> turn(std::in_place, &turns, alone);
+    const auto in_turn = [&turns](RunRequest& req, const auto& run) {
+        std::optional<GpuTurns::Turn> turn(std::in_place, &turns, false);
         req.on_program_end = [&turn] { turn.reset(); };
         auto result = run();
         turn.reset();  // a program that never started has not said its end
@@ -121,13 +125,13 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
         return result;
     };
     std::vector<std::optional<RunReport>> reports(together.size());
-    if (!together.empty()) reports = in_turn(false, together.front(), [&] { return run_tasks_together(together); });
+    if (!together.empty()) reports = in_turn(together.front(), [&] { return run_tasks_together(together); });
     int bad = 0, runs = 0;
     std::size_t next_together = 0;
     for (Planned& p : plan) {
         std::optional<RunReport> r;
         if (!p.timed && !p.size.big) r = std::move(reports[next_together++]);
-        if (!r) r = in_turn(p.timed, p.request, [&] { return run_task(p.request); });
+        if (!r) r = in_turn(p.request, [&] { return run_task(p.request); });
         if (r->status == RunStatus::no_gpu) return kSkipped;
         ++runs;
         bad += !report_selftest_run(lab, *p.task, p.size, p.timed, skeleton, *r);
