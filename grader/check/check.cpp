@@ -124,7 +124,6 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     if (!out.build.ok) return stop_at_build(Verdict::compile_error, out.build.diagnostics);
     say(fmt::format("compiled in {:.1f} s{}", out.compile_s, out.build.cached ? " (up to date)" : ""));
     if (!gpu.present) return stop_at_build(Verdict::not_run, "no GPU here: " + gpu.why_not);
-    if (timing.active()) timing.prepare_student(out.build.program, out.build.facts);
 
     // 2. Correctness and sanitizer runs, side by side, each a fresh process.
     const auto sanitizer = o.sanitizer ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
@@ -136,7 +135,12 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     phase_start = timeline_clock();
     reports = run_correctness(
         {&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs, out.build.facts, o.gpu_turns, {},
-         o.hang_after_s},
+         o.hang_after_s,
+         // The timed programs get ready during the runs, once the runs' own
+         // inputs are made (the two made at once held each other up).
+         [&] {
+             if (timing.active()) timing.prepare_student(out.build.program, out.build.facts);
+         }},
         plan);
     split_run_time(out, plan, reports, seconds_since(t0));
     timeline_note(phase_start, "check: correctness and sanitizer runs");

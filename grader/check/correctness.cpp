@@ -75,10 +75,21 @@ public:
                     std::vector<std::vector<std::size_t>> jobs)
         : runs_(runs), plan_(plan), jobs_(std::move(jobs)),
           timed_out_(std::make_unique<std::atomic<bool>[]>(runs.tasks.size())),
-          cancel_(std::make_unique<std::atomic<bool>[]>(jobs_.size())), running_(jobs_.size()), reports_(plan.size())
+          cancel_(std::make_unique<std::atomic<bool>[]>(jobs_.size())), running_(jobs_.size()), reports_(plan.size()),
+          inputs_noted_(std::make_unique<std::atomic<bool>[]>(jobs_.size()))
     {
     }
     std::size_t size() const { return jobs_.size(); }
+
+    // The first `first_jobs` jobs (those that start at once) have made their
+    // inputs, or `now`: runs.once_inputs_made, once.
+    void inputs_made(std::optional<std::size_t> job, std::size_t first_jobs)
+    {
+        if (job && (*job >= first_jobs || inputs_noted_[*job].exchange(true))) return;
+        if (job && ++jobs_with_inputs_ < first_jobs) return;
+        if (runs_.once_inputs_made && !inputs_told_.exchange(true)) runs_.once_inputs_made();
+    }
+    std::size_t first_jobs = 0;  // set before the jobs start
 
     // Job k's runs: together where they can, then alone each one that the
     // program ran together could not finish (crashed, cut short, or stopped
@@ -109,7 +120,7 @@ public:
                     again.push_back(js[i]);
                     continue;
                 }
-                std::optional<RunReport> r = done ? std::move(together[i]) : run_alone(js[i]);
+                std::optional<RunReport> r = done ? std::move(together[i]) : run_alone(k, js[i]);
                 note_time_out(js[i], r);
                 if (r && r->status != RunStatus::cancelled) reports_[js[i]] = std::move(r);
             }
@@ -165,6 +176,7 @@ private:
         std::vector<RunRequest> reqs;
         for (std::size_t j : js) reqs.push_back(planned_request(runs_, plan_[j], log.get()));
         reqs.front().cancel = &cancel_[k];
+        reqs.front().on_inputs_made = [this, k] { inputs_made(k, first_jobs); };
         auto reports = in_shared_turn(reqs.front(), [&] { return run_tasks_together(reqs); });
         return log ? with_tool_log(std::move(reports), log->read()) : reports;
     }
@@ -190,13 +202,14 @@ private:
     }
 
     // One run in a program of its own, stopped when its task times out elsewhere.
-    std::optional<RunReport> run_alone(std::size_t j)
+    std::optional<RunReport> run_alone(std::size_t k, std::size_t j)
     {
         const PlannedRun& p = plan_[j];
         if (timed_out_[p.task]) return std::nullopt;
         const auto log = p.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
         RunRequest req = planned_request(runs_, p, log.get());
         req.cancel = &timed_out_[p.task];
+        req.on_inputs_made = [this, k] { inputs_made(k, first_jobs); };
         RunReport r = in_shared_turn(req, [&] { return run_task(req); });
         if (log) r.tool_log = log->read();
         return r;
@@ -209,6 +222,9 @@ private:
     std::unique_ptr<std::atomic<bool>[]> cancel_;     // per job: a task of its running program timed out
     std::vector<std::vector<std::size_t>> running_;   // per job: the runs of its program under way
     std::vector<std::optional<RunReport>> reports_;  // each job writes its own runs' places
+    std::unique_ptr<std::atomic<bool>[]> inputs_noted_;  // per job: its first inputs made
+    std::atomic<std::size_t> jobs_with_inputs_ {0};
+    std::atomic<bool> inputs_told_ {false};
 };
 
 }  // namespace
@@ -222,7 +238,10 @@ std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& run
             state.run(k);
             return 0;
         });
-    run_bounded(std::move(jobs), runs.parallel + (runs.sanitizer ? 2 : 0));
+    const int workers = runs.parallel + (runs.sanitizer ? 2 : 0);
+    state.first_jobs = std::min<std::size_t>(state.size(), static_cast<std::size_t>(std::max(1, workers)));
+    run_bounded(std::move(jobs), workers);
+    state.inputs_made(std::nullopt, 0);  // at the latest now (no job made any: a task timed out everywhere)
     return state.take();
 }
 

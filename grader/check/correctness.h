@@ -10,6 +10,7 @@
 #include "run/task_runner.h"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ struct CorrectnessRuns {
     // lab program, tests/standin); empty in a check.
     std::vector<std::string> wrapper;
     double plain_size_limit_s = 0;  // > 0: a plain (not big) size's time limit, if below the lab's
+    // Called once, from a worker, when the first jobs have made their runs'
+    // inputs (or, at the latest, before run_correctness returns): the check
+    // makes its timed runs' inputs then. Made at the same moment, the two
+    // held each other up (the H100: the runs of rotation started 0.6 s late).
+    std::function<void()> once_inputs_made;
 };
 
 // Reports in the plan's order; empty where a run was skipped or cancelled.

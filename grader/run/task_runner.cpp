@@ -461,6 +461,7 @@ RunReport run_task(const RunRequest& req)
     double noted = timeline_clock();
     const PreparedExchange ex = prepare_exchange(req, decls, fresh_seed());
     timeline_note(noted, timeline_label(req, "inputs of"));
+    if (req.on_inputs_made) req.on_inputs_made();
     const double inputs_ms = ms_since(t_begin);
     const auto t_program = Clock::now();
     ProcessResult process = run_program(req, {&ex}, data_bytes(decls));
@@ -500,6 +501,7 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
         });
     run_bounded(std::move(making), side_by_side);
     timeline_note(noted, timeline_label(reqs.front(), fmt::format("inputs of {} runs from", reqs.size())));
+    if (reqs.front().on_inputs_made) reqs.front().on_inputs_made();
     std::vector<const PreparedExchange*> order;
     for (const auto& ex : made) order.push_back(&*ex);
     const ProcessResult process = run_program(reqs.front(), order, largest);

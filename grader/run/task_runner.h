@@ -64,6 +64,10 @@ struct RunRequest {
     // Set: the program prepares, then waits at this gate until the caller
     // says go (gate.h); run_task then returns once the calls are done.
     std::shared_ptr<Gate> gate;
+    // Called once the run's exchanges are made (its inputs), before its
+    // program starts: a check starts its next host work then, not while the
+    // runs' inputs are still being made (they would wait for each other).
+    std::function<void()> on_inputs_made;
     // Called as soon as the program and every process of its run have ended,
     // before the judging: a timed program's time alone on the GPU ends here.
     std::function<void()> on_program_end;

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
 
 #include <set>
@@ -128,4 +129,29 @@ TEST_CASE("correctness jobs: a plain size's own limit, below the lab's, cuts a h
     CHECK(c.reports[0]->status == RunStatus::timed_out);
     CHECK(c.reports[0]->status_message.find("still running after 1 s") != std::string::npos);
     CHECK(took_s < 30);  // not the lab's 60 s
+}
+
+TEST_CASE("correctness jobs: the check hears once that the runs' inputs are made, while their program still runs")
+{
+    // The stand-in that hangs until its 1 s limit: the callback comes with
+    // the inputs made, long before the runs end (not at the latest moment,
+    // as run_correctness returns), and only once.
+    using Clock = std::chrono::steady_clock;
+    const LabInfo& lab = lab_of("vecadd1");
+    static const GpuInfo no_gpu;
+    std::atomic<int> told {0};
+    Clock::time_point told_at {};
+    CorrectnessRuns runs {.lab = &lab, .tasks = {&lab.tasks.front()}, .program = "lab-program", .seed = 7,
+                          .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, "hang"},
+                          .plain_size_limit_s = 1,
+                          .once_inputs_made = [&] {
+                              if (++told == 1) told_at = Clock::now();
+                          }};
+    const std::vector<PlannedRun> plan = plan_runs(lab, runs.tasks, false, false);
+    const auto reports = run_correctness(runs, plan);
+    const Clock::time_point returned_at = Clock::now();
+    CHECK(told == 1);
+    CHECK(returned_at - told_at > std::chrono::milliseconds(500));  // the program ran 1 s after it
+    REQUIRE(reports.front());
+    CHECK(reports.front()->status == RunStatus::timed_out);
 }
