@@ -59,13 +59,20 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
 std::vector<std::vector<std::size_t>> jobs_of(const std::vector<PlannedRun>& plan)
 {
     std::map<std::string, std::vector<std::size_t>> together;
-    std::vector<std::vector<std::size_t>> jobs;
+    std::vector<std::vector<std::size_t>> big;
     for (std::size_t j = 0; j < plan.size(); ++j) {
-        if (plan[j].size.big) jobs.push_back({j});
+        if (plan[j].size.big) big.push_back({j});
         else together[plan[j].tool].push_back(j);
     }
-    // The plain sizes first: they take the longest, and decide most verdicts.
-    for (auto& [tool, runs] : together) jobs.insert(tool.empty() ? jobs.begin() : jobs.end(), std::move(runs));
+    // The sanitizer's programs first (racecheck, then memcheck): the tool
+    // alone takes about a second to start, so they end last (the H100's
+    // timelines), and their inputs are small. Then the plain sizes, which
+    // decide most verdicts; the sizes past 2^31 bytes last.
+    std::vector<std::vector<std::size_t>> jobs;
+    for (auto it = together.rbegin(); it != together.rend(); ++it)
+        if (!it->first.empty()) jobs.push_back(std::move(it->second));
+    if (together.count("")) jobs.push_back(std::move(together[""]));
+    for (auto& b : big) jobs.push_back(std::move(b));
     return jobs;
 }
 
