@@ -376,9 +376,12 @@ part_grade() {
   say "== hpclab grade: $n students x $(ls labs/*/lab.json | wc -l) labs"
   t0=$(date +%s)
   # Each line with the second it came (a call cut at its limit still shows the pace).
+  # GRADE_TIMELINE=1: every process, phase and GPU turn of the grading on one time line (logs.tar.gz).
+  [ "${GRADE_TIMELINE:-0}" = 1 ] && export HPCLAB_TIMELINE="$LOGS/timeline-class.txt"
   timeout -s INT "${GRADE_TIMEOUT:-3600}" "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} 2>&1 \
     | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"
   rc=${PIPESTATUS[0]}
+  unset HPCLAB_TIMELINE
   say "class: exit $rc, $(( $(date +%s) - t0 )) s wall"
   tar -C "$LOGS/graded" -czf "$OUT/graded.tar.gz" results verdicts.csv gradebook.csv 2>/dev/null
   grep -E "^[0-9]+ (Found|Course seed|Graded|The GPU|  [a-z])" "$LOGS/grade-class.txt" | cut -d' ' -f2- | tee -a "$summary"

@@ -109,10 +109,14 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
 
     // 1. Build.
     auto t0 = Clock::now();
+    // On the timeline (util/timeline.h), each phase names its file: a
+    // class's grading writes every check's phases into one file.
+    const std::string on_timeline =
+        fmt::format("check of {}/{}:", o.source.parent_path().filename().string(), o.source.filename().string());
     double phase_start = timeline_clock();
     out.build = build_student(tc, lab, o.source, timing);
     out.compile_s = seconds_since(t0);
-    timeline_note(phase_start, "check: build");
+    timeline_note(phase_start, on_timeline + " build");
     const auto stop_at_build = [&](Verdict v, const std::string& message) {
         every_task_finds(out, tasks, v, message);
         out.total_s = seconds_since(t_start);
@@ -143,7 +147,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
          }},
         plan);
     split_run_time(out, plan, reports, seconds_since(t0));
-    timeline_note(phase_start, "check: correctness and sanitizer runs");
+    timeline_note(phase_start, on_timeline + " correctness and sanitizer runs");
     say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "",
                     out.run_s + out.sanitizer_s));
 
@@ -166,12 +170,12 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     for (std::size_t i : timed) out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
     timing.close_all();
     out.timing_s = seconds_since(t0);
-    timeline_note(phase_start, "check: timing");
+    timeline_note(phase_start, on_timeline + " timing");
 
     // 5. The GPU as the runs left it: a broken one voids the check.
     phase_start = timeline_clock();
     if (watch_gpu) void_if_gpu_broken(tc, gpu, gpu_before, o.gpu_service_dir, out);
-    timeline_note(phase_start, "check: the GPU's health after");
+    timeline_note(phase_start, on_timeline + " the GPU's health after");
 
     // 6. Decide.
     std::vector<TaskVerdict> verdicts;

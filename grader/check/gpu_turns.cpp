@@ -1,5 +1,7 @@
 #include "check/gpu_turns.h"
 
+#include "util/timeline.h"
+
 #include <fmt/format.h>
 
 #include <fcntl.h>
@@ -169,6 +171,7 @@ int GpuTurns::lock_across_processes(bool alone)
 GpuTurns::Turn::Turn(GpuTurns* turns, bool alone) : turns_(turns), alone_(alone)
 {
     if (!turns_) return;
+    const double asked_at = timeline_clock();
     {
         std::unique_lock lock(turns_->mutex_);
         if (alone_) {
@@ -187,6 +190,9 @@ GpuTurns::Turn::Turn(GpuTurns* turns, bool alone) : turns_(turns), alone_(alone)
     // Then other processes' turns, never with the mutex held: the turns of
     // this process that end meanwhile must be able to say so.
     lock_fd_ = turns_->lock_across_processes(alone_);
+    // On the timeline: how long a turn waited for the GPU (a class's pace).
+    granted_at_ = timeline_clock();
+    if (granted_at_ - asked_at > 0.005) timeline_note(asked_at, alone_ ? "GPU turn alone: waiting" : "GPU turn shared: waiting");
 }
 
 GpuTurns::Turn::~Turn()
@@ -195,6 +201,7 @@ GpuTurns::Turn::~Turn()
     // The lock file first: an alone turn of this process, let in by the
     // state below, must not find this turn's flock still held.
     if (lock_fd_ >= 0) let_go(lock_fd_);
+    if (alone_) timeline_note(granted_at_, "GPU turn alone: held");
     {
         std::lock_guard lock(turns_->mutex_);
         turns_->account(Clock::now());

@@ -49,6 +49,7 @@ public:
         GpuTurns* turns_;
         bool alone_;
         int lock_fd_ = -1;  // this turn's own descriptor of the GPU's lock file, flock held; -1: none
+        double granted_at_ = 0;  // timeline_clock() when it began (util/timeline.h)
     };
 
     // Turns in this process only: checks that share one GpuTurns object
