@@ -86,7 +86,9 @@ TEST_CASE("stand-in: timed calls claimed far faster than hpclab saw them are tam
     CHECK(r.status == RunStatus::tampered);
     CHECK(r.status_message.find("0.001 ms per call") != std::string::npos);
     REQUIRE(r.calls.size() == 5);
-    CHECK(r.calls[1].observed_ms >= 19.0);  // the parent's own clock saw the 20 ms
+    // The parent's own clock saw the 20 ms, less at most its delay in
+    // reading the begin line (a busy CI machine: 16.7 ms seen).
+    CHECK(r.calls[1].observed_ms >= 10.0);
     const RunReport honest = run_standin("vecadd", "vecadd1", p, true);
     CHECK(honest.status == RunStatus::completed);
 }
