@@ -174,7 +174,10 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
 
     // 5. The GPU as the runs left it: a broken one voids the check.
     phase_start = timeline_clock();
-    if (watch_gpu) void_if_gpu_broken(tc, gpu, gpu_before, o.gpu_service_dir, out);
+    if (watch_gpu) {  // its canary is a program on the GPU: in a shared turn, as any other
+        const auto turn = GpuTurns::shared(o.gpu_turns);
+        void_if_gpu_broken(tc, gpu, gpu_before, o.gpu_service_dir, out);
+    }
     timeline_note(phase_start, on_timeline + " the GPU's health after");
 
     // 6. Decide.

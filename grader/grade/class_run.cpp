@@ -253,7 +253,11 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
             std::vector<LabCheck> results =
                 run_bounded(std::move(checks), std::min(at_once, static_cast<int>(wave_size)));
             const auto t_health = Clock::now();
-            const GpuHealth health = watch ? steps.health(gpu, before) : GpuHealth {};
+            GpuHealth health;
+            if (watch) {  // its canary is a program on the GPU: in a shared turn, as any other
+                const auto turn = GpuTurns::shared(&turns);
+                health = steps.health(gpu, before);
+            }
             {
                 std::lock_guard lock(totals_mutex);
                 totals.health_wall_s += seconds_since(t_health);
