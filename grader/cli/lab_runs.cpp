@@ -1,12 +1,14 @@
 #include "lab_runs.h"
 
 #include "check/evidence.h"
+#include "check/gpu_turns.h"
 #include "run/run_recipe.h"
 #include "util/shown_path.h"
 #include "util/text.h"
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <sstream>
 
 namespace hpclab::cli {
@@ -90,7 +92,15 @@ RunRequest run_request(Context& ctx, const LabInfo& lab, const TaskInfo& task, c
 RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
                   const Params& params, const RunOptions& options)
 {
-    return run_task(run_request(ctx, lab, task, program, params, options));
+    // A shared turn on the GPU while the program runs (check/gpu_turns.h):
+    // on a lab server, another student's check times its calls alone.
+    RunRequest req = run_request(ctx, lab, task, program, params, options);
+    GpuTurns turns(ctx.gpu().uuid);
+    std::optional<GpuTurns::Turn> turn(std::in_place, &turns, false);
+    req.on_program_end = [&turn] { turn.reset(); };
+    RunReport report = run_task(req);
+    turn.reset();  // a program that never started has not said its end
+    return report;
 }
 
 int exit_of(const TaskVerdict& v, const RunReport& r)
