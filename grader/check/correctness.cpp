@@ -88,12 +88,16 @@ public:
     }
     std::size_t size() const { return jobs_.size(); }
 
-    // The first `first_jobs` jobs (those that start at once) have made their
-    // inputs, or `now`: runs.once_inputs_made, once.
-    void inputs_made(std::optional<std::size_t> job, std::size_t first_jobs)
+    // Job k has made its runs' inputs: once the first `first_jobs` jobs
+    // (those that start at once) have, runs.once_inputs_made.
+    void inputs_made(std::size_t k)
     {
-        if (job && (*job >= first_jobs || inputs_noted_[*job].exchange(true))) return;
-        if (job && ++jobs_with_inputs_ < first_jobs) return;
+        if (k >= first_jobs || inputs_noted_[k].exchange(true)) return;
+        if (++jobs_with_inputs_ == first_jobs) tell_inputs_made();
+    }
+    // runs.once_inputs_made, if not said yet.
+    void tell_inputs_made()
+    {
         if (runs_.once_inputs_made && !inputs_told_.exchange(true)) runs_.once_inputs_made();
     }
     std::size_t first_jobs = 0;  // set before the jobs start
@@ -164,18 +168,6 @@ private:
             for (std::size_t i : running_[k])
                 if (plan_[i].task == task) cancel_[k] = true;
     }
-    // `run()` with a shared turn on the GPU while the program runs (its
-    // judging needs none: the turn ends as the program does).
-    template <class Run> auto in_shared_turn(RunRequest& req, Run run)
-    {
-        std::optional<GpuTurns::Turn> turn;
-        turn.emplace(runs_.turns, false);
-        req.on_program_end = [&turn] { turn.reset(); };
-        auto result = run();
-        turn.reset();  // a program that never started has not said its end
-        return result;
-    }
-
     std::vector<std::optional<RunReport>> run_together(std::size_t k, const std::vector<std::size_t>& js)
     {
         const PlannedRun& first = plan_[js.front()];
@@ -183,8 +175,8 @@ private:
         std::vector<RunRequest> reqs;
         for (std::size_t j : js) reqs.push_back(planned_request(runs_, plan_[j], log.get()));
         reqs.front().cancel = &cancel_[k];
-        reqs.front().on_inputs_made = [this, k] { inputs_made(k, first_jobs); };
-        auto reports = in_shared_turn(reqs.front(), [&] { return run_tasks_together(reqs); });
+        reqs.front().on_inputs_made = [this, k] { inputs_made(k); };
+        auto reports = while_program_runs(runs_.turns, false, reqs.front(), [&] { return run_tasks_together(reqs); });
         return log ? with_tool_log(std::move(reports), log->read()) : reports;
     }
 
@@ -216,8 +208,8 @@ private:
         const auto log = p.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
         RunRequest req = planned_request(runs_, p, log.get());
         req.cancel = &timed_out_[p.task];
-        req.on_inputs_made = [this, k] { inputs_made(k, first_jobs); };
-        RunReport r = in_shared_turn(req, [&] { return run_task(req); });
+        req.on_inputs_made = [this, k] { inputs_made(k); };
+        RunReport r = while_program_runs(runs_.turns, false, req, [&] { return run_task(req); });
         if (log) r.tool_log = log->read();
         return r;
     }
@@ -248,7 +240,7 @@ std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& run
     const int workers = runs.parallel + (runs.sanitizer ? 2 : 0);
     state.first_jobs = std::min<std::size_t>(state.size(), static_cast<std::size_t>(std::max(1, workers)));
     run_bounded(std::move(jobs), workers);
-    state.inputs_made(std::nullopt, 0);  // at the latest now (no job made any: a task timed out everywhere)
+    state.tell_inputs_made();  // at the latest now (a first job made none: its task timed out everywhere)
     return state.take();
 }
 

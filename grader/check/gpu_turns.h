@@ -21,6 +21,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace hpclab {
@@ -101,5 +102,18 @@ private:
     double wait_s_ = kOtherProcessesWait_s;
     std::atomic<bool> gave_up_ {false};  // the last wait for other processes was over
 };
+
+// `run()` (a run_task of `req`, run/task_runner.h) with a turn on the GPU
+// for as long as its program runs: the turn ends as the program does
+// (`req.on_program_end`), before the judging, which needs none.
+template <class Request, class Run> auto while_program_runs(GpuTurns* turns, bool alone, Request& req, Run run)
+{
+    std::optional<GpuTurns::Turn> turn(std::in_place, turns, alone);
+    req.on_program_end = [&turn] { turn.reset(); };
+    auto result = run();
+    turn.reset();  // a program that never started has not said its end
+    req.on_program_end = nullptr;
+    return result;
+}
 
 }  // namespace hpclab

@@ -140,10 +140,7 @@ private:
                 // suite: its smoke test of two sizes took 80 s instead of 17).
                 // The numbers the docs quote come from a quiet machine
                 // (scripts/gpu-suite.sh, part bench), where nothing shares it.
-                std::optional<GpuTurns::Turn> turn(std::in_place, &turns_, false);
-                req.on_program_end = [&turn] { turn.reset(); };
-                const RunReport report = run_task(req);
-                turn.reset();  // a program that never started has not said its end
+                const RunReport report = while_program_runs(&turns_, false, req, [&] { return run_task(req); });
                 if (copy_gb_per_s_ == 0 && report.copy_bytes_per_s > 0) copy_gb_per_s_ = report.copy_bytes_per_s / 1e9;
                 row = measured_row(std::move(row), report);
             } catch (const std::exception& e) {

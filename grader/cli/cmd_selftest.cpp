@@ -116,22 +116,15 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
     // and an alone turn, held while their inputs are made on the host,
     // kept every other test off the GPU.
     GpuTurns turns(gpu.uuid);
-    const auto in_turn = [&turns](RunRequest& req, const auto& run) {
-        std::optional<GpuTurns::Turn> turn(std::in_place, &turns, false);
-        req.on_program_end = [&turn] { turn.reset(); };
-        auto result = run();
-        turn.reset();  // a program that never started has not said its end
-        req.on_program_end = nullptr;
-        return result;
-    };
     std::vector<std::optional<RunReport>> reports(together.size());
-    if (!together.empty()) reports = in_turn(together.front(), [&] { return run_tasks_together(together); });
+    if (!together.empty())
+        reports = while_program_runs(&turns, false, together.front(), [&] { return run_tasks_together(together); });
     int bad = 0, runs = 0;
     std::size_t next_together = 0;
     for (Planned& p : plan) {
         std::optional<RunReport> r;
         if (!p.timed && !p.size.big) r = std::move(reports[next_together++]);
-        if (!r) r = in_turn(p.request, [&] { return run_task(p.request); });
+        if (!r) r = while_program_runs(&turns, false, p.request, [&] { return run_task(p.request); });
         if (r->status == RunStatus::no_gpu) return kSkipped;
         ++runs;
         bad += !report_selftest_run(lab, *p.task, p.size, p.timed, skeleton, *r);

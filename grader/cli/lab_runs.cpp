@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <optional>
 #include <sstream>
 
 namespace hpclab::cli {
@@ -96,11 +95,7 @@ RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const 
     // on a lab server, another student's check times its calls alone.
     RunRequest req = run_request(ctx, lab, task, program, params, options);
     GpuTurns turns(ctx.gpu().uuid);
-    std::optional<GpuTurns::Turn> turn(std::in_place, &turns, false);
-    req.on_program_end = [&turn] { turn.reset(); };
-    RunReport report = run_task(req);
-    turn.reset();  // a program that never started has not said its end
-    return report;
+    return while_program_runs(&turns, false, req, [&] { return run_task(req); });
 }
 
 int exit_of(const TaskVerdict& v, const RunReport& r)

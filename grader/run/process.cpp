@@ -205,11 +205,9 @@ public:
 
     Watch(const ProcessSpec& spec, pid_t pid, const Pipes& pipes, ProcessResult& res, Clock::time_point t0)
         : spec_(spec), pid_(pid), out_(pipes.out.r), err_(pipes.err.r), res_(res), t0_(t0), tagger_(spec.tag_prefix),
-          limit_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.wall_limit_s))),
-          deadline_(t0 + std::max(limit_, spec.limit_restart_tags.empty()
-                                               ? limit_
-                                               : std::chrono::duration_cast<Clock::duration>(
-                                                     std::chrono::duration<double>(spec.startup_limit_s))))
+          limit_(duration_of(spec.wall_limit_s)),
+          // Until the first restart line, the start-up's limit if it is longer.
+          deadline_(t0 + (spec.limit_restart_tags.empty() ? limit_ : std::max(limit_, duration_of(spec.startup_limit_s))))
     {
     }
 
@@ -234,6 +232,11 @@ public:
     }
 
 private:
+    static Clock::duration duration_of(double seconds)
+    {
+        return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    }
+
     void reap_if_exited()
     {
         if (exited_ || killed_) return;
@@ -309,8 +312,7 @@ private:
             if (done_seen_ < spec_.done_tags.size() && text == spec_.done_tags[done_seen_] &&
                 ++done_seen_ == spec_.done_tags.size()) {
                 lingering_ = true;
-                deadline_ = std::min(deadline_, Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                                   std::chrono::duration<double>(spec_.linger_limit_s)));
+                deadline_ = std::min(deadline_, Clock::now() + duration_of(spec_.linger_limit_s));
             }
         }
     }

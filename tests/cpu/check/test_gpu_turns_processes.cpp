@@ -86,6 +86,22 @@ std::vector<int> fds_in(const fs::path& dir)
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// A turn of `a` held (alone or shared) keeps a turn of `b` out until it ends.
+void check_keeps_out(GpuTurns& a, bool held_alone, GpuTurns& b, bool other_alone)
+{
+    std::optional<GpuTurns::Turn> held(std::in_place, &a, held_alone);
+    std::atomic<bool> in {false};
+    std::thread other([&] {
+        const GpuTurns::Turn turn(&b, other_alone);
+        in = true;
+    });
+    a_moment();
+    CHECK_FALSE(in.load());
+    held.reset();
+    CHECK(becomes_true(in));
+    other.join();
+}
+
 }  // namespace
 
 TEST_CASE("gpu turns across processes: an alone turn of one process keeps out a shared turn of another, and the other way round")
@@ -95,48 +111,9 @@ TEST_CASE("gpu turns across processes: an alone turn of one process keeps out a 
     GpuTurns a(kUuid, kTestWait_s), b(kUuid, kTestWait_s);
     REQUIRE(a.across_processes());
     REQUIRE(b.across_processes());
-    SUBCASE("alone, then shared")
-    {
-        std::optional<GpuTurns::Turn> alone(std::in_place, &a, true);
-        std::atomic<bool> in {false};
-        std::thread other([&] {
-            const auto shared = GpuTurns::shared(&b);
-            in = true;
-        });
-        a_moment();
-        CHECK_FALSE(in.load());
-        alone.reset();
-        CHECK(becomes_true(in));
-        other.join();
-    }
-    SUBCASE("shared, then alone")
-    {
-        std::optional<GpuTurns::Turn> shared(std::in_place, &a, false);
-        std::atomic<bool> in {false};
-        std::thread other([&] {
-            const auto alone = GpuTurns::alone(&b);
-            in = true;
-        });
-        a_moment();
-        CHECK_FALSE(in.load());
-        shared.reset();
-        CHECK(becomes_true(in));
-        other.join();
-    }
-    SUBCASE("alone, then alone")
-    {
-        std::optional<GpuTurns::Turn> first(std::in_place, &a, true);
-        std::atomic<bool> in {false};
-        std::thread other([&] {
-            const auto alone = GpuTurns::alone(&b);
-            in = true;
-        });
-        a_moment();
-        CHECK_FALSE(in.load());
-        first.reset();
-        CHECK(becomes_true(in));
-        other.join();
-    }
+    SUBCASE("alone, then shared") { check_keeps_out(a, true, b, false); }
+    SUBCASE("shared, then alone") { check_keeps_out(a, false, b, true); }
+    SUBCASE("alone, then alone") { check_keeps_out(a, true, b, true); }
 }
 
 TEST_CASE("gpu turns across processes: shared turns of two processes hold the GPU together, and another GPU is free")
@@ -349,17 +326,7 @@ TEST_CASE("gpu turns across processes: a folder that cannot be made leaves the t
         CHECK_FALSE(a.across_processes());
         CHECK_FALSE(b.across_processes());
         // In this process: the alone turn waits for the shared one ...
-        std::optional<GpuTurns::Turn> shared(std::in_place, &a, false);
-        std::atomic<bool> in {false};
-        std::thread timed([&] {
-            const auto alone = GpuTurns::alone(&a);
-            in = true;
-        });
-        a_moment();
-        CHECK_FALSE(in.load());
-        shared.reset();
-        CHECK(becomes_true(in));
-        timed.join();
+        check_keeps_out(a, false, a, true);
         // ... and another object's turns are not held by it (nothing is shared with it).
         const auto alone = GpuTurns::alone(&a);
         std::atomic<bool> other_in {false};
@@ -390,15 +357,5 @@ TEST_CASE("gpu turns across processes: a turn held for ever elsewhere costs one 
     }
     held.reset();
     // Let go: the turns hold across processes again.
-    std::optional<GpuTurns::Turn> shared(std::in_place, &patient, false);
-    std::atomic<bool> alone_in {false};
-    std::thread timed([&] {
-        const auto alone = GpuTurns::alone(&stuck);
-        alone_in = true;
-    });
-    a_moment();
-    CHECK_FALSE(alone_in.load());
-    shared.reset();
-    CHECK(becomes_true(alone_in));
-    timed.join();
+    check_keeps_out(patient, false, stuck, true);
 }

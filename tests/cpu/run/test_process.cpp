@@ -120,15 +120,29 @@ TEST_CASE("process: a program pinned to CPUs runs on those only")
     CHECK(r.out == "Cpus_allowed_list:\t" + std::to_string(first) + "\n");
 }
 
-TEST_CASE("process: hpclab's own programs are its descendants, others are not")
+namespace {
+
+// A child of this process that starts a grandchild (named `child_name`
+// when given), both paused until killed.
+struct Family {
+    pid_t child = 0, grandchild = 0;
+    ~Family()
+    {
+        if (grandchild > 0) ::kill(grandchild, SIGKILL);  // never 0: that is the whole process group
+        if (child <= 0) return;
+        ::kill(child, SIGKILL);
+        ::waitpid(child, nullptr, 0);
+    }
+};
+
+void start_family(Family& f, const char* child_name = nullptr)
 {
-    // A child that starts a grandchild, as compute-sanitizer starts a lab
-    // program: both are ours, and do not make a timing unreliable.
     int fds[2];
     REQUIRE(::pipe(fds) == 0);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
+    f.child = ::fork();
+    REQUIRE(f.child >= 0);
+    if (f.child == 0) {
+        if (child_name) ::prctl(PR_SET_NAME, child_name);
         const pid_t grandchild = ::fork();
         if (grandchild == 0) {
             ::pause();
@@ -138,19 +152,26 @@ TEST_CASE("process: hpclab's own programs are its descendants, others are not")
         ::pause();
         ::_exit(0);
     }
-    pid_t grandchild = 0;
-    REQUIRE(::read(fds[0], &grandchild, sizeof grandchild) == sizeof grandchild);
+    REQUIRE(::read(fds[0], &f.grandchild, sizeof f.grandchild) == sizeof f.grandchild);
     ::close(fds[0]);
     ::close(fds[1]);
+}
+
+}  // namespace
+
+TEST_CASE("process: hpclab's own programs are its descendants, others are not")
+{
+    // A child that starts a grandchild, as compute-sanitizer starts a lab
+    // program: both are ours, and do not make a timing unreliable.
+    Family family;
+    start_family(family);
+    const pid_t child = family.child, grandchild = family.grandchild;
     CHECK(hpclab::is_own_descendant(static_cast<int>(child)));
     CHECK(hpclab::is_own_descendant(static_cast<int>(grandchild)));
     CHECK_FALSE(hpclab::is_own_descendant(static_cast<int>(::getpid())));  // this process itself is not
     CHECK_FALSE(hpclab::is_own_descendant(static_cast<int>(::getppid())));
     CHECK_FALSE(hpclab::is_own_descendant(1));
     CHECK_FALSE(hpclab::is_own_descendant(999999999));
-    ::kill(grandchild, SIGKILL);
-    ::kill(child, SIGKILL);
-    ::waitpid(child, nullptr, 0);
 }
 
 TEST_CASE("process: another hpclab's programs are told apart from this one's and from anyone else's")
@@ -194,27 +215,7 @@ TEST_CASE("process: another hpclab's programs are told apart from this one's and
 
     // Below this process, a process that names itself hpclab (a student's
     // program hiding its child) does not make that child another's.
-    int fds2[2];
-    REQUIRE(::pipe(fds2) == 0);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        ::prctl(PR_SET_NAME, "hpclab");
-        const pid_t grandchild = ::fork();
-        if (grandchild == 0) {
-            ::pause();
-            ::_exit(0);
-        }
-        [[maybe_unused]] const auto n = ::write(fds2[1], &grandchild, sizeof grandchild);
-        ::pause();
-        ::_exit(0);
-    }
-    pid_t grandchild = 0;
-    REQUIRE(::read(fds2[0], &grandchild, sizeof grandchild) == sizeof grandchild);
-    ::close(fds2[0]);
-    ::close(fds2[1]);
-    CHECK(hpclab::ancestry_of(static_cast<int>(grandchild)) == hpclab::Ancestry::own);
-    ::kill(grandchild, SIGKILL);
-    ::kill(child, SIGKILL);
-    ::waitpid(child, nullptr, 0);
+    Family family;
+    start_family(family, "hpclab");
+    CHECK(hpclab::ancestry_of(static_cast<int>(family.grandchild)) == hpclab::Ancestry::own);
 }

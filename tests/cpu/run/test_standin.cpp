@@ -12,8 +12,9 @@ using hpclab::test::lab_of;
 
 namespace {
 
-RunReport run_standin(const char* trick, const char* lab_id, const Params& params, bool timed = false,
-                      const ProgramFacts& facts = {})
+// A run of the lab's first task by the stand-in playing `trick`.
+RunRequest standin_request(const char* trick, const char* lab_id, const Params& params, bool timed = false,
+                           const ProgramFacts& facts = {})
 {
     const LabInfo& lab = lab_of(lab_id);
     const RunTarget t {
@@ -21,7 +22,13 @@ RunReport run_standin(const char* trick, const char* lab_id, const Params& param
     RunRequest req = timed ? timed_run(t, {.reps = 4}) : correctness_run(t);
     req.cpus.clear();
     req.wrapper = {HPCLAB_LAB_STANDIN, trick};
-    return run_task(req);
+    return req;
+}
+
+RunReport run_standin(const char* trick, const char* lab_id, const Params& params, bool timed = false,
+                      const ProgramFacts& facts = {})
+{
+    return run_task(standin_request(trick, lab_id, params, timed, facts));
 }
 
 Verdict verdict_of(const char* lab_id, const Params& params, const RunReport& r)
@@ -120,11 +127,8 @@ TEST_CASE("stand-in: a program whose calls are done but that does not end is sto
 {
     // compute-sanitizer waits for every process of the program's tree: a
     // child left sleeping would hold the run until the wall limit (minutes).
-    const LabInfo& lab = lab_of("vecadd1");
     const Params p {{"n", 1000}};
-    RunRequest req = correctness_run({.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = p, .seed = 3});
-    req.cpus.clear();
-    req.wrapper = {HPCLAB_LAB_STANDIN, "linger"};
+    RunRequest req = standin_request("linger", "vecadd1", p);
     req.linger_limit_s = 1;
     const RunReport r = run_task(req);
     CHECK(r.process.lingered);
@@ -142,13 +146,10 @@ TEST_CASE("stand-in: a program whose calls are done but that does not end is sto
 
 TEST_CASE("stand-in: the time limit counts from the GPU ready, and a program cannot push it back")
 {
-    const LabInfo& lab = lab_of("vecadd1");
     const Params p {{"n", 1000}};
-    RunRequest req = correctness_run({.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = p, .seed = 3});
-    req.cpus.clear();
-    req.wall_limit_s = 1;
     // 1.5 s to make its context (a busy GPU): no fault of the program's.
-    req.wrapper = {HPCLAB_LAB_STANDIN, "open_slowly"};
+    RunRequest req = standin_request("open_slowly", "vecadd1", p);
+    req.wall_limit_s = 1;
     const RunReport slow_start = run_task(req);
     CHECK_FALSE(slow_start.process.timed_out);
     CHECK(slow_start.status == RunStatus::completed);
@@ -167,12 +168,9 @@ TEST_CASE("stand-in: a program stopped by hpc.h at a CUDA error, then slow to en
 {
     // After a fault, the driver can hold exit() up past the limit on a busy
     // GPU (seen on the H100 with ten checks at once): not an endless loop.
-    const LabInfo& lab = lab_of("vecadd1");
     const Params p {{"n", 1000}};
-    RunRequest req = correctness_run({.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = p, .seed = 3});
-    req.cpus.clear();
+    RunRequest req = standin_request("slow_cuda_exit", "vecadd1", p);
     req.wall_limit_s = 1;
-    req.wrapper = {HPCLAB_LAB_STANDIN, "slow_cuda_exit"};
     const RunReport r = run_task(req);
     CHECK(r.process.timed_out);
     CHECK(r.status == RunStatus::student_cuda_error);
