@@ -1,6 +1,7 @@
 #include "run/gpu_health.h"
 
 #include "hpclab_build_config.h"
+#include "run/cuda_env.h"
 #include "run/process.h"
 #include "util/keyed_hash.h"
 #include "util/text_file.h"
@@ -101,7 +102,7 @@ GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBas
         ProcessSpec run;
         run.argv = {canary->string()};
         run.wall_limit_s = limit_s;
-        if (gpu.pinned) run.set_env.emplace_back("CUDA_VISIBLE_DEVICES", gpu.uuid);
+        run.set_env = cuda_env(gpu.pinned ? gpu.uuid : "");
         const ProcessResult r = run_process(run);
         if (r.exited() && r.exit_code == 0 && r.out.find("canary ok") != std::string::npos) return std::string();
         return r.timed_out ? std::string("it hung") : r.out + r.err;

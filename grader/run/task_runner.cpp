@@ -3,6 +3,7 @@
 #include "course/random.h"
 #include "run/cgroup.h"
 #include "run/claims.h"
+#include "run/cuda_env.h"
 #include "run/exchange_shares.h"
 #include "run/input_sets.h"
 #include "run/sandbox.h"
@@ -136,7 +137,7 @@ std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesys
     sb.gpu = true;
     sb.gpu_minor = req.gpu_minor;
     sb.env = sandbox_env();
-    if (!req.gpu_uuid.empty()) sb.env.emplace_back("CUDA_VISIBLE_DEVICES", req.gpu_uuid);
+    for (auto& var : cuda_env(req.gpu_uuid)) sb.env.push_back(std::move(var));
     return sb;
 }
 
@@ -161,7 +162,7 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
         ps.after_start = [gate = req.gate] { gate->program_started(); };
         ps.held = req.gate->held();
     }
-    if (!req.gpu_uuid.empty()) ps.set_env.emplace_back("CUDA_VISIBLE_DEVICES", req.gpu_uuid);
+    ps.set_env = cuda_env(req.gpu_uuid);
     ps.tag_prefix = wire::tag_prefix(ex.job().marker);
     // The limit counts from the moment the GPU is ready for each exchange.
     for (std::size_t e = 0; e < exchanges.size(); ++e)

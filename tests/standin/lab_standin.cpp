@@ -129,6 +129,10 @@ void sandbox_trick(const std::string& trick)
 {
     if (trick.rfind("read_path=", 0) == 0) try_read(trick.substr(10));
     if (trick.rfind("net_connect=", 0) == 0) try_connect(std::atoi(trick.c_str() + 12));
+    if (trick.rfind("print_env=", 0) == 0) {  // what hpclab set in its environment
+        const char* v = std::getenv(trick.c_str() + 10);
+        std::fprintf(stderr, "%s=%s\n", trick.c_str() + 10, v ? v : "(unset)");
+    }
     if (trick == "orphan") leave_orphan();
     if (trick == "write_big") write_big();
 }

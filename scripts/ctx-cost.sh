@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# N processes that each make a CUDA context, started together: the wall
+# time of the lot, per process. Shows whether contexts are made one at a
+# time across processes (wall grows with N) and what a context costs.
+#   scripts/ctx-cost.sh [out-file]
+set -u
+cd "$(dirname "$0")/.."
+bin=${TMPDIR:-/tmp}/ctx-cost
+nvcc -O2 -o "$bin" scripts/ctx-cost.cu -lcuda -cudart static 2>&1 || exit 1
+run() {  # $1 N, $2 mode, rest: env
+  local n=$1 mode=$2; shift 2
+  local t0 t1
+  t0=$(date +%s.%N)
+  for _ in $(seq "$n"); do env "$@" "$bin" "$mode" & done
+  wait
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" -v n="$n" -v m="$mode" -v e="$*" 'BEGIN{printf "N=%-3d mode=%d %-28s wall %6.2f s  %5.3f s per process\n", n, m, e, b-a, (b-a)/n}'
+}
+for mode in 0 1 2; do for n in 1 8 32; do run $n $mode X=1; done; done
+run 32 1 CUDA_MODULE_LOADING=EAGER
+run 32 1 CUDA_DEVICE_MAX_CONNECTIONS=1
+run 32 2 CUDA_VISIBLE_DEVICES=0
