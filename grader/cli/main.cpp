@@ -6,6 +6,7 @@
 #include "bench/row.h"
 #include "course/course_config.h"
 #include "hpclab_build_config.h"
+#include "run/run_recipe.h"
 #include "util/text.h"
 
 #include <fmt/format.h>
@@ -61,6 +62,9 @@ int main(int argc, char** argv)
     // descriptors through /proc: a student's program would find there every
     // run's exchange file, the speed baseline's included.
     prctl(PR_SET_DUMPABLE, 0);
+    // Before any thread starts: none of them, nor the programs they start,
+    // may share a CPU with the timed calls (run/run_recipe.h).
+    leave_timing_cpus();
     std::optional<Context> ctx;
     try {
         ctx.emplace(course_root());

@@ -27,44 +27,53 @@ RunRequest request_for(const RunTarget& t)
     return req;
 }
 
-// The last two CPUs this process may use. The time of a call includes the
-// host's part (the launches, the wait). On the H100, one program ran every
-// call up to 20% slower than another running the same code; the core each
-// ran on is one difference between them that hpclab can remove.
-std::vector<int> last_two_cpus()
+// The CPUs this process may use, as it started (before leave_timing_cpus()).
+const std::vector<int>& allowed_cpus()
 {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return {};
-    std::vector<int> all;
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-        if (CPU_ISSET(c, &set)) all.push_back(c);
-    if (all.size() < 4) return {};  // too few to set two aside
-    return {all.end() - 2, all.end()};
+    static const std::vector<int> all = [] {
+        std::vector<int> cpus;
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &set)) cpus.push_back(c);
+        return cpus;
+    }();
+    return all;
 }
 
 }  // namespace
 
+// The last two CPUs for the timed programs. The time of a call includes the
+// host's part (the launches, the wait). On the H100, one program ran every
+// call up to 20% slower than another running the same code; the core each
+// ran on is one difference between them that hpclab can remove.
+CpuSplit split_cpus(const std::vector<int>& allowed)
+{
+    if (allowed.size() < 4) return {{}, {}};  // too few to set two aside
+    return {{allowed.end() - 2, allowed.end()}, {allowed.begin(), allowed.end() - 2}};
+}
+
 const std::vector<int>& timing_cpus()
 {
-    static const std::vector<int> cpus = last_two_cpus();
+    static const std::vector<int> cpus = split_cpus(allowed_cpus()).timed;
     return cpus;
 }
 
 const std::vector<int>& untimed_cpus()
 {
-    static const std::vector<int> cpus = [] {
-        std::vector<int> rest;
-        const std::vector<int>& timed = timing_cpus();
-        if (timed.empty()) return rest;
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        if (sched_getaffinity(0, sizeof set, &set) != 0) return rest;
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &set) && std::find(timed.begin(), timed.end(), c) == timed.end()) rest.push_back(c);
-        return rest;
-    }();
+    static const std::vector<int> cpus = split_cpus(allowed_cpus()).rest;
     return cpus;
+}
+
+void leave_timing_cpus()
+{
+    const std::vector<int>& rest = untimed_cpus();
+    if (rest.empty()) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : rest) CPU_SET(c, &set);
+    (void)sched_setaffinity(0, sizeof set, &set);  // a hint: hpclab runs anyway where it cannot hold
 }
 
 RunRequest correctness_run(const RunTarget& target)

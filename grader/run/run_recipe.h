@@ -50,8 +50,22 @@ RunRequest timed_run(const RunTarget& target, const TimedOptions& options);
 
 // The CPUs every timed program runs on (empty: any).
 const std::vector<int>& timing_cpus();
-// The others: where compiles run, so that a class's builds never share a
-// CPU with the timed calls checked beside them (empty: any).
+// The others: where everything else runs (compiles, correctness and
+// sanitizer programs, hpclab's own threads making inputs and judging), so
+// that nothing shares a CPU with the timed calls (empty: any).
 const std::vector<int>& untimed_cpus();
+// The split of the CPUs a process may use: the last two for the timed
+// programs, the rest for everything else; both empty with fewer than four.
+struct CpuSplit {
+    std::vector<int> timed, rest;
+};
+CpuSplit split_cpus(const std::vector<int>& allowed);
+// This process, the threads it starts after and the programs they start
+// keep to untimed_cpus() (a timed program moves to timing_cpus() as it
+// starts). Called first thing: in a class's grading on the H100, hpclab's
+// threads and the other checks' programs ran on any CPU, and one correct
+// file of 360 had timed calls up to 3.5 times slower than the rest of its
+// own (too close to call): a busy timing CPU is one cause hpclab can remove.
+void leave_timing_cpus();
 
 }  // namespace hpclab

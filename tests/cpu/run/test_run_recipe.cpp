@@ -7,6 +7,12 @@
 
 #include <doctest/doctest.h>
 
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+
 using namespace hpclab;
 using hpclab::test::lab_of;
 using hpclab::test::TempDir;
@@ -47,6 +53,47 @@ TEST_CASE("run recipe: a timed run is a warm-up and the reps, cycling input sets
     CHECK(baseline.input_sets == 2);  // never more sets than calls
     CHECK_FALSE(baseline.judge_outputs);
     CHECK(baseline.measure_copy);
+}
+
+TEST_CASE("run recipe: the last two CPUs for the timed programs, the rest for everything else")
+{
+    std::vector<int> sixteen(16);
+    for (int c = 0; c < 16; ++c) sixteen[c] = c;
+    const CpuSplit split = split_cpus(sixteen);
+    CHECK(split.timed == std::vector<int> {14, 15});
+    CHECK(split.rest == std::vector<int>(sixteen.begin(), sixteen.end() - 2));
+    const CpuSplit sparse = split_cpus({0, 2, 5, 7});  // a cpuset with holes: by position, not number
+    CHECK(sparse.timed == std::vector<int> {5, 7});
+    CHECK(sparse.rest == std::vector<int> {0, 2});
+    const CpuSplit two = split_cpus({0, 1});  // too few to set two aside: anywhere
+    CHECK(two.timed.empty());
+    CHECK(two.rest.empty());
+}
+
+TEST_CASE("run recipe: hpclab leaves the timing CPUs to the timed programs (in a child: this process keeps its CPUs)")
+{
+    const std::vector<int> expected = untimed_cpus();  // empty where there are too few: nothing changes
+    cpu_set_t before;
+    CPU_ZERO(&before);
+    REQUIRE(sched_getaffinity(0, sizeof before, &before) == 0);
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        leave_timing_cpus();
+        cpu_set_t now;
+        CPU_ZERO(&now);
+        if (sched_getaffinity(0, sizeof now, &now) != 0) _exit(2);
+        if (expected.empty()) _exit(CPU_EQUAL(&now, &before) ? 0 : 1);
+        cpu_set_t want;
+        CPU_ZERO(&want);
+        for (int c : expected) CPU_SET(c, &want);
+        _exit(CPU_EQUAL(&now, &want) ? 0 : 1);
+    }
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    for (int c : timing_cpus()) CHECK(std::find(expected.begin(), expected.end(), c) == expected.end());
 }
 
 TEST_CASE("build names: the lab's files by role, any other file by its name and place")
