@@ -2,9 +2,22 @@
 # skipped, and why they were skipped (each skipping program wrote a line
 # to SKIP_LOG: hpclab on exit 77, the hpc.h probe, the Slurm test).
 #   cmake -DSKIP_LOG=<file> -DTEST_LOG=<LastTest.log> -P ctest_summary.cmake
-# While ctest runs (and still when it runs this), its log is LastTest.log.tmp.
-if(EXISTS "${TEST_LOG}.tmp")
-  set(TEST_LOG "${TEST_LOG}.tmp")
+# While ctest runs (and still when it runs this), its log is a temporary
+# file: LastTest.log.tmp for CMake 3, LastTest.log.tmp<random> for CMake 4
+# (the H100 machine's 4.4). A run that was killed leaves its own behind:
+# the newest is this run's.
+file(GLOB _running "${TEST_LOG}.tmp*")
+set(_newest "")
+set(_newest_time 0)
+foreach(_log IN LISTS _running)
+  file(TIMESTAMP "${_log}" _time "%s")
+  if(_time GREATER_EQUAL _newest_time)
+    set(_newest "${_log}")
+    set(_newest_time "${_time}")
+  endif()
+endforeach()
+if(_newest)
+  set(TEST_LOG "${_newest}")
 elseif(NOT EXISTS "${TEST_LOG}")
   return()
 endif()

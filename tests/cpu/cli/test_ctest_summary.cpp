@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <filesystem>
+
 using namespace hpclab;
 using hpclab::test::TempDir;
 
@@ -18,6 +21,15 @@ std::string entry(int i, const std::string& name, bool passed)
 
 }  // namespace
 
+// The summary of the ctest log in `d`, as CTestCustom.cmake runs it after the tests.
+ProcessResult summary_of(const TempDir& d)
+{
+    ProcessSpec spec;
+    spec.argv = {HPCLAB_CMAKE, "-DSKIP_LOG=" + (d.path() / "skipped.txt").string(),
+                 "-DTEST_LOG=" + (d.path() / "LastTest.log").string(), "-P", HPCLAB_CTEST_SUMMARY};
+    return run_process(spec);
+}
+
 TEST_CASE("ctest summary: passed, failed and skipped apart, and why each skipped")
 {
     const TempDir d;
@@ -25,12 +37,22 @@ TEST_CASE("ctest summary: passed, failed and skipped apart, and why each skipped
     d.write("LastTest.log.tmp", "Start testing\n" + entry(1, "a", true) + entry(2, "b", false) + entry(3, "c", true) +
                                     entry(4, "d", true));
     d.write("skipped.txt", "no GPU here: no driver\nno GPU here: no driver\n");
-    ProcessSpec spec;
-    spec.argv = {HPCLAB_CMAKE, "-DSKIP_LOG=" + (d.path() / "skipped.txt").string(),
-                 "-DTEST_LOG=" + (d.path() / "LastTest.log").string(), "-P", HPCLAB_CTEST_SUMMARY};
-    const ProcessResult r = run_process(spec);
+    const ProcessResult r = summary_of(d);
     INFO(r.out, r.err);
     CHECK(r.exit_code == 0);
     CHECK(test::contains(r.err, "hpclab tests: 4 ran: 1 passed, 1 failed, 2 skipped"));
     CHECK(test::contains(r.err, "  2 skipped: no GPU here: no driver"));
+}
+
+TEST_CASE("ctest summary: CMake 4's log (LastTest.log.tmp<random>), the newest when a killed run left one")
+{
+    const TempDir d;
+    const auto stale = d.write("LastTest.log.tmp1a2b3", "Start testing\n" + entry(1, "a", false));
+    std::filesystem::last_write_time(stale, std::filesystem::last_write_time(stale) - std::chrono::hours(48));
+    d.write("LastTest.log.tmp9f8e7", "Start testing\n" + entry(1, "a", true) + entry(2, "b", true));
+    d.write("skipped.txt", "");
+    const ProcessResult r = summary_of(d);
+    INFO(r.out, r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(test::contains(r.err, "hpclab tests: 2 ran: 2 passed, 0 failed, 0 skipped"));
 }
