@@ -391,7 +391,7 @@ part_grade() {
   say ""
   say "== killed after ${GRADE_KILL_S:-60} s, then the same command"
   timeout -s KILL "${GRADE_KILL_S:-60}" "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} > "$LOGS/grade-killed.txt" 2>&1
-  say "killed: exit $? with $(find "$LOGS/killed/results" -name '*.json' 2>/dev/null | wc -l) results written"
+  say "killed: exit $? with $(find "$LOGS/killed/results" -name '*.json' 2>/dev/null | wc -l) results written; $(pgrep -x hpclab | wc -l) hpclab processes left a moment after"
   t0=$(date +%s)
   "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} > "$LOGS/grade-resumed.txt" 2>&1
   say "resumed: exit $?, $(( $(date +%s) - t0 )) s; $(grep -E '^Course seed' "$LOGS/grade-resumed.txt")"

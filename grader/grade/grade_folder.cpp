@@ -5,13 +5,18 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace hpclab {
 
@@ -63,7 +68,44 @@ std::vector<LabResult> GradeFolder::all_results(std::vector<std::string>* unread
     return out;
 }
 
-FolderLock::FolderLock(const fs::path& folder)
+namespace {
+
+std::string this_host()
+{
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    return host;
+}
+
+// Whether the grader that wrote `holder` ("pid N on host") on this machine
+// has ended or is ending: no such process, a zombie, or SIGKILL pending. A
+// grader killed a moment ago (kill -9, then the same command at once) keeps
+// its lock until its last thread has ended, which on a busy GPU (its NVML
+// handles, hundreds of contexts ending beside it) takes a moment.
+bool holder_has_ended(const std::string& holder)
+{
+    int pid = 0;
+    char host[256] = {};
+    if (std::sscanf(holder.c_str(), "pid %d on %255s", &pid, host) != 2 || pid <= 0 || host != this_host()) return false;
+    const auto stat = read_text_file("/proc/" + std::to_string(pid) + "/stat");
+    if (!stat) return true;
+    const auto state_at = stat->rfind(')');  // after "pid (name) ": the name may hold anything
+    if (state_at == std::string::npos || state_at + 2 >= stat->size()) return true;
+    const char state = (*stat)[state_at + 2];
+    if (state == 'Z' || state == 'X') return true;
+    const auto status = read_text_file("/proc/" + std::to_string(pid) + "/status").value_or("");
+    for (const char* field : {"\nShdPnd:\t", "\nSigPnd:\t"}) {
+        const auto at = status.find(field);
+        if (at == std::string::npos) continue;
+        const unsigned long long pending = std::strtoull(status.c_str() + at + std::strlen(field), nullptr, 16);
+        if (pending & (1ull << (SIGKILL - 1))) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+FolderLock::FolderLock(const fs::path& folder, double ended_holder_wait_s)
 {
     std::error_code ec;
     fs::create_directories(folder, ec);
@@ -71,19 +113,23 @@ FolderLock::FolderLock(const fs::path& folder)
     fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0)
         throw std::runtime_error(fmt::format("{}: cannot write into this folder: {}", folder.string(), std::strerror(errno)));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(ended_holder_wait_s);
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
         const std::string holder = read_text_file(file).value_or("");
-        ::close(fd_);
-        fd_ = -1;
-        throw std::runtime_error(fmt::format(
-            "{}: another hpclab grade is writing this folder{}; wait for it to end, or grade into another folder",
-            folder.string(), holder.empty() ? "" : " (" + holder.substr(0, holder.find('\n')) + ")"));
+        const bool ended = holder_has_ended(holder);
+        if (!ended || std::chrono::steady_clock::now() >= until) {
+            ::close(fd_);
+            fd_ = -1;
+            const std::string who = holder.substr(0, holder.find('\n'));
+            throw std::runtime_error(fmt::format(
+                "{}: another hpclab grade is writing this folder{}; wait for it to end, or grade into another folder",
+                folder.string(),
+                who.empty() ? "" : ended ? " (" + who + ", which has ended: a process it started may still hold it)"
+                                         : " (" + who + ")"));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    const std::string me = fmt::format("pid {} on {}\n", getpid(), [] {
-        char host[256] = {};
-        gethostname(host, sizeof host - 1);
-        return std::string(host);
-    }());
+    const std::string me = fmt::format("pid {} on {}\n", getpid(), this_host());
     if (::ftruncate(fd_, 0) == 0) (void)!::pwrite(fd_, me.data(), me.size(), 0);
 }
 

@@ -41,10 +41,14 @@ private:
 };
 
 // Held as long as the object lives; throws std::runtime_error when another
-// process holds it (naming its pid) or the folder cannot be written.
+// process holds it (naming its pid) or the folder cannot be written. A
+// holder that has ended or is ending on this machine (killed a moment ago)
+// is waited for, `ended_holder_wait_s` at most: kill -9 then the same
+// command at once resumes.
 class FolderLock {
 public:
-    explicit FolderLock(const std::filesystem::path& folder);
+    static constexpr double kEndedHolderWait_s = 30;
+    explicit FolderLock(const std::filesystem::path& folder, double ended_holder_wait_s = kEndedHolderWait_s);
     ~FolderLock();
     FolderLock(const FolderLock&) = delete;
     FolderLock& operator=(const FolderLock&) = delete;

@@ -15,7 +15,10 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
 
 using namespace hpclab;
 using hpclab::test::catalog;
@@ -255,6 +258,37 @@ TEST_CASE("grade: with a roster the gradebook keeps its rows, its order and its 
     CHECK(rows[2] == CsvRow {"Lovelace", "ada", "ada", "1", "1", "1", ""});
     CHECK(rows[3][2] == "zed");
     CHECK(has(rows[3][6], "not in the roster"));
+}
+
+// kill -9 then the same command at once: the killed grader's lock goes
+// with its last thread, a moment after the kill. Here its holder has exited
+// while a process it forked (no exec: it keeps the lock) lives 1.5 s more.
+TEST_CASE("grade: a grader whose holder has ended waits for the lock, not for a live one")
+{
+    const TempDir d;
+    const pid_t holder = fork();
+    REQUIRE(holder >= 0);
+    if (holder == 0) {
+        try {
+            const FolderLock lock(d.path());
+            if (fork() == 0) {  // keeps the lock, as a killed grader's last thread does
+                usleep(1500 * 1000);
+                _exit(0);
+            }
+        } catch (...) {
+            _exit(1);
+        }
+        _exit(0);
+    }
+    int status = 0;
+    REQUIRE(waitpid(holder, &status, 0) == holder);
+    REQUIRE(WEXITSTATUS(status) == 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK_THROWS_WITH_AS(FolderLock(d.path(), 0.2), doctest::Contains("which has ended"), std::runtime_error);
+    CHECK_NOTHROW(FolderLock(d.path()));
+    const double waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(waited_s > 1.0);  // it did wait for the lock
+    CHECK(waited_s < FolderLock::kEndedHolderWait_s);
 }
 
 TEST_CASE("grade: an output folder has one writer at a time, and files are written whole")
