@@ -1,5 +1,6 @@
 #include "grade/grade_folder.h"
 
+#include "util/proc_stat.h"
 #include "util/text_file.h"
 
 #include <fmt/format.h>
@@ -87,12 +88,8 @@ bool holder_has_ended(const std::string& holder)
     int pid = 0;
     char host[256] = {};
     if (std::sscanf(holder.c_str(), "pid %d on %255s", &pid, host) != 2 || pid <= 0 || host != this_host()) return false;
-    const auto stat = read_text_file("/proc/" + std::to_string(pid) + "/stat");
-    if (!stat) return true;
-    const auto state_at = stat->rfind(')');  // after "pid (name) ": the name may hold anything
-    if (state_at == std::string::npos || state_at + 2 >= stat->size()) return true;
-    const char state = (*stat)[state_at + 2];
-    if (state == 'Z' || state == 'X') return true;
+    const auto stat = proc_stat(pid);
+    if (!stat || stat->state == 'Z' || stat->state == 'X') return true;
     const auto status = read_text_file("/proc/" + std::to_string(pid) + "/status").value_or("");
     for (const char* field : {"\nShdPnd:\t", "\nSigPnd:\t"}) {
         const auto at = status.find(field);

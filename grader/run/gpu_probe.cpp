@@ -1,13 +1,13 @@
 #include "run/gpu_probe.h"
 
+#include "util/proc_stat.h"
+
 #include <dlfcn.h>
 
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstring>
 #include <string>
-#include <string_view>
 
 namespace hpclab {
 
@@ -33,21 +33,10 @@ Ancestry ancestry_of(int pid)
     bool under_hpclab = false;  // an ancestor named hpclab, short of this process
     for (int hops = 0; pid > 1 && hops < 64; ++hops) {
         if (pid == self) return hops > 0 ? Ancestry::own : Ancestry::other;
-        std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
-        if (!f) break;
-        // pid (comm) state ppid ...: comm may hold spaces and parentheses, so
-        // the fields after it start after the last ')'.
-        char line[4096];
-        const std::size_t got = std::fread(line, 1, sizeof line - 1, f);
-        std::fclose(f);
-        line[got] = '\0';
-        const char* open = std::strchr(line, '(');
-        const char* close = std::strrchr(line, ')');
-        int parent = 0;
-        if (!open || !close || std::sscanf(close + 1, " %*c %d", &parent) != 1) break;
-        if (hops > 0 && std::string_view(open + 1, static_cast<std::size_t>(close - open - 1)) == "hpclab")
-            under_hpclab = true;
-        pid = parent;
+        const auto stat = proc_stat(pid);
+        if (!stat) break;
+        if (hops > 0 && stat->name == "hpclab") under_hpclab = true;
+        pid = stat->parent;
     }
     // A lab program of another hpclab (a check beside this one): it runs in
     // that hpclab's GPU turns, as this one's runs do. (Whatever names itself

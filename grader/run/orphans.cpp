@@ -1,5 +1,7 @@
 #include "run/orphans.h"
 
+#include "util/proc_stat.h"
+
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -9,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <set>
 #include <string>
@@ -23,21 +24,6 @@ namespace {
 std::mutex g_mutex;
 std::set<pid_t> g_programs;
 
-// Hand-written: no library reads a process's parent; /proc/<pid>/stat's
-// fourth field is it (after the name in parentheses, which may hold spaces).
-pid_t parent_of(const std::filesystem::path& proc_dir)
-{
-    std::ifstream in(proc_dir / "stat");
-    std::string stat;
-    std::getline(in, stat);
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) return -1;
-    char state = 0;
-    int ppid = -1;
-    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) != 2) return -1;
-    return ppid;
-}
-
 std::vector<pid_t> orphans_locked()
 {
     std::vector<pid_t> found;
@@ -47,7 +33,8 @@ std::vector<pid_t> orphans_locked()
         const std::string name = e.path().filename().string();
         if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
         const pid_t pid = std::atoi(name.c_str());
-        if (parent_of(e.path()) == self && !g_programs.count(pid)) found.push_back(pid);
+        const auto stat = proc_stat(pid);
+        if (stat && stat->parent == self && !g_programs.count(pid)) found.push_back(pid);
     }
     return found;
 }
