@@ -23,7 +23,8 @@
 # table, and the course config it writes into $OUT; not a default part),
 # grade (hpclab grade: the sample class, a
 # generated class timed, killed and resumed), kit (the student kit exported,
-# built, and checked with a correct and a slow file), checktimes and
+# built, and checked with a correct and a slow file), gpus (hpclab grade
+# --gpus on two GPUs: see part_gpus; not a default part), checktimes and
 # brokentimes (the wall time of a check of each lab's solution, of each
 # broken file). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
@@ -334,6 +335,24 @@ part_images() {
   [ $rc -eq 0 ] || run_rc=$rc
 }
 
+# A generated class of $1 students x every lab in folder $2: solutions, one
+# student in five with files from the broken set, each file made unique as
+# students' files are (the same files for the same $1, in any call).
+make_class() {
+  local n=$1 class=$2 i lab file broken
+  rm -rf "$class"; mkdir -p "$class"
+  for i in $(seq -w 1 "$n"); do
+    mkdir -p "$class/s$i"
+    for j in labs/*/lab.json; do
+      lab=$(basename "$(dirname "$j")")
+      file="solutions/$lab/$lab.cu"
+      mapfile -t broken < <(LC_ALL=C ls tests/broken/"$lab"/*.cu 2>/dev/null)
+      if [ $(( 10#$i % 5 )) -eq 0 ] && [ ${#broken[@]} -gt 0 ]; then file=${broken[$(( 10#$i / 5 % ${#broken[@]} ))]}; fi
+      { cat "$file"; echo "/* student s$i */"; } > "$class/s$i/$lab.cu"
+    done
+  done
+}
+
 # Class grading (issue 12): the sample class to its expected verdicts, then
 # a generated class (GRADE_STUDENTS students x every lab: solutions, one file
 # in five from the broken set, each file made unique as students' files are)
@@ -360,18 +379,7 @@ part_grade() {
   fi
 
   [ "$n" -gt 0 ] || return 0  # GRADE_STUDENTS=0: the sample class alone
-  rm -rf "$class"; mkdir -p "$class"
-  local i=0 lab file broken
-  for i in $(seq -w 1 "$n"); do
-    mkdir -p "$class/s$i"
-    for j in labs/*/lab.json; do
-      lab=$(basename "$(dirname "$j")")
-      file="solutions/$lab/$lab.cu"
-      mapfile -t broken < <(ls tests/broken/"$lab"/*.cu 2>/dev/null)
-      if [ $(( 10#$i % 5 )) -eq 0 ] && [ ${#broken[@]} -gt 0 ]; then file=${broken[$(( 10#$i / 5 % ${#broken[@]} ))]}; fi
-      { cat "$file"; echo "/* student s$i */"; } > "$class/s$i/$lab.cu"
-    done
-  done
+  make_class "$n" "$class"
   say ""
   say "== hpclab grade: $n students x $(ls labs/*/lab.json | wc -l) labs"
   t0=$(date +%s)
@@ -402,6 +410,90 @@ part_grade() {
     && say "regrade (the resumed grading against the uninterrupted one): every verdict IDENTICAL ($(tail -n +2 "$LOGS/graded/verdicts.csv" | wc -l) task verdicts)" \
     || { say "regrade: verdicts DIFFER"; diff <(cut -d, -f1-4 "$LOGS/killed/verdicts.csv") <(cut -d, -f1-4 "$LOGS/graded/verdicts.csv") | head -10 | tee -a "$summary"; }
   say "GPU after the gradings: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null | wc -l) compute processes, $(nvidia-smi --query-gpu=memory.used --format=csv,noheader 2>/dev/null) used"
+}
+
+# Grading on several GPUs (issue 15), on a machine with two or more. Steps
+# (GPUS_STEPS, default all in this order): warm (the generated class of
+# GRADE_STUDENTS, 40, compiled with no GPU: the build cache both gradings
+# then find), two (graded with --gpus 0,1), one (--gpus 0), compare (wall
+# times, gradebooks, verdicts, each GPU's files), fault (the first ten
+# students on both GPUs, GPU 1's memory taken FAULT_AFTER_S seconds in by
+# scripts/gpu-fault.cu: a stand-in fault), probe (the hostile set's
+# other_gpu on both GPUs, in the sandbox and without). The gradings live in
+# $BUILD-logs/gpus, so that the steps of consecutive calls on one warm
+# machine meet: a call has ten minutes, so "warm two" then "one compare
+# fault probe".
+grade_gpus() {  # $1: name (the out folder, the log, the wall time), $2: class folder, rest: options
+  local name=$1 cls=$2 t0 rc; shift 2
+  rm -rf "$m/$name"; t0=$(date +%s.%N)
+  "$hpclab" grade "$cls" --out "$m/$name" --seed 5 "$@" 2>&1 \
+    | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done > "$LOGS/grade-$name.txt"
+  rc=${PIPESTATUS[0]}
+  seconds_since "$t0" > "$m/$name.wall"
+  say "$name ($*): exit $rc, $(cat "$m/$name.wall") s wall"
+  grep -E "^[0-9]+ (Course seed|Graded|The GPU|GPU [0-9]+ after|Out of service|[0-9]+ files of a voided)" "$LOGS/grade-$name.txt" | cut -d' ' -f2- | tee -a "$summary"
+  grep -hoE "files checked on .*: compile" "$m/$name/report.md" 2>/dev/null | sed 's/: compile$//' | tee -a "$summary"
+}
+verdicts_of() { tail -n +2 "$1" | cut -d, -f1-4 | sort; }  # student, lab, task, verdict
+
+part_gpus() {
+  local m="$BUILD-logs/gpus" n=${GRADE_STUDENTS:-40} step count t0 rc fpid i
+  count=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  say ""
+  say "== hpclab grade --gpus: $count GPUs here"
+  nvidia-smi -L 2>/dev/null | tee -a "$summary"
+  [ "$count" -ge 2 ] || { say "two GPUs needed: nothing graded"; return 0; }
+  mkdir -p "$m"
+  for step in ${GPUS_STEPS:-warm two one compare fault probe}; do
+    case $step in
+      warm)
+        make_class "$n" "$m/class"
+        t0=$(date +%s)
+        CUDA_VISIBLE_DEVICES= "$hpclab" grade "$m/class" --out "$m/warm" --seed 5 > "$LOGS/grade-warm.txt" 2>&1; rc=$?
+        rm -rf "$m/warm"
+        say "the class's $(find "$m/class" -name '*.cu' | wc -l) files compiled with no GPU (the build cache): exit $rc, $(( $(date +%s) - t0 )) s" ;;
+      two) grade_gpus two "$m/class" --gpus 0,1 ;;
+      one) grade_gpus one "$m/class" --gpus 0 ;;
+      compare)
+        [ -f "$m/one.wall" ] && [ -f "$m/two.wall" ] || { say "compare: one and two are not both graded"; continue; }
+        say "one GPU $(cat "$m/one.wall") s, two GPUs $(cat "$m/two.wall") s: $(awk -v a="$(cat "$m/one.wall")" -v b="$(cat "$m/two.wall")" 'BEGIN{printf "%.2f", a/b}')x faster on two"
+        cmp -s "$m/one/gradebook.csv" "$m/two/gradebook.csv" && say "gradebooks: IDENTICAL" \
+          || { say "gradebooks: DIFFER"; diff "$m/one/gradebook.csv" "$m/two/gradebook.csv" | head -10 | tee -a "$summary"; }
+        cmp -s <(verdicts_of "$m/one/verdicts.csv") <(verdicts_of "$m/two/verdicts.csv") \
+          && say "verdicts: every one IDENTICAL ($(verdicts_of "$m/one/verdicts.csv" | wc -l) task verdicts)" \
+          || { say "verdicts: DIFFER"; diff <(verdicts_of "$m/one/verdicts.csv") <(verdicts_of "$m/two/verdicts.csv") | head -20 | tee -a "$summary"; }
+        say "two GPUs, files per GPU: $(grep -rhoE '"gpu": ?"GPU [0-9]+' "$m/two/results" | grep -oE 'GPU [0-9]+' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+        say "verdicts (two GPUs): $(verdicts_of "$m/two/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+        tar -C "$m" -czf "$OUT/gpus-books.tar.gz" one/verdicts.csv one/gradebook.csv one/report.md two/verdicts.csv two/gradebook.csv two/report.md 2>/dev/null ;;
+      fault)
+        rm -rf "$m/fault-class"; mkdir -p "$m/fault-class"
+        for i in $(seq -w 1 10); do cp -r "$m/class/s$i" "$m/fault-class/"; done  # their builds are cached
+        nvcc -O2 -cudart static -o "$m/gpu-fault" scripts/gpu-fault.cu > "$LOGS/gpu-fault-build.txt" 2>&1 || { say "gpu-fault does not build"; continue; }
+        ( sleep "${FAULT_AFTER_S:-15}"; exec env CUDA_VISIBLE_DEVICES=1 "$m/gpu-fault" 300 ) > "$LOGS/gpu-fault.txt" 2>&1 &
+        fpid=$!
+        grade_gpus fault "$m/fault-class" --gpus 0,1
+        kill "$fpid" 2>/dev/null; pkill -f "$m/gpu-fault" 2>/dev/null; wait "$fpid" 2>/dev/null
+        say "the stand-in fault: $(head -1 "$LOGS/gpu-fault.txt") (GPU 1's memory taken ${FAULT_AFTER_S:-15} s in)"
+        say "fault: $(find "$m/fault/results" -name '*.json' | wc -l) results for $(find "$m/fault-class" -name '*.cu' | wc -l) files; GPU 1 marked out of service: $(ls "$m/fault/gpus" 2>/dev/null | tr '\n' ' ')"
+        say "fault, files per GPU: $(grep -rhoE '"gpu": ?"GPU [0-9]+' "$m/fault/results" | grep -oE 'GPU [0-9]+' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+        for i in one two; do  # the ten students' verdicts in the whole class's gradings
+          [ -f "$m/$i/verdicts.csv" ] || continue
+          cmp -s <(grep -E '^s(0[1-9]|10),' "$m/$i/verdicts.csv" | cut -d, -f1-4 | sort) <(verdicts_of "$m/fault/verdicts.csv") \
+            && say "fault: the ten students' verdicts IDENTICAL to theirs in grading '$i' ($(verdicts_of "$m/fault/verdicts.csv" | wc -l) task verdicts)" \
+            || { say "fault: verdicts DIFFER from grading '$i'"; diff <(grep -E '^s(0[1-9]|10),' "$m/$i/verdicts.csv" | cut -d, -f1-4 | sort) <(verdicts_of "$m/fault/verdicts.csv") | head -20 | tee -a "$summary"; }
+        done
+        say "GPUs after: $(nvidia-smi --query-gpu=index,memory.used --format=csv,noheader | tr '\n' ';') $(nvidia-smi --query-compute-apps=pid --format=csv,noheader | wc -l) compute processes" ;;
+      probe)
+        rm -rf "$m/probe-class"
+        for i in $(seq -w 1 16); do mkdir -p "$m/probe-class/p$i"; { cat tests/hostile/vecadd3/other_gpu.cu; echo "/* p$i */"; } > "$m/probe-class/p$i/vecadd3.cu"; done
+        grade_gpus probe "$m/probe-class" --gpus 0,1 --per-gpu 2 --no-timing --no-sanitizer
+        say "probe in the sandbox: $(verdicts_of "$m/probe/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';') files per GPU: $(grep -rhoE '"gpu": ?"GPU [0-9]+' "$m/probe/results" | grep -oE 'GPU [0-9]+' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+        grade_gpus probe-nosandbox "$m/probe-class" --gpus 0,1 --per-gpu 2 --no-timing --no-sanitizer --no-sandbox
+        say "probe without the sandbox: $(verdicts_of "$m/probe-nosandbox/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';') $(grep -m1 -h 'wrong' "$m/probe-nosandbox/verdicts.csv" | cut -d, -f9 | head -c 200)" ;;
+      *) say "gpus: no step '$step' (warm two one compare fault probe)" ;;
+    esac
+    pack
+  done
 }
 
 # The README's two commands, as a newcomer runs them on this machine as it
@@ -468,7 +560,7 @@ part_kit() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes brokentimes calibrate calibrate-cmd bench images grade class kit readme)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes brokentimes calibrate calibrate-cmd bench images grade class gpus kit readme)"; exit 2; }
   "part_$p"
   pack
 done

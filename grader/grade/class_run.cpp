@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <deque>
 #include <future>
@@ -133,38 +134,61 @@ std::vector<std::size_t> start_order(const std::vector<GradeJob>& jobs, std::siz
 }
 
 // The queue of files to check, shared by the GPUs' workers, in the order
-// they start (start_order: a worker takes a whole wave of it); a voided
-// wave goes back to its front, as it was, while another GPU still works.
+// they start (start_order). A worker takes a wave at a time: at most a
+// whole wave, but no more than its share of what is left (the files left
+// over the workers still working, a quarter wave at least), so that the
+// GPUs end together: 360 files in waves of 128 on two GPUs are 128, 116,
+// 58, 32 and 26, where whole waves (128, 128, 104) left one GPU idle for
+// the last 104 files. A worker that finds the queue empty waits while another
+// still checks a wave: that wave comes back to the queue's front, as it
+// was, if its GPU fails, and is checked again by a worker still working.
 class JobQueue {
 public:
-    JobQueue(const std::vector<std::size_t>& order, int workers) : queue_(order.begin(), order.end()), active_(workers)
+    JobQueue(const std::vector<std::size_t>& order, int workers) : queue_(order.begin(), order.end()), working_(workers)
     {
     }
-    std::vector<std::size_t> take(std::size_t n)
+    // The next wave; empty once nothing is left to take (the worker ends).
+    std::vector<std::size_t> take(std::size_t wave_size)
     {
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return !queue_.empty() || in_flight_ == 0; });
+        const std::size_t share = (queue_.size() + working_ - 1) / static_cast<std::size_t>(working_);
+        const std::size_t n = std::min(wave_size, std::max(share, std::max<std::size_t>(1, wave_size / 4)));
         std::vector<std::size_t> wave;
         while (wave.size() < n && !queue_.empty()) {
             wave.push_back(queue_.front());
             queue_.pop_front();
         }
-        if (wave.empty()) --active_;  // this worker ends (under the lock: see give_back)
+        if (wave.empty())
+            --working_;  // this worker ends (under the lock: see give_back)
+        else
+            ++in_flight_;
         return wave;
+    }
+    // A wave checked and saved.
+    void done()
+    {
+        std::lock_guard lock(mutex_);
+        --in_flight_;
+        changed_.notify_all();
     }
     // A worker whose GPU failed: its wave back to the others, if any is still
     // working (true); else the wave stays with it (false). It ends either way.
     bool give_back(const std::vector<std::size_t>& wave)
     {
         std::lock_guard lock(mutex_);
-        --active_;
-        if (active_ == 0) return false;
+        --in_flight_;
+        --working_;
+        if (working_ == 0) return false;
         queue_.insert(queue_.begin(), wave.begin(), wave.end());
+        changed_.notify_all();
         return true;
     }
     void leave()  // a worker that ends with the queue not empty (its GPU out of service before it began)
     {
         std::lock_guard lock(mutex_);
-        --active_;
+        --working_;
+        changed_.notify_all();
     }
     std::vector<std::size_t> left()
     {
@@ -174,8 +198,10 @@ public:
 
 private:
     std::mutex mutex_;
+    std::condition_variable changed_;
     std::deque<std::size_t> queue_;
-    int active_;
+    int working_;        // workers not ended
+    int in_flight_ = 0;  // waves taken, not yet done or given back
 };
 
 }  // namespace
@@ -282,6 +308,7 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
                 return;
             }
             for (std::size_t k = 0; k < wave.size(); ++k) save(jobs[wave[k]], results[k]);
+            queue.done();
         }
     };
     const auto worker = [&](const GpuInfo& gpu) {

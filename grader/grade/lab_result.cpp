@@ -46,8 +46,11 @@ LabResult lab_result_of(const LabCheck& c, const std::string& student, const std
                         std::uint64_t content_hash, json record)
 {
     const auto shown = [prefix = folder.string() + "/"](const std::string& text) { return replace_all(text, prefix, ""); };
+    // A GPU chosen by --gpus by its number too: the report counts each GPU's files.
+    const std::string gpu =
+        !c.gpu.present ? "" : c.gpu.pinned ? fmt::format("GPU {} ({})", c.gpu.index, c.gpu.name) : c.gpu.name;
     LabResult r {.student = student, .lab = c.lab->id, .content_hash = content_hash, .seed = c.seed,
-                 .overall = c.overall, .gpu = c.gpu.present ? c.gpu.name : "", .compile_s = c.compile_s,
+                 .overall = c.overall, .gpu = gpu, .compile_s = c.compile_s,
                  .run_s = c.run_s, .sanitizer_s = c.sanitizer_s, .timing_s = c.timing_s, .total_s = c.total_s,
                  .record = std::move(record)};
     for (const TaskCheck& t : c.tasks) {

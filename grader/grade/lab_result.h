@@ -29,7 +29,7 @@ struct LabResult {
     std::uint64_t seed = 0;
     Verdict overall = Verdict::not_run;
     std::vector<TaskResult> tasks;
-    std::string gpu;                  // its name, "" when none
+    std::string gpu;                  // its name ("GPU 1 (name)" when chosen by --gpus), "" when none
     double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0, total_s = 0;
     nlohmann::json record;            // check/grade_record.h
 

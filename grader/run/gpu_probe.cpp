@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -125,6 +126,20 @@ GpuInfo probe_gpu(int index)
     info.minor = nvml_minor(info.uuid);
     info.present = true;
     return info;
+}
+
+std::vector<int> gpu_node_minors(const std::filesystem::path& dev)
+{
+    std::vector<int> minors;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dev, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.size() > 6 && name.size() < 12 && name.rfind("nvidia", 0) == 0 &&
+            name.find_first_not_of("0123456789", 6) == std::string::npos)
+            minors.push_back(std::stoi(name.substr(6)));
+    }
+    std::sort(minors.begin(), minors.end());
+    return minors;
 }
 
 std::vector<GpuInfo> probe_gpus()

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,12 @@ struct GpuInfo {
 
     std::string driver_string() const;  // "13.0"
 };
+
+// The numbers N of the GPUs' device nodes, /dev/nvidia<N> (the driver's own
+// nodes, nvidiactl and nvidia-uvm, are not GPUs), in increasing order; read
+// from the folder, without the driver: what a sandbox passes on, and how
+// many GPUs this machine has before anything asks CUDA.
+std::vector<int> gpu_node_minors(const std::filesystem::path& dev = "/dev");
 
 // Device `index` as the CUDA driver numbers them (CUDA_VISIBLE_DEVICES applies).
 GpuInfo probe_gpu(int index = 0);

@@ -1,5 +1,7 @@
 #include "run/run_recipe.h"
 
+#include "run/gpu_probe.h"
+
 #include <sched.h>
 
 #include <algorithm>
@@ -44,27 +46,41 @@ const std::vector<int>& allowed_cpus()
 
 }  // namespace
 
-// The last two CPUs for the timed programs. The time of a call includes the
-// host's part (the launches, the wait). On the H100, one program ran every
-// call up to 20% slower than another running the same code; the core each
-// ran on is one difference between them that hpclab can remove.
-CpuSplit split_cpus(const std::vector<int>& allowed)
+// A pair of the last CPUs for each GPU's timed programs. The time of a call
+// includes the host's part (the launches, the wait). On the H100, one
+// program ran every call up to 20% slower than another running the same
+// code; the core each ran on is one difference between them that hpclab
+// can remove, and two GPUs timing at once on one pair would add another.
+CpuSplit split_cpus(const std::vector<int>& allowed, int gpus)
 {
-    if (allowed.size() < 4) return {{}, {}};  // too few to set two aside
-    return {{allowed.end() - 2, allowed.end()}, {allowed.begin(), allowed.end() - 2}};
+    const std::size_t pairs = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, gpus)), allowed.size() / 4);
+    CpuSplit split;
+    auto end = allowed.end();
+    for (std::size_t p = 0; p < pairs; ++p, end -= 2) split.timed.push_back({end - 2, end});
+    if (!split.timed.empty()) split.rest.assign(allowed.begin(), end);
+    return split;
 }
 
-const std::vector<int>& timing_cpus()
+namespace {
+
+const CpuSplit& machine_split()
 {
-    static const std::vector<int> cpus = split_cpus(allowed_cpus()).timed;
-    return cpus;
+    static const CpuSplit split =
+        split_cpus(allowed_cpus(), std::max<int>(1, static_cast<int>(gpu_node_minors().size())));
+    return split;
 }
 
-const std::vector<int>& untimed_cpus()
+}  // namespace
+
+const std::vector<int>& timing_cpus(int gpu_minor)
 {
-    static const std::vector<int> cpus = split_cpus(allowed_cpus()).rest;
-    return cpus;
+    static const std::vector<int> any;
+    const auto& timed = machine_split().timed;
+    if (timed.empty()) return any;
+    return timed[static_cast<std::size_t>(std::max(0, gpu_minor)) % timed.size()];
 }
+
+const std::vector<int>& untimed_cpus() { return machine_split().rest; }
 
 void leave_timing_cpus()
 {
@@ -93,7 +109,7 @@ RunRequest timed_run(const RunTarget& target, const TimedOptions& o)
     req.outputs_only = true;
     req.judge_outputs = o.judge_outputs;
     req.measure_copy = o.measure_copy;
-    req.cpus = timing_cpus();
+    req.cpus = timing_cpus(target.gpu_minor);
     req.reference_budget = kTimedReferenceBudget;
     return req;
 }

@@ -48,20 +48,26 @@ struct TimedOptions {
 };
 RunRequest timed_run(const RunTarget& target, const TimedOptions& options);
 
-// The CPUs every timed program runs on (empty: any).
-const std::vector<int>& timing_cpus();
+// The CPUs the timed programs on the GPU of /dev/nvidia<gpu_minor> run on
+// (-1: the first GPU's; empty: any).
+const std::vector<int>& timing_cpus(int gpu_minor = -1);
 // The others: where everything else runs (compiles, correctness and
 // sanitizer programs, hpclab's own threads making inputs and judging), so
 // that nothing shares a CPU with the timed calls (empty: any).
 const std::vector<int>& untimed_cpus();
-// The split of the CPUs a process may use: the last two for the timed
-// programs, the rest for everything else; both empty with fewer than four.
+// The split of the CPUs a process may use among `gpus` GPUs: a pair of the
+// last CPUs for each GPU's timed programs (hpclab grade --gpus times on
+// every GPU at once), the rest for everything else. The pairs take half the
+// CPUs at most: GPUs past that share them (by their node's number, modulo
+// the pairs); none with fewer than four CPUs.
 struct CpuSplit {
-    std::vector<int> timed, rest;
+    std::vector<std::vector<int>> timed;  // a pair per GPU, the first GPU's last
+    std::vector<int> rest;
 };
-CpuSplit split_cpus(const std::vector<int>& allowed);
+CpuSplit split_cpus(const std::vector<int>& allowed, int gpus = 1);
 // This process, the threads it starts after and the programs they start
-// keep to untimed_cpus() (a timed program moves to timing_cpus() as it
+// keep to untimed_cpus() (a pair set aside for each GPU of the machine:
+// gpu_node_minors()) (a timed program moves to timing_cpus() as it
 // starts). Called first thing: in a class's grading on the H100, hpclab's
 // threads and the other checks' programs ran on any CPU, and one correct
 // file of 360 had timed calls up to 3.5 times slower than the rest of its

@@ -1,5 +1,6 @@
 #include "run/sandbox.h"
 
+#include "run/gpu_probe.h"
 #include "run/process.h"
 
 #include <fmt/format.h>
@@ -63,13 +64,7 @@ std::vector<std::string> gpu_nodes(const SandboxSpec& spec)
         nodes.push_back("/dev/nvidia" + std::to_string(spec.gpu_minor));
         return nodes;
     }
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator("/dev", ec)) {
-        const std::string name = e.path().filename().string();
-        if (name.size() > 6 && name.rfind("nvidia", 0) == 0 &&
-            name.find_first_not_of("0123456789", 6) == std::string::npos)
-            nodes.push_back(e.path().string());
-    }
+    for (int minor : gpu_node_minors()) nodes.push_back("/dev/nvidia" + std::to_string(minor));
     return nodes;
 }
 

@@ -10,10 +10,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
 
 using namespace hpclab;
 using hpclab::test::catalog;
@@ -38,16 +40,25 @@ struct StandIns {
     std::vector<std::pair<std::string, int>> checked;  // student, GPU index, in order
     std::map<int, int> waves;                          // GPU index -> health checks
     std::map<int, int> fail_at_wave;                   // GPU index -> the wave after which it is unhealthy
+    std::map<int, int> check_ms;                       // GPU index -> a check's time there (default 15 ms)
+    std::map<int, int> in_wave;                        // GPU index -> checks since its last health check
+    std::vector<int> wave_sizes;                       // every wave's size, as their health checks came
 
     ClassSteps steps()
     {
         ClassSteps s;
         s.build = [](const GradeJob&) { return true; };
         s.check = [this](const GradeJob& job, const GpuInfo& gpu, GpuTurns*) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(15));
+            int ms = 15;
+            {
+                std::lock_guard lock(mutex);
+                if (const auto m = check_ms.find(gpu.index); m != check_ms.end()) ms = m->second;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(ms));
             {
                 std::lock_guard lock(mutex);
                 checked.emplace_back(job.student, gpu.index);
+                ++in_wave[gpu.index];
             }
             LabCheck c {.lab = job.submission->lab, .source = job.submission->file, .gpu = gpu, .seed = job.seed};
             for (const TaskInfo& t : c.lab->tasks) {
@@ -62,6 +73,7 @@ struct StandIns {
         s.health = [this](const GpuInfo& gpu, const GpuBaseline&) {
             std::lock_guard lock(mutex);
             const int wave = ++waves[gpu.index];
+            wave_sizes.push_back(std::exchange(in_wave[gpu.index], 0));
             const auto f = fail_at_wave.find(gpu.index);
             if (f != fail_at_wave.end() && wave >= f->second) return GpuHealth {false, "a stand-in fault"};
             return GpuHealth {};
@@ -102,7 +114,7 @@ TEST_CASE("grade scheduler: two GPUs share the queue, and every file is checked 
     CHECK(t.checked == 12);
     CHECK(t.moved == 0);
     CHECK(stand_ins.checked.size() == 12);
-    CHECK(stand_ins.waves[0] + stand_ins.waves[1] == 6);
+    CHECK(stand_ins.waves[0] + stand_ins.waves[1] == 7);  // waves of two, the last two files one each
     CHECK(stand_ins.waves[0] > 0);
     CHECK(stand_ins.waves[1] > 0);  // both GPUs worked
     const auto results = out.all_results();
@@ -135,6 +147,52 @@ TEST_CASE("grade scheduler: a GPU unhealthy after a wave leaves, and its wave is
     CHECK(twice == 2);
     const auto results = out.all_results();
     REQUIRE(results.size() == 12);  // nothing lost
+    for (const LabResult& r : results) CHECK(r.overall == Verdict::pass);
+}
+
+TEST_CASE("grade scheduler: on two GPUs the last waves are shared, so that both end together")
+{
+    StandInClass c(40);
+    StandIns stand_ins;
+    const GradeFolder out(c.dir.path() / "out");
+    ClassRunOptions o {.checks_at_once = 4, .checks_per_wave = 16, .gpu_service_dir = c.dir.path() / "gpus",
+                       .steps = stand_ins.steps()};
+    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
+    CHECK(t.checked == 40);
+    // A whole wave while there is more than a wave a GPU, then a GPU's
+    // share of what is left, a quarter wave at least: 16, 12 (24 over two),
+    // 6 (12 over two), 4 (3 of 6, raised) and the last 2, where whole waves
+    // (16, 16, 8) left one GPU alone with the last 8.
+    std::vector<int> sizes = stand_ins.wave_sizes;
+    std::sort(sizes.begin(), sizes.end());
+    CHECK(sizes == std::vector<int> {2, 4, 6, 12, 16});
+    CHECK(stand_ins.waves[0] > 0);
+    CHECK(stand_ins.waves[1] > 0);
+    // One GPU alone: whole waves, as before there were two.
+    StandInClass alone(40);
+    StandIns one;
+    const GradeFolder out1(alone.dir.path() / "out");
+    grade_jobs({}, {stand_in_gpu(0)}, alone.jobs, out1,
+               {.checks_at_once = 4, .checks_per_wave = 16, .gpu_service_dir = alone.dir.path() / "gpus", .steps = one.steps()});
+    CHECK(one.wave_sizes == std::vector<int> {16, 16, 8});
+}
+
+TEST_CASE("grade scheduler: a GPU done with the queue waits for the others' waves, and checks again one that fails late")
+{
+    StandInClass c(40);
+    StandIns stand_ins;
+    stand_ins.check_ms[1] = 150;    // GPU 1 slow: GPU 0 is done with the queue long before
+    stand_ins.fail_at_wave[1] = 1;  // and GPU 1 fails after its one wave
+    const GradeFolder out(c.dir.path() / "out");
+    ClassRunOptions o {.checks_at_once = 10, .checks_per_wave = 10, .gpu_service_dir = c.dir.path() / "gpus",
+                       .steps = stand_ins.steps()};
+    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
+    CHECK(t.moved == 10);
+    CHECK(stand_ins.waves[1] == 1);
+    // GPU 0 checked the other 30, waited, then checked GPU 1's 10 again.
+    CHECK(std::count_if(stand_ins.checked.begin(), stand_ins.checked.end(), [](const auto& r) { return r.second == 0; }) == 40);
+    const auto results = out.all_results();
+    REQUIRE(results.size() == 40);  // nothing lost, nothing left for a later run
     for (const LabResult& r : results) CHECK(r.overall == Verdict::pass);
 }
 

@@ -3,6 +3,7 @@
 // and fill the disk. Where bubblewrap cannot make a sandbox (not installed,
 // no user namespaces), the sandbox's own tests say so and stop.
 #include "check/evidence.h"
+#include "run/gpu_probe.h"
 #include "run/run_recipe.h"
 #include "run/sandbox.h"
 #include "test_support.h"
@@ -178,6 +179,16 @@ TEST_CASE("sandbox: the command line binds only what it is given, and the GPU's 
     CHECK(a.back() == "--x");
     CHECK_FALSE(has(line, hpclab::test::course_root().string()));  // nothing of the course it was not given
     CHECK(system_view("/usr/src/course").empty());  // a course inside /usr: no view can hide it
+}
+
+TEST_CASE("sandbox: the GPUs' device nodes are /dev/nvidia<N> alone, not the driver's own nodes")
+{
+    hpclab::test::TempDir dev;
+    for (const char* name : {"nvidia0", "nvidia1", "nvidia10", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset", "null"})
+        dev.write(name, "");
+    std::filesystem::create_directories(dev.path() / "nvidia-caps");
+    CHECK(gpu_node_minors(dev.path()) == std::vector<int> {0, 1, 10});
+    CHECK(gpu_node_minors(dev.path() / "absent").empty());
 }
 
 TEST_CASE("orphans: without a sandbox too, a process left behind in a session of its own is ended with the run")
