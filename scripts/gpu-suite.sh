@@ -465,6 +465,18 @@ part_gpus() {
         say "two GPUs, files per GPU: $(grep -rhoE '"gpu": ?"GPU [0-9]+' "$m/two/results" | grep -oE 'GPU [0-9]+' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
         say "verdicts (two GPUs): $(verdicts_of "$m/two/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
         tar -C "$m" -czf "$OUT/gpus-books.tar.gz" one/verdicts.csv one/gradebook.csv one/report.md two/verdicts.csv two/gradebook.csv two/report.md 2>/dev/null ;;
+      diag)  # where a machine's time goes: the first ten students on both GPUs, then on GPU 0, CPUs and GPUs sampled
+        rm -rf "$m/ten"; mkdir -p "$m/ten"
+        for i in $(seq -w 1 10); do cp -r "$m/class/s$i" "$m/ten/"; done
+        for i in two one; do
+          top -b -d 2 -w 250 > "$LOGS/top-ten-$i.txt" 2>&1 & local tpid=$!
+          nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader -lms 1000 > "$LOGS/smi-ten-$i.txt" 2>&1 & local spid=$!
+          HPCLAB_TIMELINE="$LOGS/timeline-ten-$i.txt" grade_gpus "ten-$i" "$m/ten" --gpus "$([ $i = two ] && echo 0,1 || echo 0)"
+          kill $tpid $spid 2>/dev/null; wait $tpid $spid 2>/dev/null
+          say "ten-$i: CPUs (top, every 2 s): $(awk '/^%Cpu/{n++; us+=$2; sy+=$4; id+=$8} END{if(n) printf "user %.0f%%, system %.0f%%, idle %.0f%% on average over %d samples", us/n, sy/n, id/n, n}' "$LOGS/top-ten-$i.txt")"
+          say "ten-$i: CPU by command (summed %CPU over the samples / samples): $(awk '/^ *[0-9]+ /{cpu[$12]+=$9} /^%Cpu/{n++} END{for(c in cpu) printf "%s %.0f\n", c, cpu[c]/n}' "$LOGS/top-ten-$i.txt" | sort -k2 -rn | head -8 | tr '\n' ';')"
+          say "ten-$i: GPU busy (nvidia-smi, every 1 s): $(awk -F', ' '{u[$1]+=$2; n[$1]++} END{for(g in u) printf "GPU %s %.0f%% ", g, u[g]/n[g]}' "$LOGS/smi-ten-$i.txt")"
+        done ;;
       fault)
         rm -rf "$m/fault-class"; mkdir -p "$m/fault-class"
         for i in $(seq -w 1 10); do cp -r "$m/class/s$i" "$m/fault-class/"; done  # their builds are cached
@@ -490,7 +502,7 @@ part_gpus() {
         say "probe in the sandbox: $(verdicts_of "$m/probe/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';') files per GPU: $(grep -rhoE '"gpu": ?"GPU [0-9]+' "$m/probe/results" | grep -oE 'GPU [0-9]+' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
         grade_gpus probe-nosandbox "$m/probe-class" --gpus 0,1 --per-gpu 2 --no-timing --no-sanitizer --no-sandbox
         say "probe without the sandbox: $(verdicts_of "$m/probe-nosandbox/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';') $(grep -m1 -h 'wrong' "$m/probe-nosandbox/verdicts.csv" | cut -d, -f9 | head -c 200)" ;;
-      *) say "gpus: no step '$step' (warm two one compare fault probe)" ;;
+      *) say "gpus: no step '$step' (warm two one compare diag fault probe)" ;;
     esac
     pack
   done
