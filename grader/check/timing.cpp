@@ -29,13 +29,13 @@ constexpr double kFreeGpuWait_s = 15;
 
 // The GPU's other processes once none is left, or when `within_s` is over
 // (then the count that remains, and the timing will say it was unreliable).
-std::optional<int> wait_for_free_gpu(double within_s)
+std::optional<int> wait_for_free_gpu(const std::string& uuid, double within_s)
 {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(within_s);
-    std::optional<int> n = gpu_processes_now();
+    std::optional<int> n = gpu_processes_now(uuid);
     while (n && *n > 0 && std::chrono::steady_clock::now() < until) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        n = gpu_processes_now();
+        n = gpu_processes_now(uuid);
     }
     return n;
 }
@@ -245,7 +245,7 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
     if (!active_) return;
     // Looked at before this check starts any program of its own; a program
     // still ending (a hung kernel killed by the previous check) gets a moment.
-    gpu_processes_before_ = wait_for_free_gpu(kFreeGpuWait_s);
+    gpu_processes_before_ = wait_for_free_gpu(gpu_.uuid, kFreeGpuWait_s);
     baseline_ = std::async(std::launch::async, [&tc, &lab] {
                     return build_lab_program(tc, lab, lab.baseline_source, "baseline");
                 }).share();
@@ -384,7 +384,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
             again = true;
         }
     }
-    timing.unreliable = gpu_was_shared(gpu_processes_before_, gpu_processes_now());
+    timing.unreliable = gpu_was_shared(gpu_processes_before_, gpu_processes_now(gpu_.uuid));
     update_ratio(timing);
     if (timing.student_ms.empty() || timing.baseline_ms.empty()) {
         if (timing.baseline_ms.empty())

@@ -193,9 +193,9 @@ std::optional<GpuUsage> gpu_usage_now(const std::string& uuid)
 
 // Other hpclab processes' programs are left out: their turns keep them off
 // the GPU while this one's timed calls run (check/gpu_turns.h).
-std::optional<int> gpu_processes_now()
+std::optional<int> gpu_processes_now(const std::string& uuid)
 {
-    const auto usage = gpu_usage_now();
+    const auto usage = gpu_usage_now(uuid);
     if (!usage) return std::nullopt;
     return usage->others;
 }

@@ -47,8 +47,9 @@ std::vector<GpuInfo> probe_gpus();
 // gates) are not counted, nor are other hpclab processes' (their GPU turns
 // keep them off the GPU during this one's timed calls): any other is another
 // user, and timings taken meanwhile are not reliable (nor are timings taken
-// when nobody can tell).
-std::optional<int> gpu_processes_now();
+// when nobody can tell). The GPU of `uuid` (empty: the first): under
+// hpclab grade --gpus each check asks of its own GPU.
+std::optional<int> gpu_processes_now(const std::string& uuid = "");
 
 // Who uses the GPU now, as NVML sees it: hpclab's own descendants (its lab
 // programs) apart from the other processes, and the device memory in use.
