@@ -135,16 +135,19 @@ std::vector<std::size_t> start_order(const std::vector<GradeJob>& jobs, std::siz
 
 // The queue of files to check, shared by the GPUs' workers, in the order
 // they start (start_order). A worker takes a wave at a time: at most a
-// whole wave, but no more than its share of what is left (the files left
-// over the workers still working, a quarter wave at least), so that the
-// GPUs end together: 360 files in waves of 128 on two GPUs are 128, 116,
-// 58, 32 and 26, where whole waves (128, 128, 104) left one GPU idle for
-// the last 104 files. A worker that finds the queue empty waits while another
-// still checks a wave: that wave comes back to the queue's front, as it
-// was, if its GPU fails, and is checked again by a worker still working.
+// whole wave, but no more than its share of what is left, by expected cost
+// (the cost left over the workers still working; a quarter wave at least),
+// so that the GPUs end together: with the costliest files first, a share
+// by count gave one GPU the first half of a class of ten students (its
+// reductions and matmuls: 82 s on two H100s) and the other the cheap half
+// (50 s). A worker that finds the queue empty waits while another still
+// checks a wave: that wave comes back to the queue's front, as it was, if
+// its GPU fails, and is checked again by a worker still working.
 class JobQueue {
 public:
-    JobQueue(const std::vector<std::size_t>& order, int workers) : queue_(order.begin(), order.end()), working_(workers)
+    // `cost`: each job's expected cost (expected_cost), by job index.
+    JobQueue(const std::vector<std::size_t>& order, std::vector<int> cost, int workers)
+        : queue_(order.begin(), order.end()), cost_(std::move(cost)), working_(workers)
     {
     }
     // The next wave; empty once nothing is left to take (the worker ends).
@@ -152,10 +155,13 @@ public:
     {
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] { return !queue_.empty() || in_flight_ == 0; });
-        const std::size_t share = (queue_.size() + working_ - 1) / static_cast<std::size_t>(working_);
-        const std::size_t n = std::min(wave_size, std::max(share, std::max<std::size_t>(1, wave_size / 4)));
+        long long left = 0;
+        for (std::size_t j : queue_) left += std::max(1, cost_[j]);
+        const long long share = (left + working_ - 1) / working_;
+        const std::size_t at_least = std::max<std::size_t>(1, wave_size / 4);
         std::vector<std::size_t> wave;
-        while (wave.size() < n && !queue_.empty()) {
+        for (long long taken = 0; wave.size() < wave_size && !queue_.empty() && (wave.size() < at_least || taken < share);) {
+            taken += std::max(1, cost_[queue_.front()]);
             wave.push_back(queue_.front());
             queue_.pop_front();
         }
@@ -200,6 +206,7 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<std::size_t> queue_;
+    std::vector<int> cost_;
     int working_;        // workers not ended
     int in_flight_ = 0;  // waves taken, not yet done or given back
 };
@@ -246,7 +253,9 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
 
     // 2. The checks: a worker per GPU, a wave at a time, each result kept as its wave's GPU is found clean.
     Progress progress(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()), progress_mutex);
-    JobQueue queue(order, static_cast<int>(gpus.size()));
+    std::vector<int> cost;
+    for (const GradeJob& job : jobs) cost.push_back(expected_cost(*job.submission->lab, o));
+    JobQueue queue(order, std::move(cost), static_cast<int>(gpus.size()));
     const auto save = [&](const GradeJob& job, const LabCheck& c) {
         std::lock_guard lock(totals_mutex);
         totals.compile_s += c.compile_s, totals.run_s += c.run_s, totals.sanitizer_s += c.sanitizer_s,

@@ -43,6 +43,8 @@ struct StandIns {
     std::map<int, int> check_ms;                       // GPU index -> a check's time there (default 15 ms)
     std::map<int, int> in_wave;                        // GPU index -> checks since its last health check
     std::vector<int> wave_sizes;                       // every wave's size, as their health checks came
+    std::map<int, std::vector<std::string>> in_wave_jobs;  // GPU index -> "s10 vecadd3" of its wave under way
+    std::vector<std::vector<std::string>> wave_jobs;       // every wave's files, as their health checks came
 
     ClassSteps steps()
     {
@@ -59,6 +61,7 @@ struct StandIns {
                 std::lock_guard lock(mutex);
                 checked.emplace_back(job.student, gpu.index);
                 ++in_wave[gpu.index];
+                in_wave_jobs[gpu.index].push_back(job.student + " " + job.submission->lab->id);
             }
             LabCheck c {.lab = job.submission->lab, .source = job.submission->file, .gpu = gpu, .seed = job.seed};
             for (const TaskInfo& t : c.lab->tasks) {
@@ -74,6 +77,7 @@ struct StandIns {
             std::lock_guard lock(mutex);
             const int wave = ++waves[gpu.index];
             wave_sizes.push_back(std::exchange(in_wave[gpu.index], 0));
+            wave_jobs.push_back(std::exchange(in_wave_jobs[gpu.index], {}));
             const auto f = fail_at_wave.find(gpu.index);
             if (f != fail_at_wave.end() && wave >= f->second) return GpuHealth {false, "a stand-in fault"};
             return GpuHealth {};
@@ -103,6 +107,11 @@ struct StandInClass {
 std::string job_name(const GradeJob& job) { return job.student + " " + job.submission->lab->id; }
 
 }  // namespace
+
+// Labs whose expected cost is clearly ordered by their metadata: reduction
+// (three tasks, two timed) > vecadd3 (one timed) > vecadd2 (two tasks, none
+// timed) > hello (one task of five sizes) > vecadd0 (one size).
+const std::vector<std::string> kMixedLabs {"hello", "vecadd0", "vecadd2", "vecadd3", "reduction"};
 
 TEST_CASE("grade scheduler: two GPUs share the queue, and every file is checked and saved once")
 {
@@ -175,6 +184,26 @@ TEST_CASE("grade scheduler: on two GPUs the last waves are shared, so that both 
     grade_jobs({}, {stand_in_gpu(0)}, alone.jobs, out1,
                {.checks_at_once = 4, .checks_per_wave = 16, .gpu_service_dir = alone.dir.path() / "gpus", .steps = one.steps()});
     CHECK(one.wave_sizes == std::vector<int> {16, 16, 8});
+}
+
+TEST_CASE("grade scheduler: on two GPUs a share is by expected cost, not by count: the costly files' wave holds fewer")
+{
+    StandInClass c(8, kMixedLabs);  // 40 files, one wave's worth: the costliest (reduction) first
+    StandIns stand_ins;
+    const GradeFolder out(c.dir.path() / "out");
+    ClassRunOptions o {.checks_at_once = 4, .checks_per_wave = 40, .gpu_service_dir = c.dir.path() / "gpus",
+                       .steps = stand_ins.steps()};
+    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
+    CHECK(t.checked == 40);
+    const auto first = std::find_if(stand_ins.wave_jobs.begin(), stand_ins.wave_jobs.end(), [](const auto& w) {
+        return std::find(w.begin(), w.end(), "s10 reduction") != w.end();
+    });
+    REQUIRE(first != stand_ins.wave_jobs.end());
+    // Half the class's cost is its eight reductions and a few vecadd3:
+    // by count the first wave would be 20 files, the cheap ones left to the other GPU.
+    CHECK(first->size() >= 10);  // a quarter wave at least
+    CHECK(first->size() < 20);
+    CHECK(std::count_if(first->begin(), first->end(), [](const std::string& j) { return j.find("reduction") != std::string::npos; }) == 8);
 }
 
 TEST_CASE("grade scheduler: a GPU done with the queue waits for the others' waves, and checks again one that fails late")
@@ -279,10 +308,6 @@ TEST_CASE("grade scheduler: a file is checked once it is compiled, while later f
     CHECK(out.all_results().size() == 8);
 }
 
-// Labs whose expected cost is clearly ordered by their metadata: reduction
-// (three tasks, two timed) > vecadd3 (one timed) > vecadd2 (two tasks, none
-// timed) > hello (one task of five sizes) > vecadd0 (one size).
-const std::vector<std::string> kMixedLabs {"hello", "vecadd0", "vecadd2", "vecadd3", "reduction"};
 
 // A grading of `c` one compile and one check at a time, with the order the
 // files compiled in and the checks started in ("s10 hello", ...).
