@@ -426,13 +426,16 @@ part_grade() {
 grade_gpus() {  # $1: name (the out folder, the log, the wall time), $2: class folder, rest: options
   local name=$1 cls=$2 t0 rc; shift 2
   rm -rf "$m/$name"; t0=$(date +%s.%N)
-  "$hpclab" grade "$cls" --out "$m/$name" --seed 5 "$@" 2>&1 \
+  # Every process and GPU turn on a time line (which GPU's turn, and a timed
+  # program not ready when its preparing turn ran out), in logs.tar.gz.
+  HPCLAB_TIMELINE="$LOGS/timeline-$name.txt" "$hpclab" grade "$cls" --out "$m/$name" --seed 5 "$@" 2>&1 \
     | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done > "$LOGS/grade-$name.txt"
   rc=${PIPESTATUS[0]}
   seconds_since "$t0" > "$m/$name.wall"
   say "$name ($*): exit $rc, $(cat "$m/$name.wall") s wall"
   grep -E "^[0-9]+ (Course seed|Graded|The GPU|GPU [0-9]+ after|Out of service|[0-9]+ files of a voided)" "$LOGS/grade-$name.txt" | cut -d' ' -f2- | tee -a "$summary"
   grep -hoE "files checked on .*: compile" "$m/$name/report.md" 2>/dev/null | sed 's/: compile$//' | tee -a "$summary"
+  say "$name: $(grep -c 'not ready at its gate' "$LOGS/timeline-$name.txt" 2>/dev/null) timed programs not ready when their preparing turn ran out (their uploads then beside others' timed calls)"
 }
 verdicts_of() { tail -n +2 "$1" | cut -d, -f1-4 | sort; }  # student, lab, task, verdict
 
@@ -471,7 +474,7 @@ part_gpus() {
         for i in two one; do
           top -b -d 2 -w 250 > "$LOGS/top-ten-$i.txt" 2>&1 & local tpid=$!
           nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader -lms 1000 > "$LOGS/smi-ten-$i.txt" 2>&1 & local spid=$!
-          HPCLAB_TIMELINE="$LOGS/timeline-ten-$i.txt" grade_gpus "ten-$i" "$m/ten" --gpus "$([ $i = two ] && echo 0,1 || echo 0)"
+          grade_gpus "ten-$i" "$m/ten" --gpus "$([ $i = two ] && echo 0,1 || echo 0)"
           kill $tpid $spid 2>/dev/null; wait $tpid $spid 2>/dev/null
           say "ten-$i: CPUs (top, every 2 s): $(awk '/^%Cpu/{n++; us+=$2; sy+=$4; id+=$8} END{if(n) printf "user %.0f%%, system %.0f%%, idle %.0f%% on average over %d samples", us/n, sy/n, id/n, n}' "$LOGS/top-ten-$i.txt")"
           say "ten-$i: CPU by command (summed %CPU over the samples / samples): $(awk '/^ *[0-9]+ /{cpu[$12]+=$9} /^%Cpu/{n++} END{for(c in cpu) printf "%s %.0f\n", c, cpu[c]/n}' "$LOGS/top-ten-$i.txt" | sort -k2 -rn | head -8 | tr '\n' ';')"

@@ -106,6 +106,7 @@ GpuTurns::GpuTurns(const std::string& uuid, double wait_s) : wait_s_(wait_s)
 {
     const std::string name = lock_name(uuid);
     if (name.empty()) return;
+    on_ = " on " + name.substr(0, 12);
     const fs::path dir = lock_folder();
     if (!make_lock_folder(dir)) return;
     const fs::path gpu = dir / name, gate = dir / (name + ".gate");
@@ -192,7 +193,8 @@ GpuTurns::Turn::Turn(GpuTurns* turns, bool alone) : turns_(turns), alone_(alone)
     lock_fd_ = turns_->lock_across_processes(alone_);
     // On the timeline: how long a turn waited for the GPU (a class's pace).
     granted_at_ = timeline_clock();
-    if (granted_at_ - asked_at > 0.005) timeline_note(asked_at, alone_ ? "GPU turn alone: waiting" : "GPU turn shared: waiting");
+    if (granted_at_ - asked_at > 0.005)
+        timeline_note(asked_at, fmt::format("GPU turn {}: waiting{}", alone_ ? "alone" : "shared", turns_->on_));
 }
 
 GpuTurns::Turn::~Turn()
@@ -201,7 +203,7 @@ GpuTurns::Turn::~Turn()
     // The lock file first: an alone turn of this process, let in by the
     // state below, must not find this turn's flock still held.
     if (lock_fd_ >= 0) let_go(lock_fd_);
-    if (alone_) timeline_note(granted_at_, "GPU turn alone: held");
+    if (alone_) timeline_note(granted_at_, "GPU turn alone: held" + turns_->on_);
     {
         std::lock_guard lock(turns_->mutex_);
         turns_->account(Clock::now());

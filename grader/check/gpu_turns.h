@@ -99,6 +99,7 @@ private:
     Split split_;
     Clock::time_point since_ = Clock::now();
     std::filesystem::path gpu_lock_, gate_lock_;  // empty: turns in this process only
+    std::string on_;  // " on GPU-43d564dc": which GPU, on the timeline (a grading on several); empty: none named
     double wait_s_ = kOtherProcessesWait_s;
     std::atomic<bool> gave_up_ {false};  // the last wait for other processes was over
 };

@@ -6,6 +6,7 @@
 #include "run/run_recipe.h"
 #include "util/shown_path.h"
 #include "util/statistics.h"
+#include "util/timeline.h"
 
 #include <fmt/format.h>
 
@@ -192,7 +193,10 @@ std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<ProgramEnd
             // constructor of the student's that sleeps) must not keep every
             // other check's timing waiting; its own check still waits for it.
             until_ready.emplace([gate = req.gate, preparing] {
-                (void)gate->wait_ready(kPreparingTurn_s);
+                const double since = timeline_clock();
+                // Not ready in time: its uploads may now run beside another check's timed calls.
+                if (!gate->wait_ready(kPreparingTurn_s))
+                    timeline_note(since, "timed program not ready at its gate: its preparing turn let go");
                 preparing->reset();
             });
             r = run_task(req);
