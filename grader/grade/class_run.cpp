@@ -120,11 +120,10 @@ int expected_cost(const LabInfo& lab, const ClassRunOptions& o)
 // first (ties in the jobs' order), so that a wave's tail, during which the
 // slots of the checks already done stay idle until its health check, is
 // short checks. The order decides nothing but when a file is checked.
-std::vector<std::size_t> start_order(const std::vector<GradeJob>& jobs, std::size_t wave_size, const ClassRunOptions& o)
+// `cost`: each job's expected_cost.
+std::vector<std::size_t> start_order(const std::vector<int>& cost, std::size_t wave_size)
 {
-    std::vector<int> cost;
-    for (const GradeJob& job : jobs) cost.push_back(expected_cost(*job.submission->lab, o));
-    std::vector<std::size_t> order(jobs.size());
+    std::vector<std::size_t> order(cost.size());
     std::iota(order.begin(), order.end(), std::size_t {0});
     for (std::size_t begin = 0; begin < order.size(); begin += wave_size)
         std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -222,7 +221,9 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
 
     const int at_once = std::max(1, o.checks_at_once);
     const std::size_t wave_size = static_cast<std::size_t>(o.checks_per_wave > 0 ? o.checks_per_wave : 16 * at_once);
-    const std::vector<std::size_t> order = start_order(jobs, wave_size, o);
+    std::vector<int> cost;
+    for (const GradeJob& job : jobs) cost.push_back(expected_cost(*job.submission->lab, o));
+    const std::vector<std::size_t> order = start_order(cost, wave_size);
 
     // 1. Every file compiled, side by side on the CPU, in the order the
     // checks take them (`order`): a check waits for its own file only, so
@@ -253,8 +254,6 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
 
     // 2. The checks: a worker per GPU, a wave at a time, each result kept as its wave's GPU is found clean.
     Progress progress(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()), progress_mutex);
-    std::vector<int> cost;
-    for (const GradeJob& job : jobs) cost.push_back(expected_cost(*job.submission->lab, o));
     JobQueue queue(order, std::move(cost), static_cast<int>(gpus.size()));
     const auto save = [&](const GradeJob& job, const LabCheck& c) {
         std::lock_guard lock(totals_mutex);

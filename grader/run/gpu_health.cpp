@@ -102,7 +102,7 @@ GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBas
         ProcessSpec run;
         run.argv = {canary->string()};
         run.wall_limit_s = limit_s;
-        run.set_env = cuda_env(gpu.pinned ? gpu.uuid : "");
+        run.set_env = cuda_env(gpu.visible_as());
         const ProcessResult r = run_process(run);
         if (r.exited() && r.exit_code == 0 && r.out.find("canary ok") != std::string::npos) return std::string();
         return r.timed_out ? std::string("it hung") : r.out + r.err;

@@ -159,14 +159,24 @@ TEST_CASE("grade scheduler: a GPU unhealthy after a wave leaves, and its wave is
     for (const LabResult& r : results) CHECK(r.overall == Verdict::pass);
 }
 
+namespace {
+
+// `c` graded on two stand-in GPUs, `at_once` checks a GPU, waves of `per_wave`.
+ClassRunTotals grade_on_two(const StandInClass& c, StandIns& stand_ins, int at_once, int per_wave)
+{
+    const GradeFolder out(c.dir.path() / "out");
+    ClassRunOptions o {.checks_at_once = at_once, .checks_per_wave = per_wave, .gpu_service_dir = c.dir.path() / "gpus",
+                       .steps = stand_ins.steps()};
+    return grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
+}
+
+}  // namespace
+
 TEST_CASE("grade scheduler: on two GPUs the last waves are shared, so that both end together")
 {
     StandInClass c(40);
     StandIns stand_ins;
-    const GradeFolder out(c.dir.path() / "out");
-    ClassRunOptions o {.checks_at_once = 4, .checks_per_wave = 16, .gpu_service_dir = c.dir.path() / "gpus",
-                       .steps = stand_ins.steps()};
-    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
+    const ClassRunTotals t = grade_on_two(c, stand_ins, 4, 16);
     CHECK(t.checked == 40);
     // A whole wave while there is more than a wave a GPU, then a GPU's
     // share of what is left, a quarter wave at least: 16, 12 (24 over two),
@@ -190,10 +200,7 @@ TEST_CASE("grade scheduler: on two GPUs a share is by expected cost, not by coun
 {
     StandInClass c(8, kMixedLabs);  // 40 files, one wave's worth: the costliest (reduction) first
     StandIns stand_ins;
-    const GradeFolder out(c.dir.path() / "out");
-    ClassRunOptions o {.checks_at_once = 4, .checks_per_wave = 40, .gpu_service_dir = c.dir.path() / "gpus",
-                       .steps = stand_ins.steps()};
-    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
+    const ClassRunTotals t = grade_on_two(c, stand_ins, 4, 40);
     CHECK(t.checked == 40);
     const auto first = std::find_if(stand_ins.wave_jobs.begin(), stand_ins.wave_jobs.end(), [](const auto& w) {
         return std::find(w.begin(), w.end(), "s10 reduction") != w.end();
