@@ -188,7 +188,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         verdicts.push_back(t.verdict);
     }
     out.overall = worst(verdicts);
-    out.other_gpu_processes = gpu_processes_now(gpu.uuid);
+    out.other_gpu_processes = gpu_processes_now();
     out.total_s = seconds_since(t_start);
     return out;
 }

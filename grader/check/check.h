@@ -86,7 +86,7 @@ struct LabCheck {
     std::filesystem::path source;
     BuildResult build;
     GpuInfo gpu;
-    std::optional<int> other_gpu_processes;  // after the check; empty: unknown
+    std::optional<int> other_gpu_processes;  // no hpclab's, on any GPU of the machine, after the check; empty: unknown
     std::uint64_t seed = 0;
     std::vector<TaskCheck> tasks;
     Verdict overall = Verdict::pass;

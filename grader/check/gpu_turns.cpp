@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -21,16 +20,6 @@ namespace hpclab {
 namespace fs = std::filesystem;
 
 namespace {
-
-// The lock file's name for a GPU: its UUID ("GPU-xxxxxxxx-..."), any other
-// character than these made harmless.
-std::string lock_name(const std::string& uuid)
-{
-    std::string name = uuid;
-    for (char& c : name)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
-    return name == "." || name == ".." ? "" : name;
-}
 
 // The folder, made by whoever comes first for everyone (mode 01777, as
 // /tmp: each user may add files, none remove another's). A folder of
@@ -104,18 +93,17 @@ fs::path GpuTurns::lock_folder()
 // which the timing sees (NVML's other processes) and says (timing.cpp).
 GpuTurns::GpuTurns(const std::string& uuid, double wait_s) : wait_s_(wait_s)
 {
-    const std::string name = lock_name(uuid);
-    if (name.empty()) return;
-    on_ = " on " + name.substr(0, 12);
+    if (uuid.empty()) return;
+    on_ = " on " + uuid.substr(0, 12);
     const fs::path dir = lock_folder();
     if (!make_lock_folder(dir)) return;
-    const fs::path gpu = dir / name, gate = dir / (name + ".gate");
-    for (const fs::path& p : {gpu, gate}) {
+    const fs::path machine = dir / kLockName, gate = dir / (std::string(kLockName) + ".gate");
+    for (const fs::path& p : {machine, gate}) {
         const int fd = open_lock_file(p);
         if (fd < 0) return;
         close(fd);
     }
-    gpu_lock_ = gpu;
+    machine_lock_ = machine;
     gate_lock_ = gate;
 }
 
@@ -133,38 +121,38 @@ GpuTurns::Split GpuTurns::split()
     return split_;
 }
 
-// alone:  flock(gate, EX); flock(gpu, EX); flock(gate, UN)
-// shared: flock(gate, SH); flock(gpu, SH); flock(gate, UN)
+// alone:  flock(gate, EX); flock(machine, EX); flock(gate, UN)
+// shared: flock(gate, SH); flock(machine, SH); flock(gate, UN)
 // A waiting alone turn holds the gate, so no new shared turn of any
-// process gets to the GPU's file before it; the shared turns already in
+// process gets to the machine's file before it; the shared turns already in
 // end as their programs do. Each turn opens the files itself: flock locks
 // belong to an open file description, so this process's turns are as
 // independent of each other as of other processes' (their order here is
 // the in-process one's, which comes first).
 int GpuTurns::lock_across_processes(bool alone)
 {
-    if (gpu_lock_.empty()) return -1;
+    if (machine_lock_.empty()) return -1;
     const int gate = open_lock_file(gate_lock_);
     if (gate < 0) return -1;
-    const int gpu = open_lock_file(gpu_lock_);
+    const int machine = open_lock_file(machine_lock_);
     const int op = alone ? LOCK_EX : LOCK_SH;
     // Once a wait was over, the turns after it only try: a process that
     // never lets go must not cost every turn of this one the whole wait.
     const double wait_s = gave_up_ ? 0 : wait_s_;
     const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait_s));
-    const bool held = gpu >= 0 && lock_until(gate, op, until) && lock_until(gpu, op, until);
+    const bool held = machine >= 0 && lock_until(gate, op, until) && lock_until(machine, op, until);
     let_go(gate);
     if (held) {
         gave_up_ = false;
-        return gpu;
+        return machine;
     }
-    if (gpu < 0) return -1;
-    close(gpu);
+    if (machine < 0) return -1;
+    close(machine);
     if (!gave_up_.exchange(true))
         std::fprintf(stderr, "%s",
-                     fmt::format("hpclab: waited {:g} s for other processes' turns on the GPU ({}): going on "
+                     fmt::format("hpclab: waited {:g} s for other processes' turns on the GPUs ({}): going on "
                                  "without them\n",
-                                 wait_s_, gpu_lock_.string())
+                                 wait_s_, machine_lock_.string())
                          .c_str());
     return -1;
 }

@@ -7,12 +7,18 @@
 //
 // Made for a GPU (its UUID), the turns also hold across processes: every
 // hpclab on this machine (two students' checks on a lab server, the tests
-// of a ctest run, a grading) takes them on the same lock files, one per
-// GPU, in a machine-wide folder (kDefaultLockFolder, or $HPCLAB_GPU_TURNS_DIR):
-// a shared turn holds flock(LOCK_SH) on the GPU's file, an alone turn
-// LOCK_EX. Linux's flock does not prefer a waiting LOCK_EX, so a second
-// file, the GPU's gate, keeps the fairness between processes too: an alone
-// turn holds the gate while it waits for the GPU, and a shared turn passes
+// of a ctest run, a grading) takes them on the same lock files in a
+// machine-wide folder (kDefaultLockFolder, or $HPCLAB_GPU_TURNS_DIR): a
+// shared turn holds flock(LOCK_SH) on the lock file, an alone turn LOCK_EX.
+// One lock file for all the machine's GPUs, not one per GPU: a program's
+// calls into the driver on one GPU slow a timed call on another that calls
+// it too (scripts/gpu-crosstalk.sh, on two H100s: a reduction's cudaMalloc,
+// copy back and cudaFree 38 times slower on average while contexts were
+// made on the other GPU, 2.5 times while programs there allocated). So
+// correctness runs share all the GPUs, and a timed phase on any GPU has the
+// machine alone. Linux's flock does not prefer a waiting LOCK_EX, so a
+// second file, the gate, keeps the fairness between processes too: an
+// alone turn holds the gate while it waits, and a shared turn passes
 // through the gate (gpu_turns.cpp).
 #pragma once
 
@@ -49,7 +55,7 @@ public:
     private:
         GpuTurns* turns_;
         bool alone_;
-        int lock_fd_ = -1;  // this turn's own descriptor of the GPU's lock file, flock held; -1: none
+        int lock_fd_ = -1;  // this turn's own descriptor of the machine's lock file, flock held; -1: none
         double granted_at_ = 0;  // timeline_clock() when it began (util/timeline.h)
     };
 
@@ -57,8 +63,10 @@ public:
     // take turns with each other, not with other processes (tests).
     GpuTurns() = default;
     // Turns on the GPU of `uuid` (GpuInfo::uuid) with every process on this
-    // machine that takes them too. No UUID, or lock files that cannot be
-    // made or opened: turns in this process only, as above. `wait_s`: the
+    // machine that takes them too, on any of its GPUs. No UUID, or lock
+    // files that cannot be made or opened: turns in this process only, as
+    // above (the turns of two such objects, each for one GPU, then meet
+    // only through the lock files). `wait_s`: the
     // longest wait for other processes' turns (tests shorten it).
     explicit GpuTurns(const std::string& uuid, double wait_s = kOtherProcessesWait_s);
     GpuTurns(const GpuTurns&) = delete;
@@ -69,9 +77,11 @@ public:
     static Turn alone(GpuTurns* turns) { return Turn(turns, true); }
 
     // Whether the turns hold across processes (the lock files could be opened).
-    bool across_processes() const { return !gpu_lock_.empty(); }
+    bool across_processes() const { return !machine_lock_.empty(); }
     // The folder the lock files are in: $HPCLAB_GPU_TURNS_DIR or kDefaultLockFolder.
     static std::filesystem::path lock_folder();
+    // The lock file's name in it (the gate's: this and ".gate"), the machine's.
+    static constexpr const char* kLockName = "gpus";
 
     // Wall seconds since this object was made, by what held the GPU. A turn
     // counts from when this process gave it, waiting for other processes'
@@ -87,8 +97,8 @@ public:
 private:
     using Clock = std::chrono::steady_clock;
     void account(Clock::time_point now);  // under mutex_: the time since the last change to its state
-    // This turn's descriptor of the GPU's lock file, with flock held through
-    // the gate; -1 when the lock files cannot be opened or the wait is over.
+    // This turn's descriptor of the machine's lock file, with flock held
+    // through the gate; -1 when the lock files cannot be opened or the wait is over.
     int lock_across_processes(bool alone);
 
     std::mutex mutex_;
@@ -98,7 +108,7 @@ private:
     bool alone_ = false;
     Split split_;
     Clock::time_point since_ = Clock::now();
-    std::filesystem::path gpu_lock_, gate_lock_;  // empty: turns in this process only
+    std::filesystem::path machine_lock_, gate_lock_;  // empty: turns in this process only
     std::string on_;  // " on GPU-43d564dc": which GPU, on the timeline (a grading on several); empty: none named
     double wait_s_ = kOtherProcessesWait_s;
     std::atomic<bool> gave_up_ {false};  // the last wait for other processes was over

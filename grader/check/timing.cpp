@@ -24,19 +24,19 @@ constexpr int kMaxTimingRounds = 3;
 // The longest a timed program being made ready holds its shared turn (its
 // inputs are made and uploaded in well under a second).
 constexpr double kPreparingTurn_s = 10;
-// How long a check waits for other processes to leave the GPU before its
+// How long a check waits for other processes to leave the GPUs before its
 // timed programs start: a killed program's context can take seconds to go.
 constexpr double kFreeGpuWait_s = 15;
 
-// The GPU's other processes once none is left, or when `within_s` is over
+// The GPUs' other processes once none is left, or when `within_s` is over
 // (then the count that remains, and the timing will say it was unreliable).
-std::optional<int> wait_for_free_gpu(const std::string& uuid, double within_s)
+std::optional<int> wait_for_free_gpus(double within_s)
 {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(within_s);
-    std::optional<int> n = gpu_processes_now(uuid);
+    std::optional<int> n = gpu_processes_now();
     while (n && *n > 0 && std::chrono::steady_clock::now() < until) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        n = gpu_processes_now(uuid);
+        n = gpu_processes_now();
     }
     return n;
 }
@@ -64,7 +64,8 @@ bool conclusive(Timing& t)
     return t.ratio_low >= t.threshold * 1.05 || t.ratio_high < t.threshold / 1.05;
 }
 
-// Another process on the GPU makes timings unreliable; so does not knowing.
+// Another process on a GPU of this machine makes timings unreliable; so
+// does not knowing.
 bool gpu_was_shared(std::optional<int> before, std::optional<int> after)
 {
     return !before || !after || *before > 0 || *after > 0;
@@ -87,7 +88,7 @@ Finding finding_of_timing(const Timing& t)
     if (t.ratio_low >= t.threshold) return make(Verdict::pass, range, where);
     if (t.ratio_high < t.threshold && !t.unreliable) return make(Verdict::too_slow, range, where);
     return make(Verdict::inconclusive,
-                range + (t.unreliable ? ": another process was using the GPU" : ": too close to call, rerun"), where);
+                range + (t.unreliable ? ": another process was using a GPU of this machine" : ": too close to call, rerun"), where);
 }
 
 const TaskInfo* baseline_task(const LabInfo& lab, const TaskInfo& task)
@@ -249,7 +250,7 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
     if (!active_) return;
     // Looked at before this check starts any program of its own; a program
     // still ending (a hung kernel killed by the previous check) gets a moment.
-    gpu_processes_before_ = wait_for_free_gpu(gpu_.uuid, kFreeGpuWait_s);
+    gpu_processes_before_ = wait_for_free_gpus(kFreeGpuWait_s);
     baseline_ = std::async(std::launch::async, [&tc, &lab] {
                     return build_lab_program(tc, lab, lab.baseline_source, "baseline");
                 }).share();
@@ -388,7 +389,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
             again = true;
         }
     }
-    timing.unreliable = gpu_was_shared(gpu_processes_before_, gpu_processes_now(gpu_.uuid));
+    timing.unreliable = gpu_was_shared(gpu_processes_before_, gpu_processes_now());
     update_ratio(timing);
     if (timing.student_ms.empty() || timing.baseline_ms.empty()) {
         if (timing.baseline_ms.empty())

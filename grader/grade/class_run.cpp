@@ -319,8 +319,17 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
             queue.done();
         }
     };
+    std::once_flag said_turns_apart;
     const auto worker = [&](const GpuInfo& gpu) {
-        GpuTurns turns(gpu.uuid);  // with any other hpclab on this GPU too (a student's check)
+        // With every other hpclab on this machine too (a student's check),
+        // and with the other GPUs' workers: through the machine's lock files.
+        GpuTurns turns(gpu.uuid);
+        if (gpus.size() > 1 && gpu.present && !turns.across_processes())
+            std::call_once(said_turns_apart, [] {
+                std::fprintf(stderr, "hpclab grade: the GPU turns' lock files in %s cannot be used: a timed phase "
+                             "on one GPU may meet another GPU's programs, which slow it\n",
+                             GpuTurns::lock_folder().c_str());
+            });
         check_waves(gpu, turns);
         const GpuTurns::Split split = turns.split();  // where this GPU's time went
         std::lock_guard lock(totals_mutex);

@@ -149,7 +149,11 @@ std::vector<GpuInfo> probe_gpus()
     return gpus;
 }
 
-std::optional<GpuUsage> gpu_usage_now(const std::string& uuid)
+namespace {
+
+// Who uses the GPU of `uuid`, or every GPU NVML sees (their counts and
+// memory added up) when `uuid` is empty and `every_gpu`; empty: the first.
+std::optional<GpuUsage> nvml_usage(const std::string& uuid, bool every_gpu)
 {
     void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) return std::nullopt;
@@ -164,20 +168,35 @@ std::optional<GpuUsage> gpu_usage_now(const std::string& uuid)
     };
     auto init = symbol<int (*)()>(lib, "nvmlInit_v2");
     auto shutdown = symbol<int (*)()>(lib, "nvmlShutdown");
+    auto count = symbol<int (*)(unsigned*)>(lib, "nvmlDeviceGetCount_v2");
     auto by_index = symbol<int (*)(unsigned, Device*)>(lib, "nvmlDeviceGetHandleByIndex_v2");
     auto by_uuid = symbol<int (*)(const char*, Device*)>(lib, "nvmlDeviceGetHandleByUUID");
     auto processes = symbol<int (*)(Device, unsigned*, ProcessInfo*)>(lib, "nvmlDeviceGetComputeRunningProcesses_v3");
     auto memory = symbol<int (*)(Device, Memory*)>(lib, "nvmlDeviceGetMemoryInfo");
-    if (!init || !shutdown || !by_index || !by_uuid || !processes || !memory || init() != 0) return std::nullopt;
+    if (!init || !shutdown || !count || !by_index || !by_uuid || !processes || !memory || init() != 0)
+        return std::nullopt;
+    std::vector<Device> devices;
     Device dev = nullptr;
+    unsigned n_devices = 0;
+    if (!uuid.empty()) {
+        if (by_uuid(uuid.c_str(), &dev) == 0) devices.push_back(dev);
+    } else if (!every_gpu || count(&n_devices) != 0) {
+        if (by_index(0, &dev) == 0) devices.push_back(dev);
+    } else {
+        for (unsigned i = 0; i < n_devices; ++i)
+            if (by_index(i, &dev) == 0) devices.push_back(dev);
+    }
     std::optional<GpuUsage> usage;
-    ProcessInfo infos[64];
-    unsigned n = 64;
-    Memory mem {};
-    const int found = uuid.empty() ? by_index(0, &dev) : by_uuid(uuid.c_str(), &dev);
-    if (found == 0 && processes(dev, &n, infos) == 0 && memory(dev, &mem) == 0) {
-        usage.emplace();
-        usage->used_bytes = mem.used;
+    if (!devices.empty()) usage.emplace();
+    for (Device d : devices) {
+        ProcessInfo infos[64];
+        unsigned n = 64;
+        Memory mem {};
+        if (processes(d, &n, infos) != 0 || memory(d, &mem) != 0) {
+            usage.reset();  // one GPU that cannot tell: nobody can
+            break;
+        }
+        usage->used_bytes += mem.used;
         for (unsigned i = 0; i < n && i < 64; ++i) {
             const int pid = static_cast<int>(infos[i].pid);
             switch (ancestry_of(pid)) {
@@ -191,11 +210,15 @@ std::optional<GpuUsage> gpu_usage_now(const std::string& uuid)
     return usage;
 }
 
+}  // namespace
+
+std::optional<GpuUsage> gpu_usage_now(const std::string& uuid) { return nvml_usage(uuid, false); }
+
 // Other hpclab processes' programs are left out: their turns keep them off
-// the GPU while this one's timed calls run (check/gpu_turns.h).
-std::optional<int> gpu_processes_now(const std::string& uuid)
+// the GPUs while this one's timed calls run (check/gpu_turns.h).
+std::optional<int> gpu_processes_now()
 {
-    const auto usage = gpu_usage_now(uuid);
+    const auto usage = nvml_usage("", true);
     if (!usage) return std::nullopt;
     return usage->others;
 }

@@ -41,15 +41,16 @@ GpuInfo probe_gpu(int index = 0);
 // Every visible GPU, in the driver's order (one entry saying why when there is none).
 std::vector<GpuInfo> probe_gpus();
 
-// Other processes with a CUDA context on the GPU right now (NVML); nothing
-// when NVML cannot tell. hpclab itself holds no context, and its own lab
-// programs (its descendants: a check's timed programs waiting at their
-// gates) are not counted, nor are other hpclab processes' (their GPU turns
-// keep them off the GPU during this one's timed calls): any other is another
-// user, and timings taken meanwhile are not reliable (nor are timings taken
-// when nobody can tell). The GPU of `uuid` (empty: the first): under
-// hpclab grade --gpus each check asks of its own GPU.
-std::optional<int> gpu_processes_now(const std::string& uuid = "");
+// Other processes with a CUDA context on any GPU of this machine right now
+// (NVML); nothing when NVML cannot tell. hpclab itself holds no context,
+// and its own lab programs (its descendants: a check's timed programs
+// waiting at their gates) are not counted, nor are other hpclab processes'
+// (their GPU turns keep them off the GPUs during this one's timed calls):
+// any other is another user, and timings taken meanwhile are not reliable
+// (nor are timings taken when nobody can tell). Every GPU, not only the
+// check's: a program calling the driver on one GPU slows timed calls on
+// another (check/gpu_turns.h).
+std::optional<int> gpu_processes_now();
 
 // Who uses the GPU now, as NVML sees it: hpclab's own descendants (its lab
 // programs) apart from the other processes, and the device memory in use.
