@@ -102,6 +102,19 @@ void check_keeps_out(GpuTurns& a, bool held_alone, GpuTurns& b, bool other_alone
     other.join();
 }
 
+// A shared turn of `a` held, a shared turn of `b` gets in beside it.
+void check_shared_together(GpuTurns& a, GpuTurns& b)
+{
+    const auto one = GpuTurns::shared(&a);
+    std::atomic<bool> in {false};
+    std::thread other([&] {
+        const auto two = GpuTurns::shared(&b);
+        in = true;
+    });
+    CHECK(becomes_true(in));
+    other.join();
+}
+
 }  // namespace
 
 TEST_CASE("gpu turns across processes: an alone turn of one process keeps out a shared turn of another, and the other way round")
@@ -121,16 +134,7 @@ TEST_CASE("gpu turns across processes: shared turns of two processes hold the GP
     TempDir tmp;
     TurnsFolder folder(tmp.path() / "turns");
     GpuTurns a(kUuid, kTestWait_s), b(kUuid, kTestWait_s);
-    {
-        const auto one = GpuTurns::shared(&a);
-        std::atomic<bool> in {false};
-        std::thread other([&] {
-            const auto two = GpuTurns::shared(&b);
-            in = true;
-        });
-        CHECK(becomes_true(in));
-        other.join();
-    }
+    check_shared_together(a, b);
     // A timed phase has the machine alone: driver calls on one GPU slow
     // timed calls on another (gpu_turns.h). Shared turns on two GPUs mix.
     GpuTurns elsewhere("GPU-turns-test-0001", kTestWait_s);
@@ -138,17 +142,7 @@ TEST_CASE("gpu turns across processes: shared turns of two processes hold the GP
     SUBCASE("alone here, then alone on the other GPU") { check_keeps_out(a, true, elsewhere, true); }
     SUBCASE("alone here, then shared on the other GPU") { check_keeps_out(a, true, elsewhere, false); }
     SUBCASE("shared here, then alone on the other GPU") { check_keeps_out(a, false, elsewhere, true); }
-    SUBCASE("shared here and on the other GPU")
-    {
-        const auto one = GpuTurns::shared(&a);
-        std::atomic<bool> in {false};
-        std::thread other([&] {
-            const auto two = GpuTurns::shared(&elsewhere);
-            in = true;
-        });
-        CHECK(becomes_true(in));
-        other.join();
-    }
+    SUBCASE("shared here and on the other GPU") { check_shared_together(a, elsewhere); }
 }
 
 TEST_CASE("gpu turns across processes: a waiting alone turn is not starved by another process's stream of shared turns")
