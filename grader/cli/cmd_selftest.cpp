@@ -112,7 +112,7 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
     // ctest run's other tests, a student's check; check/gpu_turns.h), each
     // while its program runs: a check's timed calls never run beside them.
     // The timed runs too: a selftest asserts nothing about speed (their
-    // claims are judged against the shortest call seen, run/claims.cpp),
+    // claims are judged against the calls hpclab saw, with a slack for a busy host, run/claims.cpp),
     // and an alone turn, held while their inputs are made on the host,
     // kept every other test off the GPU.
     GpuTurns turns(gpu.uuid);

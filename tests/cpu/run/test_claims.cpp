@@ -69,7 +69,7 @@ TEST_CASE("program facts: kernels from nm's stubs, library kernels named, a trac
     CHECK(kernel_stubs("0000 T main\n").empty());
 }
 
-TEST_CASE("claims: timed calls that a busy host saw late are no lie, and a claim under half the shortest call is one")
+TEST_CASE("claims: timed calls that a busy host saw late or early are no lie, and a claim under half the median call less the slack is one")
 {
     RunRequest req;
     req.ncalls = 5;
@@ -80,9 +80,6 @@ TEST_CASE("claims: timed calls that a busy host saw late are no lie, and a claim
     report.status = RunStatus::completed;
     SeenCalls seen;
     seen.ended = 5;
-    // The H100 suite at eight tests at once: an honest 0.357 ms kernel seen
-    // as 1 ms in most calls (the parent read the end lines late).
-    seen.observed_ms = {1.2, 1.0, 0.55, 1.0, 1.1};
     const auto calls_of = [&](double ms) {
         report.calls.assign(5, CallReport {});
         for (auto& c : report.calls) {
@@ -90,10 +87,24 @@ TEST_CASE("claims: timed calls that a busy host saw late are no lie, and a claim
             c.gpu_ms = c.host_ms = ms;
         }
     };
+    // The H100 suite at eight tests at once: an honest 0.357 ms kernel seen
+    // as 1 ms in most calls (the parent read the end lines late).
+    seen.observed_ms = {1.2, 1.0, 0.55, 1.0, 1.1};
     calls_of(0.357);
     CHECK_FALSE(contradicted_claim(req, result, seen, report));
-    calls_of(0.1);  // under half of the shortest call seen, less the slack
-    const auto why = contradicted_claim(req, result, seen, report);
+    calls_of(0.001);  // so short a call cannot be told from the parent's delays
+    CHECK_FALSE(contradicted_claim(req, result, seen, report));
+    // A 2.4 ms kernel, one of whose calls the parent read late at its begin
+    // (0.1 ms seen; call 0 is the warm-up, not counted).
+    seen.observed_ms = {2.4, 2.45, 0.1, 2.4, 2.5};
+    calls_of(2.39);
+    CHECK_FALSE(contradicted_claim(req, result, seen, report));
+    calls_of(0.001);  // a clock that barely moves
+    auto why = contradicted_claim(req, result, seen, report);
     REQUIRE(why);
-    CHECK(why->find("at least 0.550 ms") != std::string::npos);
+    CHECK(why->find("saw 2.425 ms") != std::string::npos);
+    calls_of(0.5);  // under half the median call, less the slack
+    CHECK(contradicted_claim(req, result, seen, report));
+    calls_of(0.8);  // above it: not proof enough
+    CHECK_FALSE(contradicted_claim(req, result, seen, report));
 }
