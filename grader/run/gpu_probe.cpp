@@ -180,11 +180,16 @@ std::optional<GpuUsage> nvml_usage(const std::string& uuid, bool every_gpu)
     unsigned n_devices = 0;
     if (!uuid.empty()) {
         if (by_uuid(uuid.c_str(), &dev) == 0) devices.push_back(dev);
-    } else if (!every_gpu || count(&n_devices) != 0) {
+    } else if (!every_gpu) {
         if (by_index(0, &dev) == 0) devices.push_back(dev);
-    } else {
-        for (unsigned i = 0; i < n_devices; ++i)
-            if (by_index(i, &dev) == 0) devices.push_back(dev);
+    } else if (count(&n_devices) == 0) {  // how many not known, or one GPU not found: nothing can be told
+        for (unsigned i = 0; i < n_devices; ++i) {
+            if (by_index(i, &dev) != 0) {
+                devices.clear();
+                break;
+            }
+            devices.push_back(dev);
+        }
     }
     std::optional<GpuUsage> usage;
     if (!devices.empty()) usage.emplace();
