@@ -50,7 +50,9 @@ const std::vector<int>& allowed_cpus()
 // includes the host's part (the launches, the wait). On the H100, one
 // program ran every call up to 20% slower than another running the same
 // code; the core each ran on is one difference between them that hpclab
-// can remove, and two GPUs timing at once on one pair would add another.
+// can remove. A pair per GPU dates from when two GPUs timed at once; a
+// timed phase now has the machine alone (check/gpu_turns.h), so the pairs
+// are never busy together, and one pair would do as well.
 CpuSplit split_cpus(const std::vector<int>& allowed, int gpus)
 {
     const std::size_t pairs = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, gpus)), allowed.size() / 4);

@@ -56,8 +56,9 @@ const std::vector<int>& timing_cpus(int gpu_minor = -1);
 // that nothing shares a CPU with the timed calls (empty: any).
 const std::vector<int>& untimed_cpus();
 // The split of the CPUs a process may use among `gpus` GPUs: a pair of the
-// last CPUs for each GPU's timed programs (hpclab grade --gpus times on
-// every GPU at once), the rest for everything else. The pairs take half the
+// last CPUs for each GPU's timed programs (one at a time on the machine
+// now: run_recipe.cpp says why a pair per GPU stays), the rest for
+// everything else. The pairs take half the
 // CPUs at most: GPUs past that share them (by their node's number, modulo
 // the pairs); none with fewer than four CPUs.
 struct CpuSplit {

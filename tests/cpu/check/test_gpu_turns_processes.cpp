@@ -102,13 +102,13 @@ void check_keeps_out(GpuTurns& a, bool held_alone, GpuTurns& b, bool other_alone
     other.join();
 }
 
-// A shared turn of `a` held, a shared turn of `b` gets in beside it.
-void check_shared_together(GpuTurns& a, GpuTurns& b)
+// A turn of `a` held (alone or shared), a turn of `b` gets in beside it.
+void check_gets_in(GpuTurns& a, bool held_alone, GpuTurns& b, bool other_alone)
 {
-    const auto one = GpuTurns::shared(&a);
+    const GpuTurns::Turn held(&a, held_alone);
     std::atomic<bool> in {false};
     std::thread other([&] {
-        const auto two = GpuTurns::shared(&b);
+        const GpuTurns::Turn turn(&b, other_alone);
         in = true;
     });
     CHECK(becomes_true(in));
@@ -134,7 +134,7 @@ TEST_CASE("gpu turns across processes: shared turns of two processes hold the GP
     TempDir tmp;
     TurnsFolder folder(tmp.path() / "turns");
     GpuTurns a(kUuid, kTestWait_s), b(kUuid, kTestWait_s);
-    check_shared_together(a, b);
+    check_gets_in(a, false, b, false);
     // A timed phase has the machine alone: driver calls on one GPU slow
     // timed calls on another (gpu_turns.h). Shared turns on two GPUs mix.
     GpuTurns elsewhere("GPU-turns-test-0001", kTestWait_s);
@@ -142,7 +142,7 @@ TEST_CASE("gpu turns across processes: shared turns of two processes hold the GP
     SUBCASE("alone here, then alone on the other GPU") { check_keeps_out(a, true, elsewhere, true); }
     SUBCASE("alone here, then shared on the other GPU") { check_keeps_out(a, true, elsewhere, false); }
     SUBCASE("shared here, then alone on the other GPU") { check_keeps_out(a, false, elsewhere, true); }
-    SUBCASE("shared here and on the other GPU") { check_shared_together(a, elsewhere); }
+    SUBCASE("shared here and on the other GPU") { check_gets_in(a, false, elsewhere, false); }
 }
 
 TEST_CASE("gpu turns across processes: a waiting alone turn is not starved by another process's stream of shared turns")
@@ -330,14 +330,7 @@ TEST_CASE("gpu turns across processes: a folder that cannot be made leaves the t
         // In this process: the alone turn waits for the shared one ...
         check_keeps_out(a, false, a, true);
         // ... and another object's turns are not held by it (nothing is shared with it).
-        const auto alone = GpuTurns::alone(&a);
-        std::atomic<bool> other_in {false};
-        std::thread other([&] {
-            const auto also = GpuTurns::alone(&b);
-            other_in = true;
-        });
-        CHECK(becomes_true(other_in));
-        other.join();
+        check_gets_in(a, true, b, true);
     }
 }
 
