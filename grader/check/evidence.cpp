@@ -212,6 +212,40 @@ TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const Run
     return decide({task.id, findings_of_run(task, SizeCase {params, "", false}, r)});
 }
 
+// A sanitizer run proves it ran with the program's calls all done under
+// the tool and the tool's own summary in its log. A program that ends
+// cleanly before its calls are done, or whose run lost the tool's summary,
+// behaved differently when watched: tampering. One that ended early
+// otherwise (a status, a fault) without the tool finding anything is what it
+// is, a crash; where the tool found errors, its report explains the end.
+std::optional<Finding> finding_of_unproven_sanitizer_run(const SanitizerRun& s, const std::string& where)
+{
+    const RunReport& r = s.report;
+    if (r.status == RunStatus::cancelled || calls_unknown(r.status)) return std::nullopt;
+    const bool tool_found = s.findings.errors > 0 || (r.process.exited() && r.process.exit_code == kSanitizerErrorExit);
+    if (tool_found) return std::nullopt;
+    const bool summary = r.tool_log.find("ERROR SUMMARY") != std::string::npos;
+    const bool clean_exit = r.process.exited() && r.process.exit_code == 0;
+    if (r.status == RunStatus::completed && summary) return std::nullopt;
+    if (clean_exit)
+        return make(Verdict::tampering,
+                    r.status == RunStatus::completed
+                        ? fmt::format("under compute-sanitizer {}, the tool's own report is missing from its log: "
+                                      "something removed it",
+                                      s.tool)
+                        : fmt::format("under compute-sanitizer {}, the program ended with status 0 before its calls "
+                                      "were done (it runs them when not watched)",
+                                      s.tool),
+                    where);
+    if (r.status == RunStatus::ended_early || r.status == RunStatus::gpu_fault ||
+        r.status == RunStatus::student_cuda_error || r.status == RunStatus::crashed)
+        return make(Verdict::crash,
+                    fmt::format("under compute-sanitizer {}, the program did not finish its calls: {}", s.tool,
+                                r.status_message),
+                    where);
+    return std::nullopt;
+}
+
 // How a sanitizer run ended, where that is a finding of its own: the
 // program is the same as in the plain runs, so only what it does differently
 // under the tool (stall, end the tool, lie) is news. Its crashes and faults
@@ -226,7 +260,7 @@ std::optional<Finding> finding_of_sanitizer_end(const SanitizerRun& s, const std
         return make(Verdict::crash,
                     fmt::format("compute-sanitizer {} itself was ended: {}", s.tool, describe_signal(r.process.signal)),
                     where);
-    return std::nullopt;
+    return finding_of_unproven_sanitizer_run(s, where);
 }
 
 std::vector<Finding> findings_of_sanitizer(const SanitizerRun& s)

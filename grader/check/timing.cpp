@@ -148,6 +148,7 @@ struct TimingPhase::PreparedProgram {
     void run_calls(double within_s)
     {
         ran = true;
+        gate->want();
         if (gate->wait_ready(within_s)) gate->go();
         else gate->close();
         end->wait();
@@ -306,6 +307,7 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices)
     if (todo.empty() || !baseline_build().ok) return;
     for (std::size_t i : todo) {  // uploads must not share the GPU with the calls
         PreparedRound& p = *prepared_[i];
+        p.student->gate->want();
         (void)p.student->gate->wait_ready(within_s);
         if (p.baseline && p.baseline->waiting()) (void)p.baseline->gate->wait_ready(within_s);
     }

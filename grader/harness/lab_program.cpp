@@ -64,12 +64,11 @@ double now_ms()
 void fill_guards(OwnedBuffer& b)
 {
     if (b.guard == 0) return;
-    if (b.on_device) {
-        harness_cuda(cudaMemset(b.base, wire::kGuardByte, b.guard), "setting a guard zone");
-        harness_cuda(cudaMemset(b.user + b.bytes, wire::kGuardByte, b.guard), "setting a guard zone");
-    } else {
-        std::memset(b.base, wire::kGuardByte, b.guard);
-        std::memset(b.user + b.bytes, wire::kGuardByte, b.guard);
+    for (unsigned char* zone : {b.base, b.user + b.bytes}) {
+        if (b.on_device)
+            harness_cuda(cudaMemcpy(zone, b.device_guard, b.guard, cudaMemcpyDeviceToDevice), "setting a guard zone");
+        else
+            std::memcpy(zone, b.guard_pattern.data(), b.guard);
     }
 }
 
@@ -83,8 +82,7 @@ bool guards_intact(const OwnedBuffer& b, std::vector<unsigned char>& scratch)
             harness_cuda(cudaMemcpy(scratch.data(), zone, b.guard, cudaMemcpyDeviceToHost), "reading a guard zone");
             bytes = scratch.data();
         }
-        for (std::uint64_t i = 0; i < b.guard; ++i)
-            if (bytes[i] != wire::kGuardByte) return false;
+        if (std::memcmp(bytes, b.guard_pattern.data(), b.guard) != 0) return false;
     }
     return true;
 }
@@ -117,7 +115,7 @@ void validate_job(const wire::Job& job, std::uint64_t file_size)
     if (job.magic != wire::kMagic || job.version != wire::kVersion)
         stop(wire::kExitHarnessError, "the exchange file is not a job of this hpclab version");
     if (job.nparams > wire::kMaxParams || job.nbuffers > wire::kMaxBuffers || job.ncalls > wire::kMaxCalls ||
-        job.ncalls == 0 || job.nsets == 0 || job.nsets > job.ncalls)
+        job.ncalls == 0 || job.nsets == 0 || job.nsets > job.ncalls || job.guard_bytes % 4 != 0)
         stop(wire::kExitHarnessError, "the job's counts are out of range");
     // Each product below is at most kMaxCalls times a buffer size already
     // bounded by the file, so none of them overflows once these hold.
@@ -229,6 +227,14 @@ void LabProgram::allocate(OwnedBuffer& b)
         if (!b.base) stop(wire::kExitHarnessError, "cannot allocate %.3f GB of host memory", total / 1e9);
     }
     b.user = b.base + b.guard;
+    if (b.guard == 0) return;
+    b.guard_pattern.assign(b.guard / 4, wire::guard_word(b.desc->type));
+    if (!b.on_device) return;
+    void* pattern = nullptr;
+    harness_cuda(cudaMalloc(&pattern, b.guard), "allocating a guard pattern");
+    harness_cuda(cudaMemcpy(pattern, b.guard_pattern.data(), b.guard, cudaMemcpyHostToDevice),
+                 "copying a guard pattern");
+    b.device_guard = static_cast<unsigned char*>(pattern);
 }
 
 void LabProgram::keep_input_sets()
@@ -527,6 +533,7 @@ void LabProgram::release()
     for (OwnedBuffer& b : owned_) {
         if (b.on_device) cudaFree(b.base);
         else std::free(b.base);
+        if (b.device_guard) cudaFree(b.device_guard);
         for (void* s : b.sets) cudaFree(s);
     }
     for (const auto& outputs : history_)

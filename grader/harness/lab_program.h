@@ -23,6 +23,8 @@ struct OwnedBuffer {
     unsigned char* user = nullptr;  // what the student gets
     std::uint64_t bytes = 0;
     std::uint64_t guard = 0;
+    std::vector<std::uint32_t> guard_pattern;  // what each guard zone holds (wire::guard_word)
+    unsigned char* device_guard = nullptr;      // ... a copy on the device, for device buffers
     bool on_device = false;
     // Timed runs (fewer input sets than calls): each set of this input kept
     // on the device, so a call's inputs are a device copy away. Empty when

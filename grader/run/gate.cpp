@@ -69,6 +69,12 @@ bool Gate::wait_ready(double timeout_s)
     return ready_ == 1;
 }
 
+bool Gate::ended_unready()
+{
+    std::lock_guard lock(waiting_);
+    return ready_ == 0;
+}
+
 void Gate::go()
 {
     // A program that ended meanwhile must not take hpclab down with SIGPIPE:

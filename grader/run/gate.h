@@ -38,6 +38,13 @@ public:
     void go();     // lets a ready program make its calls
     void close();  // no calls: the program exits (also when never ready)
     bool opened() const { return opened_; }  // go() was called
+    // The caller wants the program's calls now (it times them): from here a
+    // program that is never ready has failed its timed phase, where before
+    // (the check still deciding) a closed gate ends it without blame.
+    void want() { wanted_ = true; }
+    bool wanted() const { return wanted_; }
+    // The program ended before it said it was ready (a wait saw it go).
+    bool ended_unready();
     // close() was called: a program not started yet need not start at all.
     bool closed() const { return closed_; }
     // True until go() or close(): the program's wall limit does not run
@@ -49,6 +56,7 @@ private:
     std::mutex waiting_;
     int ready_ = -1;  // -1 unknown, 0 ended, 1 ready (under waiting_)
     bool opened_ = false;
+    std::atomic<bool> wanted_ {false};
     std::atomic<bool> held_ {true};
     std::atomic<bool> closed_ {false};
 };

@@ -204,7 +204,15 @@ void classify_end(const RunRequest& req, const wire::Result& result, RunReport& 
         report.status = s;
         report.status_message = std::move(message);
     };
+    const bool unready_when_wanted = req.gate && req.gate->wanted() && !req.gate->opened();
     if (pr.cancelled) set(RunStatus::cancelled, "stopped: another run of this task hit the time limit");
+    // A timed program must be there to be timed: one that ended cleanly
+    // before its timed calls would otherwise go unmeasured (no speed
+    // finding), and one never ready failed the phase.
+    else if (unready_when_wanted && req.gate->ended_unready() && pr.exited() && pr.exit_code == 0)
+        set(RunStatus::tampered, "the timed program ended with status 0 before its timed calls began");
+    else if (unready_when_wanted && !req.gate->ended_unready() && pr.exited() && pr.exit_code == 0)
+        set(RunStatus::timed_out, "the timed program was not ready for its timed calls in time: stopped");
     else if (req.gate && !req.gate->opened() && !pr.timed_out && pr.signal == 0) set(RunStatus::cancelled, kGateClosed);
     else if (!pr.started) set(RunStatus::could_not_start, pr.start_error);
     // hpc.h said the student's code stopped at a CUDA error, and exit() was

@@ -4,6 +4,7 @@
 
 #include "hpclab_build_config.h"
 #include "util/keyed_hash.h"
+#include "run/link_check.h"
 #include "run/process.h"
 #include "run/run_recipe.h"
 #include "run/sandbox.h"
@@ -423,6 +424,16 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     if (!cr.exited() || cr.exit_code != 0) {
         r.diagnostics = replace_all(compile_failure(cr), copy.string(), source.string());
         r.setup_problem = setup_failure(cr);
+        fs::remove(files.object, ec);
+        r.seconds = seconds_since(t0);
+        return r;
+    }
+    // Before the link: a file that defines what the harness or a library
+    // defines would replace it there (link_check.h).
+    std::string setup_error;
+    if (auto refusal = link_refusal(tc, files.object, bind_lib, setup_error); refusal || !setup_error.empty()) {
+        r.diagnostics = refusal ? *refusal : setup_error;
+        r.setup_problem = !refusal;
         fs::remove(files.object, ec);
         r.seconds = seconds_since(t0);
         return r;

@@ -58,14 +58,21 @@ inline constexpr int kExitStudentCudaError = 99;
 // is a NaN (which never passes a comparison); as an int it is a value no lab
 // produces from its generated inputs.
 inline constexpr std::uint32_t kPoison32 = 0x7FBADBADu;
-// Byte pattern of the guard zones placed before and after every buffer.
-inline constexpr unsigned char kGuardByte = 0xA5;
+// What the guard zones placed before and after every buffer hold, word by
+// word, by the buffer's element type: read as one of its elements, a value
+// that spoils any result it enters (a float NaN; an int near 2^30, far past
+// any sum of the labs' inputs). So a read past an end is a wrong answer in
+// every ordinary run, not only under compute-sanitizer; a write there shows
+// as a damaged guard.
+inline constexpr std::uint32_t kGuardF32 = 0x7FC0A5A5u;  // a quiet NaN
+inline constexpr std::uint32_t kGuardI32 = 0x40A5A5A5u;  // 1084597669
 
 enum class ElemType : std::uint32_t { i32 = 1, f32 = 2 };
 enum class Place : std::uint32_t { host = 1, device = 2 };
 enum class Role : std::uint32_t { input = 1, output = 2 };
 
 inline constexpr std::uint64_t elem_size(ElemType) { return 4; }
+inline constexpr std::uint32_t guard_word(ElemType t) { return t == ElemType::f32 ? kGuardF32 : kGuardI32; }
 
 // Job flags.
 inline constexpr std::uint32_t kFlagFlushL2 = 1u << 0;  // flush L2 before each call
@@ -108,7 +115,7 @@ struct Job {
     std::uint64_t slot_bytes;   // bytes of one call slot (all buffers)
     std::uint64_t out_slot_bytes;  // bytes of one output slot (outputs only)
     std::uint64_t data_offset;  // file offset of call slot 0
-    std::uint64_t guard_bytes;  // guard zone on each side of each buffer
+    std::uint64_t guard_bytes;  // guard zone on each side of each buffer (a multiple of 4)
     std::uint64_t marker;       // nonce of the marker line (kFlagMarker)
 };
 

@@ -65,3 +65,30 @@ TEST_CASE("sanitizer trust: each run's log lives in a private folder, read back 
     }
     CHECK_FALSE(std::filesystem::exists(dir));
 }
+
+TEST_CASE("sanitizer trust: a run under the tool must end with proof it ran (issue 27, item 4)")
+{
+    const std::string summary = "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n";
+    // Ended with status 0 before its calls were done: it runs them only when not watched.
+    auto f = findings_of_sanitizer(run_with(0, summary, RunStatus::ended_early));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].kind == Verdict::tampering);
+    CHECK(f[0].message.find("before its calls were done") != std::string::npos);
+    // Finished, but the tool's summary is gone from its log.
+    f = findings_of_sanitizer(run_with(0, "", RunStatus::completed));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].kind == Verdict::tampering);
+    CHECK(f[0].message.find("report is missing") != std::string::npos);
+    // Ended early otherwise, the tool finding nothing: a crash, never a pass.
+    f = findings_of_sanitizer(run_with(3, summary, RunStatus::ended_early));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].kind == Verdict::crash);
+    // Ended early with the tool's findings: its report explains the end.
+    f = findings_of_sanitizer(run_with(kSanitizerErrorExit,
+                                       "========= Invalid __global__ read of size 4 bytes\n"
+                                       "=========     at add(const int *, const int *, int *, int)+0x70 in "
+                                       "/c/labs/vecadd3/vecadd3.cu:12\n========= ERROR SUMMARY: 1 error\n",
+                                       RunStatus::gpu_fault));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].kind == Verdict::memcheck);
+}

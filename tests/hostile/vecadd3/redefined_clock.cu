@@ -1,6 +1,6 @@
-// expect: tampering
-// why: defines clock_gettime itself, returning a clock that barely moves, so that the harness's host timer (which calls it) sees each call take microseconds; its slow kernel loops 200 times. The event times and hpclab's own clock still see the truth: claimed far below observed
-// timing: yes
+// expect: compile_error
+// why: defines clock_gettime itself, returning a clock that barely moves, so that the harness's host timer (which calls it) would see each call take microseconds. The harness's clock comes from the C library: a file that defines a library function the program uses is refused before the link (run/link_check.h), by the symbol in its object
+// timing: no
 #include "hpc.h"
 #include "vecadd3.h"
 #include <time.h>
