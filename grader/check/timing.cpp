@@ -64,6 +64,16 @@ bool conclusive(Timing& t)
     return t.ratio_low >= t.threshold * 1.05 || t.ratio_high < t.threshold / 1.05;
 }
 
+// A timed call's time: hpclab's own clock from go to done, less what the
+// harness adds to every call (its empty calls, measured on the trusted
+// baseline's program in the same round); the program's own event time only
+// where no parent clock ran (a task whose inputs are not all fills).
+double call_time(const CallReport& c, const RunReport& r, double harness_ms)
+{
+    if (!r.parent_clock) return c.gpu_ms;
+    return std::max(c.parent_ms - harness_ms, 1e-4);
+}
+
 // Another process on a GPU of this machine makes timings unreliable; so
 // does not knowing.
 bool gpu_was_shared(std::optional<int> before, std::optional<int> after)
@@ -228,7 +238,10 @@ RunRequest TimingPhase::request(std::size_t index, bool of_student, const std::f
                       .gpu_uuid = gpu_.visible_as()};
     // The baseline's outputs stay on the GPU: it is trusted, and copying
     // them back would only lengthen the check. It measures the copy.
-    return timed_run(target, {.reps = graded.timing_reps, .judge_outputs = of_student, .measure_copy = !of_student});
+    return timed_run(target, {.reps = graded.timing_reps,
+                              .judge_outputs = of_student,
+                              .measure_copy = !of_student,
+                              .measure_harness = !of_student});
 }
 
 // A later round's request: the student's with what hpclab read of its program.
@@ -377,7 +390,9 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
                     if (is_failure(f.kind)) findings.push_back(std::move(f));
             if (!r.passed()) continue;
             auto& into = student ? timing.student_ms : timing.baseline_ms;
-            for (std::size_t k = 1; k < r.calls.size(); ++k) into.push_back(r.calls[k].gpu_ms);
+            for (std::size_t k = 1; k < r.calls.size(); ++k)
+                into.push_back(call_time(r.calls[k], r, baseline_run.harness_ms));
+            if (!student) timing.harness_ms = baseline_run.harness_ms;
             if (!student && round == 0) timing.copy_bytes_per_s = r.copy_bytes_per_s;
         }
         // A baseline kept from another check ran at another moment (the

@@ -29,13 +29,14 @@ namespace hpclab {
 struct Timing {
     std::string baseline;             // "bench/matmul/tuned.cu", or "the naive task of bench/matmul/tuned.cu"
     Params size;
-    std::vector<double> student_ms, baseline_ms;  // every timed call
+    std::vector<double> student_ms, baseline_ms;  // every timed call, on hpclab's clock
     double ratio = 0;                 // median(baseline) / median(student): the speedup
     double ratio_low = 0, ratio_high = 0;  // from the quartiles: the ratio's spread
     double threshold = 0;             // the one in effect (TaskInfo::threshold)
     std::filesystem::path threshold_set_by;  // the course config that set it; empty: lab.json
     double floor_ms = 0;              // the fewest bytes at the copy bandwidth: nothing is faster
     double copy_bytes_per_s = 0;      // the device copy's, measured by the baseline's program
+    double harness_ms = 0;            // the harness's own cost of a call, taken out of both (run/call_driver.h)
     bool unreliable = false;          // another process used the GPU meanwhile (or none could tell)
     std::string note;
 };

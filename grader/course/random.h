@@ -2,10 +2,12 @@
 //
 // Counter-based: element i of a stream depends only on (seed, stream, i), so
 // large inputs are filled by several threads and still come out the same for
-// a given seed, whatever the number of threads.
+// a given seed, whatever the number of threads; and the harness makes a
+// timed call's inputs on the GPU from the same functions (wire/reveal.h).
 #pragma once
 
 #include "util/mix64.h"
+#include "wire/reveal.h"
 
 #include <cstdint>
 #include <span>
@@ -15,20 +17,16 @@ namespace hpclab {
 
 class RandomStream {
 public:
-    RandomStream(std::uint64_t seed, std::uint64_t stream) : key_(mix64(seed ^ mix64(stream + 0x51ED2701ull))) {}
+    RandomStream(std::uint64_t seed, std::uint64_t stream) : key_(wire::stream_key(seed, stream)) {}
 
-    std::uint64_t bits(std::uint64_t i) const { return mix64(key_ + i * 0xD1B54A32D192ED03ull); }
+    std::uint64_t bits(std::uint64_t i) const { return wire::stream_bits(key_, i); }
     // Uniform integer in [lo, hi].
     std::int64_t integer(std::uint64_t i, std::int64_t lo, std::int64_t hi) const
     {
-        const auto range = static_cast<std::uint64_t>(hi - lo) + 1;
-        return lo + static_cast<std::int64_t>(range == 0 ? bits(i) : bits(i) % range);
+        return wire::stream_integer(key_, i, lo, hi);
     }
     // Uniform float in [lo, hi).
-    double real(std::uint64_t i, double lo, double hi) const
-    {
-        return lo + (hi - lo) * static_cast<double>(bits(i) >> 11) * 0x1.0p-53;
-    }
+    double real(std::uint64_t i, double lo, double hi) const { return wire::stream_real(key_, i, lo, hi); }
 
 private:
     std::uint64_t key_;

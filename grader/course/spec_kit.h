@@ -24,11 +24,10 @@ public:
                 {"b", ElemType::i32, place_, Role::input, n},
                 {"c", ElemType::i32, place_, Role::output, n}};
     }
-    void generate(const Params&, std::uint64_t seed, CallBuffers& call) const override
+    // Values whose sums fit an int: a wrong answer is never an overflow.
+    std::vector<InputFill> input_fills(const Params&) const override
     {
-        // Values whose sums fit an int: a wrong answer is never an overflow.
-        fill_uniform(call.get<int>("a"), RandomStream(seed, 1), -1000000, 1000000);
-        fill_uniform(call.get<int>("b"), RandomStream(seed, 2), -1000000, 1000000);
+        return {{"a", 1, -1000000, 1000000}, {"b", 2, -1000000, 1000000}};
     }
     void reference(const Params&, const CallBuffers& in, std::string_view, std::span<const std::uint64_t> idx,
                    std::span<double> expected, std::span<double>) const override

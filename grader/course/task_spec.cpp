@@ -309,6 +309,25 @@ std::string TaskSpec::summarize(const Params&, const CallBuffers& call) const
     return out;
 }
 
+void apply_fills(const std::vector<InputFill>& fills, std::uint64_t seed, CallBuffers& call)
+{
+    for (const InputFill& f : fills) {
+        const RandomStream rs(seed, f.stream);
+        if (call.entry(f.buffer).decl.type == ElemType::f32) fill_uniform(call.get<float>(f.buffer), rs, f.lo, f.hi);
+        else fill_uniform(call.get<int>(f.buffer), rs, static_cast<std::int64_t>(f.lo), static_cast<std::int64_t>(f.hi));
+    }
+}
+
+bool all_inputs_filled(const TaskSpec& spec, const Params& params)
+{
+    const auto fills = spec.input_fills(params);
+    for (const BufferDecl& d : spec.buffers(params))
+        if (d.role == Role::input &&
+            std::none_of(fills.begin(), fills.end(), [&](const InputFill& f) { return f.buffer == d.name; }))
+            return false;
+    return true;
+}
+
 CheckResult compare_outputs(const TaskSpec& spec, const CheckInput& in)
 {
     CheckResult result;

@@ -60,14 +60,38 @@ struct CheckResult {
     double max_rel_error = 0;
 };
 
+// How one input buffer is made from a seed: fill_uniform over
+// RandomStream(seed, stream) in [lo, hi]. The harness makes a timed call's
+// inputs on the GPU from these (wire/reveal.h), so a spec whose inputs are
+// all fills can be timed with its inputs revealed one call at a time.
+struct InputFill {
+    std::string buffer;
+    std::uint32_t stream = 1;
+    double lo = 0, hi = 0;
+};
+
+// Every input of `call` that a fill names, made from `seed`.
+void apply_fills(const std::vector<InputFill>& fills, std::uint64_t seed, CallBuffers& call);
+
+class TaskSpec;
+// Whether every input of the task at this size has a fill (no inputs: true).
+bool all_inputs_filled(const TaskSpec& spec, const Params& params);
+
 class TaskSpec {
 public:
     virtual ~TaskSpec() = default;
 
     // The buffers of one call at this size, in the order the job lists them.
     virtual std::vector<BufferDecl> buffers(const Params& params) const = 0;
-    // Fill every input buffer from the seed. Never all zeros.
-    virtual void generate(const Params& params, std::uint64_t seed, CallBuffers& call) const = 0;
+    // Fill every input buffer from the seed. Never all zeros. By default, the
+    // fills; a spec adds to them what a small size needs (a sum never zero).
+    virtual void generate(const Params& params, std::uint64_t seed, CallBuffers& call) const
+    {
+        apply_fills(input_fills(params), seed, call);
+    }
+    // The fills of the inputs (empty: the inputs are made some other way,
+    // and timed runs send them whole).
+    virtual std::vector<InputFill> input_fills(const Params&) const { return {}; }
     // The reference value of output `output` at each index, computed from the
     // inputs. `scale` is pre-filled with |expected| once known; a relative
     // tolerance is measured against it, so a reference may set a better one

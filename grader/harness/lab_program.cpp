@@ -1,8 +1,11 @@
 #include "lab_program.h"
 
+#include "reveal.h"
 #include "trace.h"
+#include "wire/reveal.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -115,7 +118,8 @@ void validate_job(const wire::Job& job, std::uint64_t file_size)
     if (job.magic != wire::kMagic || job.version != wire::kVersion)
         stop(wire::kExitHarnessError, "the exchange file is not a job of this hpclab version");
     if (job.nparams > wire::kMaxParams || job.nbuffers > wire::kMaxBuffers || job.ncalls > wire::kMaxCalls ||
-        job.ncalls == 0 || job.nsets == 0 || job.nsets > job.ncalls || job.guard_bytes % 4 != 0)
+        job.ncalls == 0 || job.nsets == 0 || job.nsets > job.ncalls || job.guard_bytes % 4 != 0 ||
+        job.empty_calls > wire::kMaxCalls - job.ncalls)
         stop(wire::kExitHarnessError, "the job's counts are out of range");
     // Each product below is at most kMaxCalls times a buffer size already
     // bounded by the file, so none of them overflows once these hold.
@@ -227,6 +231,11 @@ void LabProgram::allocate(OwnedBuffer& b)
         if (!b.base) stop(wire::kExitHarnessError, "cannot allocate %.3f GB of host memory", total / 1e9);
     }
     b.user = b.base + b.guard;
+    if (parent_clock() && !b.on_device && b.desc->role == wire::Role::input) {
+        void* scratch = nullptr;
+        harness_cuda(cudaMalloc(&scratch, b.bytes ? b.bytes : 1), "allocating room to make an input");
+        b.reveal_scratch = scratch;
+    }
     if (b.guard == 0) return;
     b.guard_pattern.assign(b.guard / 4, wire::guard_word(b.desc->type));
     if (!b.on_device) return;
@@ -239,6 +248,7 @@ void LabProgram::allocate(OwnedBuffer& b)
 
 void LabProgram::keep_input_sets()
 {
+    if (parent_clock()) return;  // the inputs are made call by call, from the seed
     for (OwnedBuffer& b : owned_) {
         if (!cycling() || !b.on_device || b.desc->role != wire::Role::input) continue;
         keep_sets(b);
@@ -360,7 +370,103 @@ void LabProgram::run_calls()
 {
     result_.stage = wire::Stage::started;
     t_calls_ = now_ms();
+    if (parent_clock()) {
+        harness_cuda(cudaMalloc(reinterpret_cast<void**>(&commit_sum_), sizeof *commit_sum_),
+                     "allocating the commitment");
+        for (std::uint32_t j = 0; j < job_.empty_calls; ++j) run_empty_call(j);
+    }
     for (std::uint32_t k = 0; k < job_.ncalls; ++k) run_call(k);
+}
+
+std::uint64_t LabProgram::wait_for_go(std::uint32_t j)
+{
+    wire::Handshake& hs = file_.header().handshake;
+    wire::store_release(hs.ready, j + 1);
+    // Spun on at first (the parent answers within microseconds), then with
+    // the CPU given up between looks: a parent held up must not starve the
+    // other threads of this program on its two CPUs.
+    for (long spins = 0; wire::load_acquire(hs.go) != j + 1; ++spins) {
+        if (spins < 200000) {
+#if defined(__x86_64__)
+            __builtin_ia32_pause();
+#endif
+        } else {
+            sched_yield();
+        }
+    }
+    return hs.seed[j];
+}
+
+void LabProgram::reveal_inputs(std::uint64_t seed)
+{
+    for (OwnedBuffer& b : owned_) {
+        const wire::Buffer& d = *b.desc;
+        if (d.role != wire::Role::input) continue;
+        void* target = b.on_device ? static_cast<void*>(b.user) : b.reveal_scratch;
+        const std::uint64_t key = wire::stream_key(seed, d.fill_stream);
+        harness_cuda(d.type == wire::ElemType::f32
+                         ? reveal_fill_f32(static_cast<float*>(target), d.count, key, d.fill_lo, d.fill_hi)
+                         : reveal_fill_i32(static_cast<int*>(target), d.count, key, static_cast<std::int64_t>(d.fill_lo),
+                                           static_cast<std::int64_t>(d.fill_hi)),
+                     "making an input on the GPU");
+        if (!b.on_device)
+            harness_cuda(cudaMemcpy(b.user, b.reveal_scratch, b.bytes, cudaMemcpyDeviceToHost),
+                         "copying a made input to the host");
+    }
+    // Done before the student's code starts, whatever stream it uses.
+    harness_cuda(cudaDeviceSynchronize(), "making the inputs");
+}
+
+std::uint64_t LabProgram::commit_outputs(std::uint64_t seed)
+{
+    std::uint64_t total = 0;
+    bool on_device = false;
+    harness_cuda(cudaMemset(commit_sum_, 0, sizeof *commit_sum_), "starting a commitment");
+    for (std::uint32_t i = 0; i < owned_.size(); ++i) {
+        const OwnedBuffer& b = owned_[i];
+        if (b.desc->role != wire::Role::output) continue;
+        const auto* words = reinterpret_cast<const std::uint32_t*>(b.user);
+        if (b.on_device) {
+            on_device = true;
+            harness_cuda(reveal_commit(words, b.desc->count, seed, i, commit_sum_), "committing to an output");
+        } else {
+            for (std::uint64_t w = 0; w < b.desc->count; ++w) total += wire::commitment_term(seed, i, w, words[w]);
+        }
+    }
+    if (on_device) {
+        unsigned long long device_total = 0;
+        harness_cuda(cudaMemcpy(&device_total, commit_sum_, sizeof device_total, cudaMemcpyDeviceToHost),
+                     "reading a commitment");
+        total += device_total;
+    }
+    return total;
+}
+
+void LabProgram::say_done(std::uint32_t j, std::uint64_t seed)
+{
+    wire::Handshake& hs = file_.header().handshake;
+    hs.commitment[j] = commit_outputs(seed);
+    wire::store_release(hs.done, j + 1);
+}
+
+// The harness's own part of a timed call, as run_call and time_student_call
+// do it, around no call: the parent's measure of it is what the harness adds
+// to every timed call. Outputs keep their poison, and are committed to.
+void LabProgram::run_empty_call(std::uint32_t j)
+{
+    (void)stage_call(0);
+    flush_l2(j);
+    harness_cuda(cudaDeviceSynchronize(), "waiting for the GPU before an empty call");
+    const std::uint64_t seed = wait_for_go(j);
+    reveal_inputs(seed);
+    print_marker("empty", j);
+    harness_cuda(cudaEventRecord(start_), "recording an event");
+    (void)cudaGetLastError();
+    harness_cuda(cudaDeviceSynchronize(), "an empty call");
+    harness_cuda(cudaEventRecord(stop_event_), "recording an event");
+    print_marker("emptied", j);
+    harness_cuda(cudaEventSynchronize(stop_event_), "waiting for an event");
+    say_done(j, seed);
 }
 
 // One call: inputs in and outputs poisoned, the student's entry point timed,
@@ -372,6 +478,12 @@ void LabProgram::run_call(std::uint32_t k)
     harness_cuda(cudaDeviceSynchronize(), "waiting for the GPU before the call");
 
     wire::CallOutcome& out = result_.calls[k];
+    const std::uint32_t handshake = job_.empty_calls + k;
+    std::uint64_t seed = 0;
+    if (parent_clock()) {
+        seed = wait_for_go(handshake);
+        reveal_inputs(seed);
+    }
     // Traced outside the timed window: turning CUPTI on costs time.
     const bool traced = result_.trace_available && ((job_.flags & wire::kFlagTrace) || k == 0);
     if (traced) hpclab::trace::begin_call(&out.trace);
@@ -379,6 +491,7 @@ void LabProgram::run_call(std::uint32_t k)
     const CallTimes times = time_student_call(k, call, out);
     if (traced) hpclab::trace::end_call();
     result_.stage = wire::Stage::started;
+    if (parent_clock()) say_done(handshake, seed);
 
     t_timed_ += times.host_ms;
     out.returned = times.returned;
@@ -410,6 +523,7 @@ void LabProgram::stage_buffer(OwnedBuffer& b, std::uint32_t k)
     const std::uint32_t set = k % job_.nsets;
     unsigned char* in_file = file_.bytes + wire::buffer_offset(job_, k, *b.desc);
     const bool input = b.desc->role == wire::Role::input;
+    if (input && parent_clock()) return;  // made once the call has its seed
     if (input && !b.sets.empty()) {
         harness_cuda(cudaMemcpy(b.user, b.sets[set], b.bytes, cudaMemcpyDeviceToDevice),
                      "copying an input set on the GPU");
@@ -535,7 +649,9 @@ void LabProgram::release()
         else std::free(b.base);
         if (b.device_guard) cudaFree(b.device_guard);
         for (void* s : b.sets) cudaFree(s);
+        if (b.reveal_scratch) cudaFree(b.reveal_scratch);
     }
+    if (commit_sum_) cudaFree(commit_sum_);
     for (const auto& outputs : history_)
         for (void* p : outputs) cudaFree(p);
     if (device_poison_) cudaFree(device_poison_);

@@ -30,6 +30,8 @@ struct OwnedBuffer {
     // on the device, so a call's inputs are a device copy away. Empty when
     // not used or when the device has no room (then they come from the file).
     std::vector<void*> sets;
+    // A host input of a parent-clock job: made on the device here, then copied over.
+    void* reveal_scratch = nullptr;
 };
 
 // The shared-memory file of wire/exchange.h, mapped.
@@ -79,6 +81,7 @@ private:
     };
 
     bool cycling() const { return job_.nsets < job_.ncalls; }
+    bool parent_clock() const { return job_.flags & wire::kFlagParentClock; }
     bool discards_outputs() const { return job_.flags & wire::kFlagDiscardOutputs; }
     bool history_pending() const;
     std::uint64_t largest_output(bool device_only) const;
@@ -87,6 +90,14 @@ private:
     void keep_history(std::uint32_t i);
 
     void run_call(std::uint32_t k);
+    // The parent's clock (wire::Handshake): wait for handshake j's go and
+    // return its seed; make the inputs from it; commit to the outputs and
+    // say done. An empty call does all of it around no call of the student's.
+    std::uint64_t wait_for_go(std::uint32_t j);
+    void reveal_inputs(std::uint64_t seed);
+    std::uint64_t commit_outputs(std::uint64_t seed);
+    void say_done(std::uint32_t j, std::uint64_t seed);
+    void run_empty_call(std::uint32_t j);
     Call stage_call(std::uint32_t k);
     void stage_buffer(OwnedBuffer& b, std::uint32_t k);
     std::vector<std::pair<std::string, std::int64_t>> call_params() const;
@@ -116,6 +127,7 @@ private:
     std::vector<std::uint32_t> poison_;
     void* device_poison_ = nullptr;
     void* flush_ = nullptr;
+    unsigned long long* commit_sum_ = nullptr;  // the device part of a commitment
     std::size_t flush_bytes_ = 0;
     cudaEvent_t start_ {}, stop_event_ {};
     std::vector<unsigned char> scratch_;  // guard zones read back from the device

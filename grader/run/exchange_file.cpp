@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -89,6 +90,23 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
     job.marker = marker;
     job_ = job;  // a private copy: the child can write into the file
     poison_outputs();
+}
+
+void ExchangeFile::reveal_inputs(const std::vector<InputFill>& fills, std::uint32_t empty_calls)
+{
+    if (empty_calls > wire::kMaxCalls - ncalls_) throw std::logic_error("exchange: too many empty calls");
+    wire::Job& job = header().job;
+    for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
+        if (decls_[i].role != Role::input) continue;
+        const auto fill = std::find_if(fills.begin(), fills.end(), [&](const InputFill& f) { return f.buffer == decls_[i].name; });
+        if (fill == fills.end()) throw std::logic_error("exchange: input '" + decls_[i].name + "' has no fill");
+        job.buffers[i].fill_stream = fill->stream;
+        job.buffers[i].fill_lo = fill->lo;
+        job.buffers[i].fill_hi = fill->hi;
+    }
+    job.flags |= wire::kFlagParentClock;
+    job.empty_calls = empty_calls;
+    job_ = job;
 }
 
 void ExchangeFile::poison_outputs()

@@ -11,6 +11,7 @@
 
 #include "course/call_buffers.h"
 #include "course/params.h"
+#include "course/task_spec.h"
 #include "wire/exchange.h"
 
 #include <cstdint>
@@ -32,6 +33,12 @@ public:
     ExchangeFile& operator=(const ExchangeFile&) = delete;
 
     int fd() const { return fd_; }
+    // A timed run on the parent's clock (wire::kFlagParentClock): the
+    // program makes each call's inputs from the seed sent with it, by these
+    // fills (one for every input), after `empty_calls` calls of nothing.
+    void reveal_inputs(const std::vector<InputFill>& fills, std::uint32_t empty_calls);
+    // The handshake block, until freeze() (the parent's clock writes it).
+    wire::Handshake& handshake() { return header().handshake; }
     const wire::Job& job() const { return job_; }
     // Once every process of the run has ended: the file is sealed against
     // writes (or, when a process still maps it writable, copied into private

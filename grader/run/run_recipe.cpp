@@ -106,6 +106,8 @@ RunRequest timed_run(const RunTarget& target, const TimedOptions& o)
     RunRequest req = request_for(target);
     req.ncalls = 1 + static_cast<std::uint32_t>(std::max(1, o.reps));  // the first call warms up
     req.input_sets = std::min(kTimingInputSets, req.ncalls);
+    req.parent_clock = all_inputs_filled(*req.spec, req.params);
+    req.empty_calls = req.parent_clock && o.measure_harness ? kEmptyCalls : 0;
     req.flush_l2 = true;
     req.trace = RunRequest::Trace::none;  // CUPTI would be in the times
     req.outputs_only = true;

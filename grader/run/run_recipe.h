@@ -2,9 +2,12 @@
 // command. Two recipes:
 // - a correctness run: the calls' outputs all checked, every call traced
 //   (CUPTI), fresh inputs per call;
-// - a timed run: a warm-up call then the timed ones, cycling through a few
-//   input sets kept on the device (input_sets.h), each call starting with a
-//   cold L2 cache, only outputs copied back, on the same two CPUs.
+// - a timed run: a warm-up call then the timed ones, on the parent's clock,
+//   each call's inputs made by the program from a seed hpclab sends as the
+//   call starts (wire/reveal.h; a task whose inputs are not all fills cycles
+//   through a few input sets kept on the device, input_sets.h), each call
+//   starting with a cold L2 cache, only outputs copied back, on the same two
+//   CPUs.
 // `hpclab check` times its student and its baseline this way, `hpclab bench`
 // its variants, and `hpclab run` the demo size: their times compare.
 #pragma once
@@ -24,6 +27,9 @@ inline constexpr std::uint32_t kTimingInputSets = 3;
 // Reference operations a timed call may cost before outputs are sampled: a
 // result cached or skipped is wrong nearly everywhere, so a sample finds it.
 inline constexpr double kTimedReferenceBudget = 2e7;
+// Empty calls a trusted program's timed run starts with (wire::Handshake):
+// their median on the parent's clock is the harness's own cost of a call.
+inline constexpr std::uint32_t kEmptyCalls = 5;
 
 // What every run names: the lab program, the task it runs, the size.
 struct RunTarget {
@@ -45,6 +51,7 @@ struct TimedOptions {
     int reps = 5;                 // timed calls after the warm-up
     bool judge_outputs = true;    // false: a trusted baseline's outputs stay on the GPU
     bool measure_copy = false;    // time a device copy after the calls (the bandwidth ceiling)
+    bool measure_harness = false; // empty calls first: the harness's cost (a trusted program only)
 };
 RunRequest timed_run(const RunTarget& target, const TimedOptions& options);
 

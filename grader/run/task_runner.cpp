@@ -1,6 +1,7 @@
 #include "run/task_runner.h"
 
 #include "course/random.h"
+#include "run/call_driver.h"
 #include "run/cgroup.h"
 #include "run/claims.h"
 #include "run/cuda_env.h"
@@ -9,6 +10,7 @@
 #include "run/sandbox.h"
 #include "run/sanitizer.h"
 #include "util/keyed_hash.h"
+#include "util/parallel.h"
 #include "util/statistics.h"
 #include "util/timeline.h"
 
@@ -18,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -99,7 +102,12 @@ PreparedExchange prepare_exchange(const RunRequest& req, const std::vector<Buffe
     p.hash_key = fresh_seed();
     p.file = std::make_unique<ExchangeFile>(req.lab->id, req.task->id, req.params, decls, req.ncalls,
                                             exchange_flags(req), p.marker,
-                                            req.guard_zones ? ExchangeFile::kDefaultGuardBytes : 0, req.input_sets);
+                                            req.guard_zones ? ExchangeFile::kDefaultGuardBytes : 0,
+                                            req.parent_clock ? 1 : req.input_sets);
+    if (req.parent_clock) {  // no inputs here: the program makes each call's from its seed
+        p.file->reveal_inputs(req.spec->input_fills(req.params), req.empty_calls);
+        return p;
+    }
     const std::uint32_t nsets = p.file->nsets();
     p.input_hashes.resize(nsets);
     const bool cycling = nsets < req.ncalls;
@@ -274,9 +282,49 @@ std::vector<std::vector<std::string>> modified_inputs(const RunRequest& req, con
     return modified;
 }
 
+// A parent-clock call's buffers: its inputs made again here from the seed it
+// was sent (the program's copy never came back), its outputs as written.
+struct RevealedCall {
+    OwnedCallBuffers inputs;
+    CallBuffers view;
+};
+
+std::unique_ptr<RevealedCall> revealed_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k,
+                                            std::uint64_t seed)
+{
+    const CallBuffers in_file = ex.file->call(k);
+    std::vector<BufferDecl> inputs;
+    for (const auto& e : in_file.entries())
+        if (e.decl.role == Role::input) inputs.push_back(e.decl);
+    auto rc = std::make_unique<RevealedCall>(RevealedCall {OwnedCallBuffers(inputs), {}});
+    apply_fills(req.spec->input_fills(req.params), seed, rc->inputs.view());
+    for (const auto& e : in_file.entries())
+        rc->view.add(e.decl, e.decl.role == Role::input ? rc->inputs.view().entry(e.decl.name).bytes : e.bytes);
+    return rc;
+}
+
+// The commitment to a call's outputs (wire/reveal.h), as the harness makes it.
+std::uint64_t commitment_of(const CallBuffers& call, std::uint64_t seed)
+{
+    std::uint64_t total = 0;
+    std::mutex m;
+    const auto& entries = call.entries();
+    for (std::uint32_t b = 0; b < entries.size(); ++b) {
+        if (entries[b].decl.role != Role::output) continue;
+        const auto* words = reinterpret_cast<const std::uint32_t*>(entries[b].bytes.data());
+        parallel_for(entries[b].decl.count, [&](std::uint64_t from, std::uint64_t to) {
+            std::uint64_t part = 0;
+            for (std::uint64_t w = from; w < to; ++w) part += wire::commitment_term(seed, b, w, words[w]);
+            std::lock_guard lock(m);
+            total += part;
+        });
+    }
+    return total;
+}
+
 // Call k as the parent judges it: what the harness says it saw (times,
-// return value, guards), what the outputs are against the spec.
-CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k,
+// return value, guards), what the outputs in `buffers` are against the spec.
+CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k, const CallBuffers& buffers,
                       const std::vector<std::string_view>& printed, std::vector<std::string> inputs_modified)
 {
     CallReport c;
@@ -288,9 +336,8 @@ CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::ui
     c.host_ms = o.host_ms;
     c.gpu_ms = o.gpu_ms;
     c.trace = o.trace;
-    const CallBuffers call = ex.file->call(k);
-    for (std::size_t b = 0; b < call.entries().size(); ++b)
-        if (o.guard_damaged & (1u << b)) c.guards_damaged.push_back(call.entries()[b].decl.name);
+    for (std::size_t b = 0; b < buffers.entries().size(); ++b)
+        if (o.guard_damaged & (1u << b)) c.guards_damaged.push_back(buffers.entries()[b].decl.name);
     c.inputs_modified = std::move(inputs_modified);
     if (!req.judge_outputs) return c;  // nothing came back to judge: the call counts as passed
     if (!c.inputs_modified.empty()) {
@@ -301,7 +348,7 @@ CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::ui
     c.check = req.spec->check({
         .task = *req.task,
         .params = req.params,
-        .buffers = call,
+        .buffers = buffers,
         .returned = c.returned,
         .launch_error = c.launch_error,
         .printed = k < printed.size() ? printed[k] : std::string_view {},
@@ -312,22 +359,67 @@ CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::ui
     return c;
 }
 
+// The calls hpclab can count as done: the program says so, hpclab read each
+// one's end line, and, on the parent's clock, saw its done.
+std::uint32_t calls_done(const RunRequest& req, const PreparedExchange& ex, const SeenCalls& seen,
+                         const DrivenCalls& driven)
+{
+    std::uint32_t done = std::min({ex.file->result().calls_done, req.ncalls, seen.ended});
+    if (!req.parent_clock) return done;
+    const auto driven_calls = static_cast<std::uint32_t>(driven.parent_ms.size());
+    return std::min(done, driven_calls > req.empty_calls ? driven_calls - req.empty_calls : 0u);
+}
+
+// Call k of a parent-clock run judged on its revealed inputs; its outputs
+// must be those the program committed to as it said done.
+CallReport judge_revealed_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k,
+                               const std::vector<std::string_view>& printed, const DrivenCalls& driven,
+                               RunReport& report)
+{
+    const std::uint32_t j = req.empty_calls + k;
+    if (!req.judge_outputs) {
+        CallReport c = judge_call(req, ex, k, ex.file->call(k), printed, {});
+        c.parent_ms = driven.parent_ms[j];
+        return c;
+    }
+    const auto call = revealed_call(req, ex, k, driven.seeds[j]);
+    CallReport c = judge_call(req, ex, k, call->view, printed, {});
+    c.parent_ms = driven.parent_ms[j];
+    if (c.done && commitment_of(call->view, driven.seeds[j]) != driven.commitments[j] &&
+        report.status != RunStatus::tampered) {
+        report.status = RunStatus::tampered;
+        report.status_message = fmt::format("the outputs of call {} are not those the program had when it said the "
+                                            "call was done",
+                                            k + 1);
+    }
+    if (k == 0 && c.done) {
+        report.computed = req.spec->summarize(req.params, call->view);
+        if (req.on_first_outputs) req.on_first_outputs(call->view);
+    }
+    return c;
+}
+
 // Every call the program finished, and hpclab saw end, is judged, even if
 // a later one failed.
-void judge_calls(const RunRequest& req, const PreparedExchange& ex, const SeenCalls& seen, RunReport& report)
+void judge_calls(const RunRequest& req, const PreparedExchange& ex, const SeenCalls& seen, const DrivenCalls& driven,
+                 RunReport& report)
 {
     const std::string printed_text = without_call_lines(report.process.out, ex.marker);
     const auto printed = split_at_markers(printed_text, ex.marker);
-    const std::uint32_t done = std::min({ex.file->result().calls_done, req.ncalls, seen.ended});
-    const auto modified = modified_inputs(req, ex, done);
+    const std::uint32_t done = calls_done(req, ex, seen, driven);
+    const auto modified = req.parent_clock ? std::vector<std::vector<std::string>>(1) : modified_inputs(req, ex, done);
     for (std::uint32_t k = 0; k < req.ncalls; ++k) {
-        report.calls.push_back(k < done ? judge_call(req, ex, k, printed, modified[k % ex.file->nsets()]) : CallReport {});
+        if (k >= done) report.calls.push_back(CallReport {});
+        else if (req.parent_clock) report.calls.push_back(judge_revealed_call(req, ex, k, printed, driven, report));
+        else report.calls.push_back(judge_call(req, ex, k, ex.file->call(k), printed, modified[k % ex.file->nsets()]));
         if (k < seen.observed_ms.size()) report.calls.back().observed_ms = seen.observed_ms[k];
     }
-    if (!report.calls.empty() && report.calls[0].done && req.judge_outputs) {
+    if (!req.parent_clock && !report.calls.empty() && report.calls[0].done && req.judge_outputs) {
         report.computed = req.spec->summarize(req.params, ex.file->call(0));
         if (req.on_first_outputs) req.on_first_outputs(ex.file->call(0));
     }
+    if (req.parent_clock && req.empty_calls > 0 && driven.parent_ms.size() >= req.empty_calls)
+        report.harness_ms = median(std::vector<double>(driven.parent_ms.begin(), driven.parent_ms.begin() + req.empty_calls));
 }
 
 // A size whose device buffers cannot fit the GPU: not worth starting.
@@ -373,7 +465,7 @@ void print_profile(const RunRequest& req, const RunReport& report, std::uint32_t
 // processes capped for `data_bytes` of buffers, everything killed as it
 // ends). Back once every process of the run has ended, the exchanges frozen.
 ProcessResult run_program(const RunRequest& req, const std::vector<const PreparedExchange*>& exchanges,
-                          std::uint64_t data_bytes)
+                          std::uint64_t data_bytes, CallDriver* driver = nullptr)
 {
     const double noted = timeline_clock();
     const WorkDir work("run");
@@ -386,6 +478,7 @@ ProcessResult run_program(const RunRequest& req, const std::vector<const Prepare
         ps.after_exit = [&scope] { scope->kill_all(); };
     }
     ProcessResult process = run_process(ps);
+    if (driver) driver->stop();  // before the file is frozen: it writes into the handshake
     if (req.on_program_end) req.on_program_end();
     if (scope) process.limit_message = scope->limit_met();
     // Every process of the run has ended: what is judged from here on is
@@ -400,7 +493,8 @@ struct PhaseTimes {
 
 // One exchange's run judged from the parent's view: how it ended, each
 // call against the spec, and the program's claims against what it saw.
-RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessResult process, PhaseTimes times)
+RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessResult process, PhaseTimes times,
+                    const DrivenCalls& driven = {})
 {
     RunReport report;
     report.seed = req.seed;
@@ -414,7 +508,8 @@ RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessRe
 
     const auto t_judge = Clock::now();
     const SeenCalls seen = seen_calls(report.process.tagged, ex.marker, req.ncalls);
-    judge_calls(req, ex, seen, report);
+    report.parent_clock = req.parent_clock;
+    judge_calls(req, ex, seen, driven, report);
     if (auto why = contradicted_claim(req, result, seen, report)) {
         report.status = RunStatus::tampered;
         report.status_message = *why;
@@ -471,9 +566,14 @@ RunReport run_task(const RunRequest& req)
     if (req.on_inputs_made) req.on_inputs_made();
     const double inputs_ms = ms_since(t_begin);
     const auto t_program = Clock::now();
-    ProcessResult process = run_program(req, {&ex}, data_bytes(decls));
+    std::optional<CallDriver> driver;  // the parent's clock, on the last of the program's CPUs
+    if (req.parent_clock)
+        driver.emplace(ex.file->handshake(), req.empty_calls + req.ncalls,
+                       req.cpus.empty() ? -1 : req.cpus.back());
+    ProcessResult process = run_program(req, {&ex}, data_bytes(decls), driver ? &*driver : nullptr);
     noted = timeline_clock();
-    RunReport judged = judge_run(req, ex, std::move(process), {inputs_ms, ms_since(t_program)});
+    RunReport judged = judge_run(req, ex, std::move(process), {inputs_ms, ms_since(t_program)},
+                                 driver ? driver->calls() : DrivenCalls {});
     timeline_note(noted, timeline_label(req, "judging of"));
     return judged;
 }

@@ -29,6 +29,13 @@ struct RunRequest {
     // every call. Timed runs use a few: consecutive calls still get different
     // inputs, at a device copy's cost instead of the host's.
     std::uint32_t input_sets = 0;
+    // Timed runs: on the parent's clock (run/call_driver.h), each call's
+    // inputs made by the program from a seed sent as the call starts
+    // (wire/reveal.h); needs fills for every input (all_inputs_filled).
+    // `empty_calls` handshakes of nothing first: on a trusted program, the
+    // harness's own cost, taken out of every program's times.
+    bool parent_clock = false;
+    std::uint32_t empty_calls = 0;
     bool flush_l2 = false;           // start every call with a cold L2 cache
     std::uint64_t seed = 0;
     double wall_limit_s = 20;
@@ -93,6 +100,7 @@ struct CallReport {
     double gpu_ms = 0;
     wire::CallTrace trace {};  // traced == 0 when not recorded
     double observed_ms = 0;    // from the call's start to its end, as hpclab saw them (claims.h)
+    double parent_ms = 0;      // parent-clock runs: from go to done on hpclab's own clock
 
     bool passed() const { return done && check.ok() && inputs_modified.empty() && guards_damaged.empty(); }
 };
@@ -123,6 +131,8 @@ struct RunReport {
     bool trace_available = false;  // CUPTI ran in the program
     double copy_bytes_per_s = 0;   // measure_copy: device copy bandwidth, bytes read + written per second
     std::uint64_t seed = 0;
+    bool parent_clock = false;  // the calls' parent_ms are hpclab's clock
+    double harness_ms = 0;      // the median empty call on hpclab's clock (empty_calls > 0)
     Work work;
     std::string tool_log;  // what the tool the program ran under reported in its own log (compute-sanitizer)
     // The runs the same program made before this one (run_tasks_together),

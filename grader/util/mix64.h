@@ -4,10 +4,17 @@
 
 #include <cstdint>
 
+// Host and device: the harness makes timed inputs on the GPU with it.
+#if defined(__CUDACC__)
+#define HPCLAB_HD __host__ __device__
+#else
+#define HPCLAB_HD
+#endif
+
 namespace hpclab {
 
 // A good 64-bit mix of a 64-bit value.
-constexpr std::uint64_t mix64(std::uint64_t x)
+HPCLAB_HD constexpr std::uint64_t mix64(std::uint64_t x)
 {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -37,7 +37,7 @@
 namespace hpclab::wire {
 
 inline constexpr std::uint32_t kMagic = 0x4C435048u;  // "HPCL"
-inline constexpr std::uint32_t kVersion = 2;
+inline constexpr std::uint32_t kVersion = 3;
 inline constexpr int kNameLen = 32;
 inline constexpr int kMaxParams = 8;
 inline constexpr int kMaxBuffers = 8;
@@ -82,6 +82,13 @@ inline constexpr std::uint32_t kFlagTraceFirst = 1u << 3;  // ... of the first c
 inline constexpr std::uint32_t kFlagMeasureCopy = 1u << 4; // time a device-to-device copy after the calls
 inline constexpr std::uint32_t kFlagOutputsOnly = 1u << 5; // write back outputs only (timed runs: less copying)
 inline constexpr std::uint32_t kFlagDiscardOutputs = 1u << 6;  // write back nothing (a trusted baseline's timed runs)
+// Timed runs: each call waits for the parent's go (the Handshake below), makes
+// its inputs on the GPU from the seed the parent sends with it (wire/reveal.h,
+// each input buffer's Fill), commits to its outputs and says done; the parent
+// times the call from go to done on its own clock. Before the real calls,
+// `empty_calls` handshakes do all of that but call nothing of the student's:
+// what the parent measures of them is the harness's own cost.
+inline constexpr std::uint32_t kFlagParentClock = 1u << 7;
 
 struct Param {
     char name[kNameLen];
@@ -97,6 +104,11 @@ struct Buffer {
     std::uint64_t count;   // elements
     std::uint64_t offset;      // bytes from the start of a call slot
     std::uint64_t out_offset;  // outputs: bytes from the start of an output slot
+    // Inputs of a kFlagParentClock job: element i is stream_integer (i32) or
+    // stream_real (f32) of stream_key(seed, fill_stream), in [fill_lo, fill_hi].
+    std::uint32_t fill_stream;
+    std::uint32_t fill_reserved;
+    double fill_lo, fill_hi;
 };
 
 struct Job {
@@ -117,7 +129,29 @@ struct Job {
     std::uint64_t data_offset;  // file offset of call slot 0
     std::uint64_t guard_bytes;  // guard zone on each side of each buffer (a multiple of 4)
     std::uint64_t marker;       // nonce of the marker line (kFlagMarker)
+    std::uint32_t empty_calls;  // kFlagParentClock: handshakes before the calls that call nothing
+    std::uint32_t reserved2;
 };
+
+// The parent's clock (kFlagParentClock): handshake j (the empty ones first,
+// then call k = j - empty_calls) goes ready, go, done. The parent starts its
+// clock, writes the seed, then go = j + 1; the child makes the inputs, runs
+// the call, writes the commitment, then done = j + 1, and the parent stops
+// its clock the moment it reads it. Counters are read and written with
+// acquire and release (load_acquire, store_release): plain data otherwise.
+struct alignas(64) Handshake {
+    std::uint32_t ready;  // child: j + 1, the call's buffers staged, waiting for go
+    std::uint32_t pad0[15];
+    std::uint32_t go;     // parent: j + 1, after seed[j]
+    std::uint32_t pad1[15];
+    std::uint32_t done;   // child: j + 1, after commitment[j]
+    std::uint32_t pad2[15];
+    std::uint64_t seed[kMaxCalls];
+    std::uint64_t commitment[kMaxCalls];
+};
+
+inline std::uint32_t load_acquire(const std::uint32_t& x) { return __atomic_load_n(&x, __ATOMIC_ACQUIRE); }
+inline void store_release(std::uint32_t& x, std::uint32_t v) { __atomic_store_n(&x, v, __ATOMIC_RELEASE); }
 
 // What CUPTI saw of one call: the student's launches, copies, allocations.
 struct KernelRecord {
@@ -178,6 +212,7 @@ struct Result {
 
 struct Header {
     Job job;
+    Handshake handshake;
     Result result;
 };
 

@@ -24,12 +24,8 @@ public:
                 {"q", ElemType::f32, Place::device, Role::input, n * n},
                 {"r", ElemType::f32, Place::device, Role::output, n * n}};
     }
-    void generate(const Params&, std::uint64_t seed, CallBuffers& call) const override
-    {
-        // Both signs, so that the sums cancel and a float sum cannot overflow.
-        fill_uniform(call.get<float>("p"), RandomStream(seed, 1), -1.0, 1.0);
-        fill_uniform(call.get<float>("q"), RandomStream(seed, 2), -1.0, 1.0);
-    }
+    // Both signs, so that the sums cancel and a float sum cannot overflow.
+    std::vector<InputFill> input_fills(const Params&) const override { return {{"p", 1, -1.0, 1.0}, {"q", 2, -1.0, 1.0}}; }
     // The dot product of row i of p and column j of q in float64, for each
     // index. The scale of the tolerance is the sum of |p_ik * q_kj|: the
     // rounding error of a float sum grows with it, not with |r_ij| (which

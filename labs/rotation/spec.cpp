@@ -24,12 +24,9 @@ public:
         return {{"in", ElemType::f32, Place::device, Role::input, pixels},
                 {"out", ElemType::f32, Place::device, Role::output, pixels}};
     }
-    void generate(const Params&, std::uint64_t seed, CallBuffers& call) const override
-    {
-        // Gray levels, as floats with fractional parts: every pixel differs,
-        // so a pixel copied to the wrong place is seen.
-        fill_uniform(call.get<float>("in"), RandomStream(seed, 1), 0.0, 255.0);
-    }
+    // Gray levels, as floats with fractional parts: every pixel differs,
+    // so a pixel copied to the wrong place is seen.
+    std::vector<InputFill> input_fills(const Params&) const override { return {{"in", 1, 0.0, 255.0}}; }
     // Output pixel (row r, column c) is input pixel x = r, y = height - 1 - c.
     void reference(const Params& params, const CallBuffers& in, std::string_view, std::span<const std::uint64_t> idx,
                    std::span<double> expected, std::span<double>) const override

@@ -18,12 +18,16 @@ public:
                 {"b", ElemType::i32, Place::host, Role::input, 1},
                 {"c", ElemType::i32, Place::host, Role::output, 1}};
     }
-    void generate(const Params&, std::uint64_t seed, CallBuffers& call) const override
+    std::vector<InputFill> input_fills(const Params&) const override
     {
+        return {{"a", 1, static_cast<double>(kLow), static_cast<double>(kHigh)},
+                {"b", 2, static_cast<double>(kLow), static_cast<double>(kHigh)}};
+    }
+    void generate(const Params& p, std::uint64_t seed, CallBuffers& call) const override
+    {
+        TaskSpec::generate(p, seed, call);
         int& a = call.get<int>("a")[0];
         int& b = call.get<int>("b")[0];
-        a = static_cast<int>(RandomStream(seed, 1).integer(0, kLow, kHigh));
-        b = static_cast<int>(RandomStream(seed, 2).integer(0, kLow, kHigh));
         if (a == 0 && b == 0) a = 1;  // never all zeros
         // A sum equal to the poison would read as "never written": move off it
         // (that sum is near 2^31, so b is near 2^30 and b - 1 stays in range).

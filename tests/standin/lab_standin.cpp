@@ -13,6 +13,11 @@
 //   claim_fast       vecadd, each call taking 20 ms, reported as 0.001 ms
 //   forge_trace      vecadd, with a CUPTI record naming a kernel not in the program
 //   unsealed         vecadd, after trying to shrink the exchange to nothing
+// and, on the parent's clock (timed runs, kFlagParentClock: it makes each
+// call's inputs from the seed sent with the go, as the harness does):
+//   early_done       says done at once with no commitment, then computes
+//   replay           returns the previous call's outputs (the first call's own)
+//   sleepy           vecadd, 30 ms asleep in each call, reporting 0.001 ms
 // and tricks against the sandbox (their effect goes to stderr):
 //   read_path=<p>    vecadd, after printing "read ok" or "read refused" for file <p>
 //   net_connect=<port> vecadd, after printing "connect ok" or "connect refused" (to 127.0.0.1:<port>)
@@ -28,6 +33,7 @@
 //   print            vecadd, printing "printed in exchange <e>" in each call
 //   <trick>@<e>      the trick in exchange e only, vecadd in the others
 #include "wire/exchange.h"
+#include "wire/reveal.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -153,6 +159,68 @@ void play(const std::string& trick, const wire::Job& job, unsigned char* file, s
     if (trick == "modify_input" && job.nbuffers > 0) buffer(job, file, k, job.buffers[0].name)[0] ^= 1;
 }
 
+// The inputs of handshake j's call, made from its seed into the input set.
+void make_inputs(const wire::Job& job, unsigned char* file, std::uint64_t seed)
+{
+    for (std::uint32_t b = 0; b < job.nbuffers; ++b) {
+        const wire::Buffer& d = job.buffers[b];
+        if (d.role != wire::Role::input) continue;
+        auto* out = reinterpret_cast<std::int32_t*>(file + wire::buffer_offset(job, 0, d));
+        const std::uint64_t key = wire::stream_key(seed, d.fill_stream);
+        for (std::uint64_t i = 0; i < d.count; ++i)
+            out[i] = static_cast<std::int32_t>(wire::stream_integer(key, i, static_cast<std::int64_t>(d.fill_lo),
+                                                                    static_cast<std::int64_t>(d.fill_hi)));
+    }
+}
+
+std::uint64_t commit(const wire::Job& job, unsigned char* file, std::uint32_t k, std::uint64_t seed)
+{
+    std::uint64_t total = 0;
+    for (std::uint32_t b = 0; b < job.nbuffers; ++b) {
+        if (job.buffers[b].role != wire::Role::output) continue;
+        const auto* words = reinterpret_cast<const std::uint32_t*>(file + wire::buffer_offset(job, k, job.buffers[b]));
+        for (std::uint64_t i = 0; i < job.buffers[b].count; ++i) total += wire::commitment_term(seed, b, i, words[i]);
+    }
+    return total;
+}
+
+std::uint64_t wait_for_go(wire::Header* h, std::uint32_t j)
+{
+    wire::store_release(h->handshake.ready, j + 1);
+    while (wire::load_acquire(h->handshake.go) != j + 1) {
+    }
+    return h->handshake.seed[j];
+}
+
+void say_done(wire::Header* h, std::uint32_t j, std::uint64_t commitment)
+{
+    h->handshake.commitment[j] = commitment;
+    wire::store_release(h->handshake.done, j + 1);
+}
+
+// A call on the parent's clock: inputs from the seed, vecadd (or the trick), done.
+void revealed_call(const std::string& trick, wire::Header* h, unsigned char* file, std::uint32_t k)
+{
+    const wire::Job& job = h->job;
+    const std::uint32_t j = job.empty_calls + k;
+    const std::uint64_t seed = wait_for_go(h, j);
+    make_inputs(job, file, seed);
+    if (trick == "early_done") say_done(h, j, 0);
+    if (trick == "sleepy") sleep_ms(30);
+    if (trick == "claim_fast") sleep_ms(20);
+    const bool discard = job.flags & wire::kFlagDiscardOutputs;
+    if (trick == "replay" && k > 0) {
+        for (std::uint32_t b = 0; b < job.nbuffers; ++b)
+            if (job.buffers[b].role == wire::Role::output)
+                std::memcpy(file + wire::buffer_offset(job, k, job.buffers[b]),
+                            file + wire::buffer_offset(job, k - 1, job.buffers[b]), job.buffers[b].count * 4);
+    } else if (!discard) {
+        std::int32_t *a = buffer(job, file, 0, "a"), *b = buffer(job, file, 0, "b"), *c = buffer(job, file, k, "c");
+        for (std::uint64_t i = 0; a && b && c && i < job.buffers[2].count; ++i) c[i] = a[i] + b[i];
+    }
+    if (trick != "early_done") say_done(h, j, discard ? 0 : commit(job, file, k, seed));
+}
+
 // One exchange's run, as the harness does it; `trick` played in it.
 int run_exchange(int fd, std::uint32_t index, const std::string& trick)
 {
@@ -188,17 +256,20 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
     if (trick == "exit") std::exit(0);
     if (trick == "slow") sleep_ms(600);
     h->result.trace_available = trick == "forge_trace";
+    const bool parent_clock = job.flags & wire::kFlagParentClock;
+    for (std::uint32_t j = 0; parent_clock && j < job.empty_calls; ++j) say_done(h, j, wait_for_go(h, j) * 0);
     for (std::uint32_t k = 0; k < job.ncalls; ++k) {
         if (marked) std::printf("\n%sbegin-%u@@\n", wire::tag_prefix(job.marker).c_str(), k);
         const auto t0 = std::chrono::steady_clock::now();
         if (trick == "print") std::printf("printed in exchange %u\n", index);
-        if (!(job.flags & wire::kFlagDiscardOutputs)) play(trick, job, file, k);  // as the harness: nothing comes back
+        if (parent_clock) revealed_call(trick, h, file, k);
+        else if (!(job.flags & wire::kFlagDiscardOutputs)) play(trick, job, file, k);  // as the harness: nothing comes back
         // What an honest harness reports: the call's own time.
         h->result.calls[k].host_ms = h->result.calls[k].gpu_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (marked) std::printf("\n@@hpclab-returned-%016llx@@\n", static_cast<unsigned long long>(job.marker));
         if (marked) std::printf("\n%send-%u@@\n", wire::tag_prefix(job.marker).c_str(), k);
-        if (trick == "claim_fast") h->result.calls[k].gpu_ms = h->result.calls[k].host_ms = 0.001;
+        if (trick == "claim_fast" || trick == "sleepy") h->result.calls[k].gpu_ms = h->result.calls[k].host_ms = 0.001;
         if (trick == "forge_trace") forge_trace(h->result.calls[k]);
         h->result.calls[k].done = 1;
         h->result.calls_done = k + 1;

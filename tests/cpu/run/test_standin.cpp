@@ -179,3 +179,54 @@ TEST_CASE("stand-in: a program stopped by hpc.h at a CUDA error, then slow to en
     req.wrapper = {HPCLAB_LAB_STANDIN, "hang"};
     CHECK(verdict_of("vecadd1", p, run_task(req)) == Verdict::time_limit);
 }
+
+// The parent's clock (run/call_driver.h): a timed run's calls are started by
+// hpclab with a fresh seed each, timed from go to done on its own clock, and
+// judged on inputs it makes again from those seeds.
+TEST_CASE("stand-in, parent's clock: honest timed calls are timed by hpclab and judged on their revealed inputs")
+{
+    const Params p {{"n", 1000}};
+    RunRequest req = standin_request("vecadd", "vecadd1", p, true);
+    REQUIRE(req.parent_clock);
+    req.empty_calls = 3;
+    const RunReport r = run_task(req);
+    CHECK(r.status == RunStatus::completed);
+    CHECK(r.parent_clock);
+    REQUIRE(r.calls.size() == 5);
+    for (const CallReport& c : r.calls) {
+        CHECK(c.done);
+        CHECK(c.parent_ms > 0);
+    }
+    CHECK(r.harness_ms > 0);  // the three empty calls, measured
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
+}
+
+TEST_CASE("stand-in, parent's clock: a program that says done before its outputs are there is tampering")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("early_done", "vecadd1", p, true);
+    CHECK(r.status == RunStatus::tampered);
+    CHECK(r.status_message.find("not those the program had when it said the call was done") != std::string::npos);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::tampering);
+}
+
+TEST_CASE("stand-in, parent's clock: the previous call's outputs returned again are a wrong answer")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("replay", "vecadd1", p, true);
+    REQUIRE(r.calls.size() == 5);
+    CHECK(r.calls[0].passed());  // its own outputs
+    CHECK_FALSE(r.calls[1].passed());  // the first call's, for other inputs
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::wrong_answer);
+}
+
+TEST_CASE("stand-in, parent's clock: what a call takes is hpclab's measure, whatever the program reports")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("sleepy", "vecadd1", p, true);
+    REQUIRE(r.calls.size() == 5);
+    for (const CallReport& c : r.calls) {
+        CHECK(c.gpu_ms == doctest::Approx(0.001));  // what it claims
+        CHECK(c.parent_ms >= 29.0);                  // what hpclab saw: it sleeps 30 ms a call
+    }
+}

@@ -1,0 +1,59 @@
+// Timed inputs revealed one call at a time (wire/exchange.h, kFlagParentClock).
+//
+// A timed call's inputs do not exist before its call starts: the parent
+// sends a fresh seed as it starts the call, and the harness makes the inputs
+// on the GPU from it, with the same counter-based generator the parent runs
+// on the CPU to judge the outputs (course/random.h is built on these
+// functions). When the call's work is done, the harness commits to its
+// outputs (a keyed sum over every word) before it says "done": outputs that
+// change after that moment no longer match the commitment.
+//
+// Plain C++17 with no dependencies beyond util/mix64.h, for host and device.
+#pragma once
+
+#include "util/mix64.h"
+
+#include <cstdint>
+
+namespace hpclab::wire {
+
+// Element i of stream `stream` of a seed: key once, then bits per index.
+HPCLAB_HD inline std::uint64_t stream_key(std::uint64_t seed, std::uint64_t stream)
+{
+    return mix64(seed ^ mix64(stream + 0x51ED2701ull));
+}
+HPCLAB_HD inline std::uint64_t stream_bits(std::uint64_t key, std::uint64_t i)
+{
+    return mix64(key + i * 0xD1B54A32D192ED03ull);
+}
+// Uniform integer in [lo, hi].
+HPCLAB_HD inline std::int64_t stream_integer(std::uint64_t key, std::uint64_t i, std::int64_t lo, std::int64_t hi)
+{
+    const auto range = static_cast<std::uint64_t>(hi - lo) + 1;
+    const std::uint64_t bits = stream_bits(key, i);
+    return lo + static_cast<std::int64_t>(range == 0 ? bits : bits % range);
+}
+// Uniform real in [lo, hi), rounded the same way on both sides: one
+// multiplication (the power of two after it is exact) and one addition,
+// never fused (a fused multiply-add rounds once, and the values would differ).
+HPCLAB_HD inline double stream_real(std::uint64_t key, std::uint64_t i, double lo, double hi)
+{
+    const double unit = static_cast<double>(stream_bits(key, i) >> 11) * 0x1.0p-53;
+#if defined(__CUDA_ARCH__)
+    return __dadd_rn(lo, __dmul_rn(hi - lo, unit));
+#else
+    return lo + (hi - lo) * unit;
+#endif
+}
+
+// One term of a commitment: word `word` at index i of output buffer `buffer`.
+// Their sum (mod 2^64) over every word of every output is the commitment; a
+// nonlinear term per word, keyed by the call's seed, so that no shortcut
+// (a sum of the outputs, a product's row sums) predicts it.
+HPCLAB_HD inline std::uint64_t commitment_term(std::uint64_t key, std::uint32_t buffer, std::uint64_t i,
+                                               std::uint32_t word)
+{
+    return mix64(key ^ (static_cast<std::uint64_t>(buffer) << 58) ^ mix64(i + (static_cast<std::uint64_t>(word) << 32)));
+}
+
+}  // namespace hpclab::wire
