@@ -98,7 +98,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                               {"ratio", t.timing->ratio},           {"ratio_low", t.timing->ratio_low},
                               {"ratio_high", t.timing->ratio_high}, {"threshold", t.timing->threshold},
                               {"floor_ms", t.timing->floor_ms},     {"copy_bytes_per_s", t.timing->copy_bytes_per_s},
-                              {"unreliable", t.timing->unreliable}};
+                              {"harness_ms", t.timing->harness_ms}, {"unreliable", t.timing->unreliable}};
         tasks.push_back(std::move(task));
     }
     return {
