@@ -67,6 +67,9 @@ struct SanitizerRun {
     SizeCase size;
     RunReport report;
     SanitizerReport findings;
+    // The task's plain runs finished their calls: a run that ended early
+    // only under the tool behaved differently when watched.
+    bool plain_runs_finished = true;
 };
 
 struct TaskCheck {

@@ -214,19 +214,22 @@ TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const Run
 
 // A sanitizer run proves it ran with the program's calls all done under
 // the tool and the tool's own summary in its log. A program that ends
-// cleanly before its calls are done, or whose run lost the tool's summary,
-// behaved differently when watched: tampering. One that ended early
-// otherwise (a status, a fault) without the tool finding anything is what it
-// is, a crash; where the tool found errors, its report explains the end.
+// cleanly before its calls are done while its plain runs finished, or whose
+// run lost the tool's summary, behaved differently when watched: tampering.
+// One that ended early otherwise (a status, a fault) without the tool
+// finding anything is what it is, a crash; where the tool found errors, its
+// report explains the end; where the plain runs ended early too, theirs.
 std::optional<Finding> finding_of_unproven_sanitizer_run(const SanitizerRun& s, const std::string& where)
 {
     const RunReport& r = s.report;
     if (r.status == RunStatus::cancelled || calls_unknown(r.status)) return std::nullopt;
     const bool tool_found = s.findings.errors > 0 || (r.process.exited() && r.process.exit_code == kSanitizerErrorExit);
     if (tool_found) return std::nullopt;
-    const bool summary = r.tool_log.find("ERROR SUMMARY") != std::string::npos;
+    // memcheck ends its log with "ERROR SUMMARY:", racecheck with "RACECHECK SUMMARY:".
+    const bool summary = r.tool_log.find(" SUMMARY: ") != std::string::npos;
     const bool clean_exit = r.process.exited() && r.process.exit_code == 0;
     if (r.status == RunStatus::completed && summary) return std::nullopt;
+    if (r.status != RunStatus::completed && !s.plain_runs_finished) return std::nullopt;  // the plain runs' finding says it
     if (clean_exit)
         return make(Verdict::tampering,
                     r.status == RunStatus::completed
@@ -310,7 +313,6 @@ void gather_evidence(const LabInfo& lab, std::size_t index, const std::vector<Pl
             SanitizerRun s {plan[j].tool, plan[j].size, std::move(r), {}};
             s.findings = parse_sanitizer_output(s.report.tool_log,
                                                 lab.lab_dir.parent_path().parent_path(), lab.student_file);
-            for (auto& f : findings_of_sanitizer(s)) findings.push_back(std::move(f));
             t.sanitizer.push_back(std::move(s));
             continue;
         }
@@ -323,6 +325,15 @@ void gather_evidence(const LabInfo& lab, std::size_t index, const std::vector<Pl
                 t.launches.push_back(trace.kernel[k]);
         }
         t.runs.push_back({plan[j].size, std::move(r)});
+    }
+    // The sanitizer's runs after the plain ones: whether those finished tells
+    // what an early end under the tool means.
+    const bool plain_finished = std::all_of(t.runs.begin(), t.runs.end(), [](const auto& run) {
+        return run.report.status == RunStatus::completed;
+    });
+    for (SanitizerRun& s : t.sanitizer) {
+        s.plain_runs_finished = plain_finished;
+        for (auto& f : findings_of_sanitizer(s)) findings.push_back(std::move(f));
     }
 }
 

@@ -92,3 +92,14 @@ TEST_CASE("sanitizer trust: a run under the tool must end with proof it ran (iss
     REQUIRE(f.size() == 1);
     CHECK(f[0].kind == Verdict::memcheck);
 }
+
+TEST_CASE("sanitizer trust: racecheck's summary counts as the tool's, and an early end the plain runs share is theirs")
+{
+    auto racecheck = run_with(0, "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
+    racecheck.tool = "racecheck";
+    CHECK(findings_of_sanitizer(racecheck).empty());
+    // exit(0) in the entry point: the plain runs ended early too, and say so (a crash there).
+    auto early = run_with(0, "========= ERROR SUMMARY: 0 errors\n", RunStatus::ended_early);
+    early.plain_runs_finished = false;
+    CHECK(findings_of_sanitizer(early).empty());
+}
