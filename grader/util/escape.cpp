@@ -127,7 +127,6 @@ std::string for_svg(std::string_view s)
         case '<': out += "&lt;"; break;
         case '>': out += "&gt;"; break;
         case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
         default: out += c;
         }
     }

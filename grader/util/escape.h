@@ -43,8 +43,8 @@ std::string for_csv(std::string_view s);
 // JSON escapes the control characters itself.
 std::string for_json(std::string_view s);
 
-// For SVG (XML) text and attribute values: escaped_text, with & < > " '
-// as entities.
+// For SVG (XML) text and attribute values (double-quoted, as hpclab writes
+// them): escaped_text, with & < > " as entities.
 std::string for_svg(std::string_view s);
 
 }  // namespace hpclab
