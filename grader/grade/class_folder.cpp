@@ -7,6 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -92,6 +96,27 @@ std::string unreadable_why(std::uintmax_t bytes, const std::optional<std::string
     return "";
 }
 
+// A regular file's bytes, read only if it still is one when opened (never
+// through a link, never blocking on what replaced it, a FIFO), and no
+// larger than a submission may be; nothing otherwise.
+std::optional<std::string> read_regular_file(const fs::path& p)
+{
+    const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    struct stat st {};
+    std::optional<std::string> out;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uintmax_t>(st.st_size) <= kMaxSubmissionBytes) {
+        std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+        std::size_t got = 0;
+        for (ssize_t n; got < bytes.size() && (n = ::read(fd, bytes.data() + got, bytes.size() - got)) > 0;)
+            got += static_cast<std::size_t>(n);
+        bytes.resize(got);
+        out = std::move(bytes);
+    }
+    ::close(fd);
+    return out;
+}
+
 struct Candidate {
     fs::path file;
     std::string text;
@@ -142,7 +167,7 @@ struct StudentWalk {
         }
         std::error_code ec;
         const std::uintmax_t bytes = e.file_size(ec);
-        const auto text = ec || bytes > kMaxSubmissionBytes ? std::nullopt : read_text_file(p);
+        const auto text = ec || bytes > kMaxSubmissionBytes ? std::nullopt : read_regular_file(p);
         if (const std::string why = unreadable_why(ec ? 0 : bytes, text); !why.empty()) {
             ignore(p, why, lab);
             return;
