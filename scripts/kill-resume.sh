@@ -37,10 +37,11 @@ echo "int x = ;" > "$class/s03/hello.cu"                                     # c
 { cat "labs/vecadd3/vecadd3.cu"; echo "// s07 handed in the skeleton, edited"; } > "$class/s07/vecadd3.cu"
 files=$(find "$class" -name '*.cu' | wc -l)
 
-grade() {  # grade <out folder> <log>: the same command every time
-    # shellcheck disable=SC2086
-    "$hpclab" grade "$class" --out "$1" --seed 2929 ${GRADE_ARGS:-} > "$2" 2>&1
-}
+# The same command every time: grade <out folder> <log>. The killed runs
+# spell it out below with exec, so that $! is hpclab itself, which kill -9
+# must reach (not a subshell around it).
+read -r -a extra <<< "${GRADE_ARGS:-}"
+grade() { ( exec "$hpclab" grade "$class" --out "$1" --seed 2929 "${extra[@]}" > "$2" 2>&1 ); }
 results_in() { find "$1/results" -name '*.json' 2>/dev/null | wc -l; }
 uncovered_in() { grep -l '"covered": false' -r "$1/results" 2>/dev/null | wc -l; }
 
@@ -57,7 +58,7 @@ for k in 1 2 3 4 5; do
     before[run$k]=$(results_in "$dir/killed")
     # A moment between 5 s and 90 % of the uninterrupted run.
     at=$(awk -v r="$RANDOM" -v t="$whole_s" 'BEGIN { srand(r); printf "%.1f", 5 + rand() * (0.9 * t - 5) }')
-    grade "$dir/killed" "$dir/run$k.log" &
+    ( exec "$hpclab" grade "$class" --out "$dir/killed" --seed 2929 "${extra[@]}" > "$dir/run$k.log" 2>&1 ) &
     pid=$!
     sleep "$at"
     if kill -9 "$pid" 2>/dev/null; then
