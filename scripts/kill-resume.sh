@@ -27,10 +27,11 @@ say() { echo "$*" | tee -a "$summary"; }
 # The class: 10 students x 4 labs, the solutions with a comment of their own
 # (each file its own content), and a few broken ones for other verdicts.
 class="$dir/class"
-for i in $(seq -w 0 9); do
+for i in $(seq 0 9); do
+    s=$(printf 's%02d' "$i")
+    mkdir -p "$class/$s"
     for lab in hello vecadd3 reduction stencil; do
-        mkdir -p "$class/s$i"
-        { cat "solutions/$lab/$lab.cu"; echo "// s$i"; } > "$class/s$i/$lab.cu"
+        { cat "solutions/$lab/$lab.cu"; echo "// $s"; } > "$class/$s/$lab.cu"
     done
 done
 echo "int x = ;" > "$class/s03/hello.cu"                                     # compile_error
@@ -56,8 +57,11 @@ fails=0
 declare -A before  # the results on disk as each run began
 for k in 1 2 3 4 5; do
     before[run$k]=$(results_in "$dir/killed")
-    # A moment between 5 s and 90 % of the uninterrupted run.
-    at=$(awk -v r="$RANDOM" -v t="$whole_s" 'BEGIN { srand(r); printf "%.1f", 5 + rand() * (0.9 * t - 5) }')
+    # A random moment of what is left: between 3 s and 90 % of the time the
+    # uninterrupted run took for as many files as have no result yet.
+    left=$((files - ${before[run$k]}))
+    at=$(awk -v r="$RANDOM" -v t="$whole_s" -v left="$left" -v n="$files" \
+        'BEGIN { srand(r); span = 0.9 * t * left / n - 3; printf "%.1f", 3 + rand() * (span > 0 ? span : 0) }')
     ( exec "$hpclab" grade "$class" --out "$dir/killed" --seed 2929 "${extra[@]}" > "$dir/run$k.log" 2>&1 ) &
     pid=$!
     sleep "$at"
