@@ -53,7 +53,7 @@ void check_roster(const Roster& r)
 
 }  // namespace
 
-TEST_CASE("grade roster: UTF-8 with or without a mark, UTF-16 LE and BE, ',' ';' and tab all read the same")
+TEST_CASE("grade roster: UTF-8 with or without a mark, UTF-16 LE and BE, comma, semicolon and tab all read the same")
 {
     const TempDir d;
     for (const std::string sep : {",", ";", "\t"}) {

@@ -65,7 +65,7 @@ TEST_CASE("escape: Markdown gets no line break, no code span, no table cell, no 
     CHECK_FALSE(has_control(block, "\n"));
 }
 
-TEST_CASE("escape: CSV cells hpclab writes show escapes and never run as formulas; JSON and SVG are valid")
+TEST_CASE("escape: CSV cells hpclab writes show escapes and never run as formulas, and JSON and SVG are valid")
 {
     CHECK(for_csv("=HYPERLINK(\"x\")") == "'=HYPERLINK(\"x\")");
     CHECK(for_csv("+1") == "'+1");
