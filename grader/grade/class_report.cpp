@@ -24,8 +24,12 @@ std::vector<const BookColumn*> timed_columns(const Gradebook& book)
 
 std::string class_folder_count(const ClassFolder& cls)
 {
+    std::size_t skeletons = 0;
+    for (const Student& s : cls.students)
+        for (const Submission& sub : s.submissions) skeletons += sub.unchanged_skeleton;
     const std::size_t ignored = cls.ignored.size() + cls.left_alone.size();
-    return fmt::format("{} entries: {} graded, {} ignored{}.", cls.entries(), cls.submissions(), ignored,
+    return fmt::format("{} entries: {} graded, {}{} ignored{}.", cls.entries(), cls.submissions() - skeletons,
+                       skeletons ? fmt::format("{} the skeleton as handed out, ", skeletons) : "", ignored,
                        cls.left_alone.empty() ? "" : fmt::format(" ({} of them not .cu files, left alone)", cls.left_alone.size()));
 }
 
