@@ -247,6 +247,9 @@ int compare_expected(const Gradebook& book, const std::string& file)
 int cmd_grade(Context& ctx, const GradeArgs& a)
 {
     if (!a.expect.empty() && !fs::is_regular_file(a.expect)) throw UsageError("--expect " + a.expect + ": no such file");
+    if (std::error_code ec; fs::equivalent(a.out, a.submissions, ec))
+        throw UsageError("--out " + for_terminal(a.out) + " is the submissions folder itself: its results would be "
+                         "taken for students; grade into a folder outside it (one inside it is left out of the class)");
     ClassFolder cls;
     try {
         cls = discover_class(a.submissions, ctx.catalog(), fs::absolute(a.out));

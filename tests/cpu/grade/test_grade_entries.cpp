@@ -142,6 +142,9 @@ TEST_CASE("grade entries: hpclab grade --list accounts for every entry, printabl
     const ProcessResult again = run_hpclab({"grade", (d.path() / "class").string(), "--out", (d.path() / "class/out").string(), "--list"}, true, 60);
     CHECK(contains(again.out, "out: an hpclab grade output folder"));
     CHECK(contains(again.out, "Found 11 students"));
+    const ProcessResult itself = run_hpclab({"grade", (d.path() / "class").string(), "--out", (d.path() / "class").string(), "--list"}, true, 60);
+    CHECK(itself.exit_code == 2);
+    CHECK(contains(itself.err, "is the submissions folder itself"));
 }
 
 TEST_CASE("grade entries: a refused file is told as such in the feedback, not as nothing handed in")
