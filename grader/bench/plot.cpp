@@ -1,6 +1,7 @@
 #include "bench/plot.h"
 
 #include "bench/render.h"
+#include "util/escape.h"
 
 #include <fmt/format.h>
 
@@ -14,19 +15,6 @@ namespace {
 
 constexpr double kLeft = 70, kTop = 40, kWidth = 520, kHeight = 260;
 const char* const kColours[] = {"#4a6fb5", "#2a7a4a", "#c0392b", "#8e44ad", "#d68910", "#17a589", "#555555"};
-
-std::string escaped(const std::string& s)
-{
-    std::string out;
-    for (char c : s) {
-        if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else if (c == '&') out += "&amp;";
-        else if (c == '"') out += "&quot;";
-        else out += c;
-    }
-    return out;
-}
 
 double throughput(const BenchRow& r) { return r.compute_bound() ? r.gflops : r.gbps; }
 
@@ -72,14 +60,14 @@ std::string plot_one(const std::string& lab, const std::string& task, const std:
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1150\" height=\"{:.0f}\" font-family=\"sans-serif\" "
         "font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         "<text x=\"{:.0f}\" y=\"22\" font-size=\"14\" font-weight=\"bold\">{} / {}: {} against size</text>\n",
-        kTop + kHeight + 70, kLeft, escaped(lab), escaped(task), unit);
+        kTop + kHeight + 70, kLeft, for_svg(lab), for_svg(task), unit);
     for (double v = 0; v <= top + step / 2; v += step)
         svg += fmt::format("<line x1=\"{0:.0f}\" y1=\"{1:.1f}\" x2=\"{2:.0f}\" y2=\"{1:.1f}\" stroke=\"#e5e5e5\"/>"
                            "<text x=\"{3:.0f}\" y=\"{4:.1f}\" text-anchor=\"end\">{5:g}</text>\n",
                            kLeft, y_of(v), kLeft + kWidth, kLeft - 6, y_of(v) + 4, v);
     for (std::size_t i = 0; i < sizes.size(); ++i)
         svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.0f}\" text-anchor=\"middle\">{}</text>\n", x_of(i),
-                           kTop + kHeight + 20, escaped(format_params(sizes[i]->params)));
+                           kTop + kHeight + 20, for_svg(format_params(sizes[i]->params)));
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" fill=\"#555\">{} (higher is better); the dashed line is the "
                        "ceiling the page's table measures against</text>\n",
                        kLeft, kTop + kHeight + 46, unit);
@@ -93,13 +81,13 @@ std::string plot_one(const std::string& lab, const std::string& task, const std:
         for (const auto& [i, v] : s.points)
             svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"><title>{}: {:.4g} {}</title>"
                                "</circle>\n",
-                               x_of(i), y_of(v), colour, escaped(s.variant), v, unit);
+                               x_of(i), y_of(v), colour, for_svg(s.variant), v, unit);
         const double ly = kTop + 10 + 20 * k;
         svg += fmt::format("<line x1=\"{0:.0f}\" y1=\"{1:.0f}\" x2=\"{2:.0f}\" y2=\"{1:.0f}\" stroke=\"{3}\" "
                            "stroke-width=\"2\"{4}/><text x=\"{5:.0f}\" y=\"{6:.0f}\">{7}</text>\n",
                            kLeft + kWidth + 20, ly, kLeft + kWidth + 44, colour,
                            s.ceiling ? " stroke-dasharray=\"6,4\"" : "", kLeft + kWidth + 50, ly + 4,
-                           escaped(s.variant == s.title ? s.variant : s.variant + ": " + s.title.substr(0, 60)));
+                           for_svg(s.variant == s.title ? s.variant : s.variant + ": " + s.title.substr(0, 60)));
     }
     return svg + "</svg>\n";
 }

@@ -2,12 +2,14 @@
 #include "commands.h"
 
 #include "grade/class_grading.h"
+#include "grade/class_report.h"
 #include "grade/slurm_job.h"
 #include "run/gpu_health.h"
 #include "run/process.h"
 #include "run/sandbox.h"
 #include "run/task_runner.h"
 #include "util/csv.h"
+#include "util/escape.h"
 #include "util/text.h"
 #include "util/program_path.h"
 #include "util/text_file.h"
@@ -41,8 +43,13 @@ void print_found(const ClassFolder& cls)
                skeletons ? fmt::format("; {} of them the skeleton as handed out, not graded", skeletons) : "");
     if (!cls.ignored.empty()) {
         fmt::print("Ignored {}:\n", cls.ignored.size());
-        for (const Ignored& g : cls.ignored) fmt::print("  {}: {}\n", g.path.string(), g.why);
+        for (const Ignored& g : cls.ignored) fmt::print("  {}: {}\n", for_terminal(g.path.string()), for_terminal(g.why));
     }
+    if (!cls.left_alone.empty()) {
+        fmt::print("Left alone, not .cu files ({}):\n", cls.left_alone.size());
+        for (const auto& p : cls.left_alone) fmt::print("  {}\n", for_terminal(p.string()));
+    }
+    fmt::print("{}\n", class_folder_count(cls));
 }
 
 std::string duration(double s)
@@ -141,17 +148,17 @@ void print_outputs(const GradeFolder& out, const ClassOutputs& o)
     for (const BookRow& r : o.book.rows) {
         std::string held;
         for (const std::string& h : r.held) held += (held.empty() ? "" : "; ") + h;
-        fmt::print("{:<24} {:>12}  {}\n", r.student, fmt::format("{:g} / {:g}", r.total, r.max), held);
+        fmt::print("{:<24} {:>12}  {}\n", for_terminal(r.student), fmt::format("{:g} / {:g}", r.total, r.max), for_terminal(held));
     }
     if (o.roster_match) {
         const RosterMatch& m = *o.roster_match;
         fmt::print("\nRoster: {} students matched, {} not in the roster{}, {} matching several rows{}; {} roster rows "
                    "without a submission.\n",
                    m.row_of.size(), m.unmatched.size(),
-                   m.unmatched.empty() ? "" : " (" + fmt::format("{}", fmt::join(m.unmatched, ", ")) + ")",
+                   m.unmatched.empty() ? "" : " (" + for_terminal(fmt::format("{}", fmt::join(m.unmatched, ", "))) + ")",
                    m.ambiguous.size(), m.ambiguous.empty() ? "" : " (see gradebook.csv)", m.rows_without_submission);
     }
-    for (const std::string& u : o.unreadable) fmt::print(stderr, "hpclab: {}: not a result, left out\n", u);
+    for (const std::string& u : o.unreadable) fmt::print(stderr, "hpclab: {}: not a result, left out\n", for_terminal(u));
     fmt::print("\nGradebook: {}\nPer-task verdicts: {}\nClass report: {}\nFeedback per student: {}/<student>/feedback.md "
                "(and results.json for Gradescope)\n",
                (out.root() / "gradebook.csv").string(), (out.root() / "verdicts.csv").string(),
@@ -202,7 +209,7 @@ std::vector<const Student*> selected_students(const ClassFolder& cls, const Grad
     if (a.student.empty()) return out;
     for (const Student* s : out)
         if (s->id == a.student) return {s};
-    throw UsageError("--student " + a.student + ": no such student's folder in " + cls.root.string());
+    throw UsageError("--student " + for_terminal(a.student) + ": no such student's folder in " + for_terminal(cls.root.string()));
 }
 
 // Every row of the expected verdicts against the book: as check --expect
@@ -240,9 +247,12 @@ int compare_expected(const Gradebook& book, const std::string& file)
 int cmd_grade(Context& ctx, const GradeArgs& a)
 {
     if (!a.expect.empty() && !fs::is_regular_file(a.expect)) throw UsageError("--expect " + a.expect + ": no such file");
+    if (std::error_code ec; fs::equivalent(a.out, a.submissions, ec))
+        throw UsageError("--out " + for_terminal(a.out) + " is the submissions folder itself: its results would be "
+                         "taken for students; grade into a folder outside it (one inside it is left out of the class)");
     ClassFolder cls;
     try {
-        cls = discover_class(a.submissions, ctx.catalog());
+        cls = discover_class(a.submissions, ctx.catalog(), fs::absolute(a.out));
     } catch (const std::runtime_error& e) {
         throw UsageError(e.what());
     }
@@ -277,9 +287,13 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
     if (!ctx.toolchain().available()) throw SetupError("cannot build: " + ctx.toolchain().unavailable);
     write_settings(out, settings);
 
-    const std::vector<GradeJob> jobs = pending_jobs(out, selected_students(cls, a), settings.seed, a.again || !a.student.empty());
+    const PendingJobs pending = pending_jobs(out, selected_students(cls, a), settings.seed, a.again || !a.student.empty());
+    const std::vector<GradeJob>& jobs = pending.to_check;
     const std::vector<GpuInfo> gpus = gpus_to_use(ctx, a.gpus);
     fmt::print("Course seed {}. {} files to grade on {}.\n", settings.seed, jobs.size(), gpus_text(gpus));
+    if (!pending.uncovered.empty())
+        fmt::print("{} results of an earlier run that ended before its GPU's health check: checked by one now.\n",
+                   pending.uncovered.size());
     for (const GpuInfo& g : gpus)
         if (g.present)
             if (const auto why = out_of_service(out.root() / "gpus", g))
@@ -290,7 +304,10 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
     ClassRunOptions ro {.compile_jobs = a.jobs > 0 ? a.jobs : static_cast<int>(cores), .checks_at_once = a.per_wave,
                         .sanitizer = !a.no_sanitizer, .timing = !a.no_timing,
                         .gpu_service_dir = out.root() / "gpus", .on_progress = progress_printer()};
-    const ClassRunTotals t = grade_jobs(ctx.toolchain(), gpus, jobs, out, ro);
+    const ClassRunTotals t = grade_jobs(ctx.toolchain(), gpus, jobs, out, ro, pending.uncovered);
+    if (t.covered_leftovers) fmt::print("{} results of the earlier run kept: the GPU is healthy.\n", t.covered_leftovers);
+    if (t.redone_leftovers)
+        fmt::print("{} results of the earlier run graded again: no healthy GPU could vouch for them.\n", t.redone_leftovers);
     for (const std::string& g : t.out_of_service) fmt::print("Out of service now: {}\n", g);
     if (t.moved) fmt::print("{} files of a voided wave were checked again on another GPU.\n", t.moved);
     if (!jobs.empty())
@@ -333,7 +350,7 @@ int cmd_merge(Context& ctx, const std::string& out_dir)
     ClassFolder cls;
     GradingConfig config;
     try {
-        cls = discover_class(settings->submissions, ctx.catalog());
+        cls = discover_class(settings->submissions, ctx.catalog(), out.root());
         if (!settings->config.empty()) config = read_grading_config(settings->config, ctx.catalog());
     } catch (const std::runtime_error& e) {
         throw UsageError(e.what());

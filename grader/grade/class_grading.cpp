@@ -25,7 +25,7 @@ bool answered(const std::map<std::pair<std::string, std::string>, const LabResul
               const Submission& sub)
 {
     const auto r = results.find({student, sub.lab->id});
-    return r != results.end() && r->second->content_hash == sub.content_hash &&
+    return r != results.end() && r->second->content_hash == sub.content_hash && r->second->covered &&
            r->second->overall != Verdict::grader_error;
 }
 
@@ -66,17 +66,19 @@ std::vector<const Student*> students_of_chunk(const ClassFolder& cls, int k, int
     return out;
 }
 
-std::vector<GradeJob> pending_jobs(const GradeFolder& out, const std::vector<const Student*>& students,
-                                   std::uint64_t course_seed, bool again)
+PendingJobs pending_jobs(const GradeFolder& out, const std::vector<const Student*>& students, std::uint64_t course_seed,
+                         bool again)
 {
-    std::vector<GradeJob> jobs;
+    PendingJobs jobs;
     for (const Student* s : students)
         for (const Submission& sub : s->submissions) {
             if (sub.unchanged_skeleton) continue;
             const std::uint64_t seed = submission_seed(course_seed, s->id, sub.lab->id);
+            const GradeJob job {s->id, s->folder, &sub, seed};
             const auto done = out.load(s->id, sub.lab->id);
-            if (!again && done && done->final() && done->content_hash == sub.content_hash && done->seed == seed) continue;
-            jobs.push_back({s->id, s->folder, &sub, seed});
+            const bool stands = !again && done && done->final() && done->content_hash == sub.content_hash && done->seed == seed;
+            if (!stands) jobs.to_check.push_back(job);
+            else if (!done->covered) jobs.uncovered.push_back(job);
         }
     return jobs;
 }

@@ -36,9 +36,14 @@ void write_settings(const GradeFolder& out, const GradingSettings& s);
 std::vector<const Student*> students_of_chunk(const ClassFolder& cls, int k, int chunks);
 
 // The files of `students` that need a check: not the skeleton, and no final
-// result for this very content and seed (`again`: every file).
-std::vector<GradeJob> pending_jobs(const GradeFolder& out, const std::vector<const Student*>& students,
-                                   std::uint64_t course_seed, bool again);
+// result for this very content and seed (`again`: every file); and those
+// whose final result an earlier run wrote but no GPU health check covered
+// (it was killed first): grade_jobs covers them, or checks them again.
+struct PendingJobs {
+    std::vector<GradeJob> to_check, uncovered;
+};
+PendingJobs pending_jobs(const GradeFolder& out, const std::vector<const Student*>& students, std::uint64_t course_seed,
+                         bool again);
 
 struct ClassOutputs {
     Gradebook book;

@@ -1,5 +1,7 @@
 #include "grade/class_report.h"
 
+#include "util/escape.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,15 +11,6 @@
 namespace hpclab {
 
 namespace {
-
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-std::string md_cell(std::string s)
-{
-    for (char& c : s)
-        if (c == '|' || c == '\n') c = ' ';
-    return s;
-}
 
 std::vector<const BookColumn*> timed_columns(const Gradebook& book)
 {
@@ -29,10 +22,21 @@ std::vector<const BookColumn*> timed_columns(const Gradebook& book)
 
 }  // namespace
 
+std::string class_folder_count(const ClassFolder& cls)
+{
+    std::size_t skeletons = 0;
+    for (const Student& s : cls.students)
+        for (const Submission& sub : s.submissions) skeletons += sub.unchanged_skeleton;
+    const std::size_t ignored = cls.ignored.size() + cls.left_alone.size();
+    return fmt::format("{} entries: {} graded, {}{} ignored{}.", cls.entries(), cls.submissions() - skeletons,
+                       skeletons ? fmt::format("{} the skeleton as handed out, ", skeletons) : "", ignored,
+                       cls.left_alone.empty() ? "" : fmt::format(" ({} of them not .cu files, left alone)", cls.left_alone.size()));
+}
+
 std::string class_report_markdown(const ClassFolder& cls, const Gradebook& book, const std::vector<LabResult>& results)
 {
-    std::string out = fmt::format("# Class report\n\n{} students in {}; {} files ignored (listed below).\n",
-                                  cls.students.size(), cls.root.string(), cls.ignored.size());
+    std::string out = fmt::format("# Class report\n\n{} students in {}; {} entries ignored (listed below).\n",
+                                  cls.students.size(), for_markdown(cls.root.string()), cls.ignored.size());
 
     out += "\n## Pass rates\n\n| task | points | pass | graded | handed in | verdicts |\n|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < book.columns.size(); ++i) {
@@ -63,15 +67,19 @@ std::string class_report_markdown(const ClassFolder& cls, const Gradebook& book,
             const bool hold = c.state == BookCell::State::not_graded || (c.result && held_for_a_person(c.result->verdict));
             if (!hold) continue;
             if (held++ == 0) out += "| student | task | verdict | why |\n|---|---|---|---|\n";
-            out += fmt::format("| {} | {} | {} | {} |\n", r.student, book.columns[i].name(), cell_verdict(c),
-                               c.result ? md_cell(first_line(c.result->message)) : "");
+            out += fmt::format("| {} | {} | {} | {} |\n", for_markdown(r.student), book.columns[i].name(), cell_verdict(c),
+                               for_markdown(cell_message(c)));
         }
     if (held == 0) out += "None.\n";
 
     out += "\n## Ignored\n\n";
     if (cls.ignored.empty()) out += "Nothing.\n";
-    for (const Ignored& g : cls.ignored) out += fmt::format("- `{}`: {}\n", g.path.string(), g.why);
-    if (cls.other_files > 0) out += fmt::format("\n{} other files (not .cu) were left alone.\n", cls.other_files);
+    for (const Ignored& g : cls.ignored) out += fmt::format("- {}: {}\n", for_markdown(g.path.string()), for_markdown(g.why));
+    if (!cls.left_alone.empty()) {
+        out += fmt::format("\n{} files that are not .cu were left alone:\n\n", cls.left_alone.size());
+        for (const auto& p : cls.left_alone) out += "- " + for_markdown(p.string()) + "\n";
+    }
+    out += "\n" + class_folder_count(cls) + "\n";
 
     double compile = 0, runs = 0, sanitizer = 0, timing = 0, total = 0;
     std::map<std::string, int> gpus;
@@ -114,7 +122,7 @@ std::string speedups_svg(const Gradebook& book)
     for (std::size_t k = 0; k < columns.size(); ++k) {
         const BookColumn& col = *columns[k];
         const double y = top + row_h * k + row_h / 2;
-        svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"end\">{}</text>\n", left - 8, y + 4, col.name());
+        svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"end\">{}</text>\n", left - 8, y + 4, for_svg(col.name()));
         svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.0f}\" x2=\"{0:.1f}\" y2=\"{2:.0f}\" stroke=\"red\" "
                            "stroke-width=\"2\"/>\n",
                            x_of(col.task->threshold->min_speedup), y - 12, y + 12);
@@ -127,7 +135,7 @@ std::string speedups_svg(const Gradebook& book)
             svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" fill-opacity=\"0.7\"><title>{}: "
                                "{:.2f}x</title></circle>\n",
                                x_of(*t->speedup), y + ((n++ % 5) - 2) * 3.0,
-                               t->verdict == Verdict::pass ? "#2a7" : "#c63", r.student, *t->speedup);
+                               t->verdict == Verdict::pass ? "#2a7" : "#c63", for_svg(r.student), *t->speedup);
         }
     }
     return svg + "</svg>\n";

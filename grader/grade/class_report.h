@@ -13,6 +13,9 @@
 
 namespace hpclab {
 
+// "N entries: G graded, [K the skeleton as handed out,] I ignored (...)":
+// the closing count of a class folder, each entry in one of them.
+std::string class_folder_count(const ClassFolder& cls);
 std::string class_report_markdown(const ClassFolder& cls, const Gradebook& book, const std::vector<LabResult>& results);
 std::string speedups_svg(const Gradebook& book);
 

@@ -39,6 +39,12 @@ public:
         state_.last = what;
         if (on_) on_(state_);
     }
+    // Files to be checked again (their wave voided): `n` more steps to come.
+    void more(int n)
+    {
+        std::lock_guard lock(mutex_);
+        state_.total += n;
+    }
 
 private:
     std::function<void(const ClassProgress&)> on_;
@@ -210,14 +216,60 @@ private:
     int in_flight_ = 0;  // waves taken, not yet done or given back
 };
 
+bool watched(const GpuInfo& gpu, const ClassRunOptions& o) { return gpu.present && !o.gpu_service_dir.empty(); }
+
+// The results an earlier run wrote and no health check covered (it was
+// killed first): covered now if every GPU in service is found clean before
+// anything else runs on it; else false, and they are graded again. A GPU
+// found broken is taken out of service, as after a wave.
+bool cover_leftovers(const ClassSteps& steps, const std::vector<GpuInfo>& gpus, const ClassRunOptions& o,
+                     const GradeFolder& folder, const std::vector<GradeJob>& uncovered, ClassRunTotals& totals)
+{
+    bool clean = false;
+    for (const GpuInfo& gpu : gpus) {
+        if (!watched(gpu, o) || out_of_service(o.gpu_service_dir, gpu)) continue;
+        GpuTurns turns(gpu.uuid);
+        const auto turn = GpuTurns::shared(&turns);
+        const GpuHealth health = steps.health(gpu, steps.baseline(gpu));
+        ++totals.waves;
+        if (!health.healthy) {
+            take_out_of_service(o.gpu_service_dir, gpu, health.why);
+            totals.out_of_service.push_back(fmt::format("GPU {} ({}): {}", gpu.index, gpu.name, health.why));
+            return false;
+        }
+        clean = true;
+    }
+    if (!clean) return false;
+    try {
+        for (const GradeJob& job : uncovered) {
+            auto r = folder.load(job.student, job.submission->lab->id);
+            if (!r) return false;  // gone meanwhile: graded again, all of them (a rare case: one rule)
+            r->covered = true;
+            folder.save(*r);
+        }
+    } catch (const std::exception& e) {  // cannot be written: checked again, and written then or said
+        std::fprintf(stderr, "hpclab grade: %s\n", e.what());
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
 
-ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus, const std::vector<GradeJob>& jobs,
-                          const GradeFolder& folder, const ClassRunOptions& o)
+ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus, const std::vector<GradeJob>& to_check,
+                          const GradeFolder& folder, const ClassRunOptions& o, const std::vector<GradeJob>& uncovered)
 {
     const ClassSteps steps = real_steps(tc, o);
     ClassRunTotals totals;
     std::mutex totals_mutex;
+    std::vector<GradeJob> jobs = to_check;
+    if (!uncovered.empty()) {
+        if (cover_leftovers(steps, gpus, o, folder, uncovered, totals)) totals.covered_leftovers = static_cast<int>(uncovered.size());
+        else {
+            totals.redone_leftovers = static_cast<int>(uncovered.size());
+            jobs.insert(jobs.end(), uncovered.begin(), uncovered.end());
+        }
+    }
 
     const int at_once = std::max(1, o.checks_at_once);
     const std::size_t wave_size = static_cast<std::size_t>(o.checks_per_wave > 0 ? o.checks_per_wave : 16 * at_once);
@@ -252,39 +304,52 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
         totals.compile_wall_s = seconds_since(t0);
     });
 
-    // 2. The checks: a worker per GPU, a wave at a time, each result kept as its wave's GPU is found clean.
+    // 2. The checks: a worker per GPU, a wave at a time, each result written
+    // as its check ends and covered as its wave's GPU is found clean.
     Progress progress(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()), progress_mutex);
     JobQueue queue(order, std::move(cost), static_cast<int>(gpus.size()));
-    const auto save = [&](const GradeJob& job, const LabCheck& c) {
-        std::lock_guard lock(totals_mutex);
-        totals.compile_s += c.compile_s, totals.run_s += c.run_s, totals.sanitizer_s += c.sanitizer_s,
-            totals.timing_s += c.timing_s;
-        ++totals.checked;
+    const auto write = [&](const LabResult& r) {
         try {
-            folder.save(lab_result_of(c, job.student, job.folder, job.submission->content_hash, steps.record(c)));
+            folder.save(r);
         } catch (const std::exception& e) {
+            std::lock_guard lock(totals_mutex);
             ++totals.unsaved;
             std::fprintf(stderr, "hpclab grade: %s\n", e.what());
         }
+    };
+    // A check just ended: its result written at once (covered when `covered`).
+    const auto judged = [&](const GradeJob& job, const LabCheck& c, bool covered) {
+        LabResult r = lab_result_of(c, job.student, job.folder, job.submission->content_hash, steps.record(c));
+        r.covered = covered;
+        write(r);
+        {
+            std::lock_guard lock(totals_mutex);
+            totals.compile_s += c.compile_s, totals.run_s += c.run_s, totals.sanitizer_s += c.sanitizer_s,
+                totals.timing_s += c.timing_s;
+            ++totals.checked;
+        }
         progress.step(fmt::format("{} {}: {}{}", job.student, c.lab->id, verdict_name(c.overall),
                                   gpus.size() > 1 ? fmt::format(" (GPU {})", c.gpu.index) : ""));
+        return r;
     };
     // One GPU's waves, until the queue is empty or the GPU is out of service.
     const auto check_waves = [&](const GpuInfo& gpu, GpuTurns& turns) {
-        const bool watch = gpu.present && !o.gpu_service_dir.empty();
+        const bool watch = watched(gpu, o);
         if (watch && out_of_service(o.gpu_service_dir, gpu)) {
             queue.leave();
             return;
         }
         for (std::vector<std::size_t> wave; !(wave = queue.take(wave_size)).empty();) {
             const GpuBaseline before = watch ? steps.baseline(gpu) : GpuBaseline {};
-            std::vector<std::function<LabCheck()>> checks;
+            std::vector<std::function<std::pair<LabCheck, LabResult>()>> checks;
             for (std::size_t j : wave)
                 checks.push_back([&, j] {
                     built[j].wait();
-                    return steps.check(jobs[j], gpu, &turns);
+                    LabCheck c = steps.check(jobs[j], gpu, &turns);
+                    LabResult r = judged(jobs[j], c, !watch);
+                    return std::pair {std::move(c), std::move(r)};
                 });
-            std::vector<LabCheck> results =
+            std::vector<std::pair<LabCheck, LabResult>> results =
                 run_bounded(std::move(checks), std::min(at_once, static_cast<int>(wave_size)));
             const auto t_health = Clock::now();
             GpuHealth health;
@@ -303,19 +368,28 @@ ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus,
                     std::lock_guard lock(totals_mutex);
                     totals.out_of_service.push_back(fmt::format("GPU {} ({}): {}", gpu.index, gpu.name, health.why));
                 }
+                // Its results void at once (a kill now must not leave them to be covered), then
+                // checked again: on another GPU still working, else on the next run.
+                for (std::size_t k = 0; k < wave.size(); ++k) {
+                    const GradeJob& job = jobs[wave[k]];
+                    const LabCheck c = grader_error(std::move(results[k].first), *job.submission->lab,
+                                                    "the GPU was not healthy after this check's wave (" + health.why +
+                                                        "): it is out of service now, and this file is graded "
+                                                        "again on the next run");
+                    write(lab_result_of(c, job.student, job.folder, job.submission->content_hash, steps.record(c)));
+                }
                 if (queue.give_back(wave)) {
+                    progress.more(static_cast<int>(wave.size()));
                     std::lock_guard lock(totals_mutex);
                     totals.moved += static_cast<int>(wave.size());
-                    return;
                 }
-                for (std::size_t k = 0; k < wave.size(); ++k)
-                    save(jobs[wave[k]], grader_error(std::move(results[k]), *jobs[wave[k]].submission->lab,
-                                                     "the GPU was not healthy after this check's wave (" + health.why +
-                                                         "): it is out of service now, and this file is graded "
-                                                         "again on the next run"));
                 return;
             }
-            for (std::size_t k = 0; k < wave.size(); ++k) save(jobs[wave[k]], results[k]);
+            if (watch)
+                for (auto& [c, r] : results) {
+                    r.covered = true;
+                    write(r);
+                }
             queue.done();
         }
     };

@@ -9,8 +9,12 @@
 // with none left, are saved as grader errors, graded again on a later run).
 // Inside a wave the checks start longest expected first (by their lab's
 // planned runs and timed tasks), and the files compile in that order.
-// Each result is written as soon as its wave's GPU is found clean
-// (grade_folder.h): a run killed at any point loses only the waves under way.
+// Each result is written the moment its check ends, not yet covered
+// (lab_result.h), and marked covered as soon as its wave's GPU is found
+// clean; a GPU found broken has its wave's files graded again. A run killed
+// at any point loses only the checks under way: the next run covers the
+// results left uncovered with a health check of its GPUs before it checks
+// anything, or grades them again if one fails.
 #pragma once
 
 #include "check/check.h"
@@ -75,6 +79,8 @@ struct ClassRunOptions {
 
 struct ClassRunTotals {
     int checked = 0;
+    int covered_leftovers = 0;           // results of a killed run, covered by this run's first health check
+    int redone_leftovers = 0;            // the same, graded again (a GPU failed that check, or none could make it)
     int unsaved = 0;                     // results that could not be written (named on stderr)
     int moved = 0;                       // files whose wave was voided and went to another GPU
     std::vector<std::string> out_of_service;  // GPUs taken out during the run, with why
@@ -86,8 +92,11 @@ struct ClassRunTotals {
 };
 
 // `gpus`: one worker each (a single entry that is not present: the checks
-// say not_run, as hpclab check does without a GPU).
+// say not_run, as hpclab check does without a GPU). `uncovered`: files
+// whose results an earlier run wrote and no health check covered yet
+// (pending_jobs, class_grading.h).
 ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus, const std::vector<GradeJob>& jobs,
-                          const GradeFolder& folder, const ClassRunOptions& options);
+                          const GradeFolder& folder, const ClassRunOptions& options,
+                          const std::vector<GradeJob>& uncovered = {});
 
 }  // namespace hpclab

@@ -1,5 +1,7 @@
 #include "grade/gradebook.h"
 
+#include "util/escape.h"
+
 #include <fmt/format.h>
 
 #include <set>
@@ -24,9 +26,11 @@ BookRow row_of(const Student& s, const std::vector<BookColumn>& columns,
             if (x.lab == col.lab) sub = &x;
         const auto r = results.find({s.id, col.lab->id});
         const LabResult* result = r == results.end() ? nullptr : r->second;
-        if (!sub) cell.state = BookCell::State::not_submitted;
+        for (const Ignored& g : s.refused)
+            if (g.lab == col.lab) cell.refused.push_back(g);
+        if (!sub) cell.state = cell.refused.empty() ? BookCell::State::not_submitted : BookCell::State::refused;
         else if (sub->unchanged_skeleton) cell.state = BookCell::State::skeleton;
-        else if (!result || result->content_hash != sub->content_hash || !result->find(col.task->id))
+        else if (!result || result->content_hash != sub->content_hash || !result->covered || !result->find(col.task->id))
             cell.state = BookCell::State::not_graded;
         else {
             cell.state = BookCell::State::graded;
@@ -73,18 +77,29 @@ std::string cell_verdict(const BookCell& cell)
     switch (cell.state) {
     case BookCell::State::graded: return std::string(verdict_name(cell.result->verdict));
     case BookCell::State::not_submitted: return "not_submitted";
+    case BookCell::State::refused: return "refused";
     case BookCell::State::skeleton: return "skeleton_unchanged";
     case BookCell::State::not_graded: return "not_graded";
     }
     return "";
 }
 
+std::string cell_message(const BookCell& cell)
+{
+    if (cell.result) return first_line(cell.result->message);
+    std::string out;
+    for (const Ignored& g : cell.refused) out += (out.empty() ? "" : "; ") + g.path.string() + ": " + g.why;
+    return out;
+}
+
 Gradebook make_gradebook(const ClassFolder& cls, const std::vector<LabResult>& results, const Catalog& catalog,
                          const GradingConfig& config)
 {
-    std::set<const LabInfo*> handed_in;
-    for (const Student& s : cls.students)
+    std::set<const LabInfo*> handed_in;  // a file graded, or refused (its student is told why)
+    for (const Student& s : cls.students) {
         for (const Submission& sub : s.submissions) handed_in.insert(sub.lab);
+        for (const Ignored& g : s.refused) handed_in.insert(g.lab);
+    }
     Gradebook book;
     for (const LabInfo& lab : catalog.labs())
         if (handed_in.count(&lab) || handed_in.empty())
@@ -95,46 +110,51 @@ Gradebook make_gradebook(const ClassFolder& cls, const std::vector<LabResult>& r
     return book;
 }
 
+// The cells hpclab adds to a row: the student's folder name (an id, as it
+// is: its letters cannot make a formula call anything, class_folder.h) and
+// the scores, guarded as hpclab's own text.
+CsvRow with_scores(CsvRow line, const std::string& student, const std::vector<std::string>& scores)
+{
+    line.push_back(student);
+    for (const std::string& s : scores) line.push_back(for_csv(s));
+    return line;
+}
+
 std::string gradebook_csv(const Gradebook& book, const Roster* roster, const RosterMatch* match)
 {
     std::map<std::string, const BookRow*> row_of_student;
     for (const BookRow& r : book.rows) row_of_student[r.student] = &r;
-    std::string out;
+    const std::vector<std::string> header = score_header(book);
     if (!roster || !match) {
-        CsvRow header = {"student"};
-        for (auto& h : score_header(book)) header.push_back(h);
-        out += csv_line(header);
-        for (const BookRow& r : book.rows) {
-            CsvRow line = {r.student};
-            for (auto& c : score_cells(book, &r)) line.push_back(c);
-            out += csv_line(line);
-        }
+        std::string out = csv_line(with_scores({}, "student", header));
+        for (const BookRow& r : book.rows) out += csv_line(with_scores({}, r.student, score_cells(book, &r)));
         return out;
     }
-    CsvRow header = roster->header;
-    header.push_back("hpclab student");
-    for (auto& h : score_header(book)) header.push_back(h);
-    out += csv_line(header);
+    // The roster's own cells go back byte for byte: the LMS matches its rows by them.
+    std::string out = csv_line(with_scores(roster->header, "hpclab student", header));
+    if (roster->points_possible) {
+        CsvRow line = *roster->points_possible;
+        line.resize(roster->header.size());
+        std::vector<std::string> points;
+        for (const BookColumn& c : book.columns) points.push_back(number(c.points));
+        out += csv_line(with_scores(line, "", points));
+    }
     std::map<std::size_t, std::string> student_of_row;
     for (const auto& [s, row] : match->row_of) student_of_row[row] = s;
     for (std::size_t i = 0; i < roster->rows.size(); ++i) {
         CsvRow line = roster->rows[i];
         line.resize(roster->header.size());
         const auto s = student_of_row.find(i);
-        line.push_back(s == student_of_row.end() ? "" : s->second);
-        for (auto& c : score_cells(book, s == student_of_row.end() ? nullptr : row_of_student[s->second])) line.push_back(c);
-        out += csv_line(line);
+        const bool found = s != student_of_row.end();
+        out += csv_line(with_scores(line, found ? s->second : "", score_cells(book, found ? row_of_student[s->second] : nullptr)));
     }
     // The students the roster does not name (or names twice) keep their rows, below.
     for (const BookRow& r : book.rows) {
         if (match->row_of.count(r.student)) continue;
-        CsvRow line(roster->header.size());
-        line.push_back(r.student);
         auto cells = score_cells(book, &r);
         cells.back() = std::string(match->ambiguous.count(r.student) ? "matches several roster rows" : "not in the roster") +
                        (cells.back().empty() ? "" : "; " + cells.back());
-        for (auto& c : cells) line.push_back(c);
-        out += csv_line(line);
+        out += csv_line(with_scores(CsvRow(roster->header.size()), r.student, cells));
     }
     return out;
 }
@@ -149,7 +169,7 @@ std::string verdicts_csv(const Gradebook& book)
             const TaskResult* t = cell.result;
             out += csv_line({r.student, col.lab->id, col.task->id, cell_verdict(cell), number(cell.earned),
                              number(col.points), t && t->speedup ? fmt::format("{:.3f}", *t->speedup) : "",
-                             t && t->threshold ? number(*t->threshold) : "", t ? first_line(t->message) : ""});
+                             t && t->threshold ? number(*t->threshold) : "", for_csv(cell_message(cell))});
         }
     return out;
 }

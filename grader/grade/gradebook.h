@@ -26,8 +26,11 @@ struct BookColumn {
 
 // What became of one task of one student.
 struct BookCell {
-    enum class State { graded, not_submitted, skeleton, not_graded } state = State::not_submitted;
+    // refused: no file graded, but files meant for the lab were found and
+    // not taken (class_folder.h says why each).
+    enum class State { graded, not_submitted, refused, skeleton, not_graded } state = State::not_submitted;
     const TaskResult* result = nullptr;  // when graded
+    std::vector<Ignored> refused;        // when refused
     double earned = 0;
 };
 
@@ -39,7 +42,7 @@ struct BookRow {
 };
 
 struct Gradebook {
-    std::vector<BookColumn> columns;  // the labs the class handed in, in course order
+    std::vector<BookColumn> columns;  // the labs the class handed in (a file graded or refused), in course order
     std::vector<BookRow> rows;        // one per student, by id
 };
 
@@ -54,6 +57,8 @@ std::string gradebook_csv(const Gradebook& book, const Roster* roster, const Ros
 // verdicts.csv: a row per student, lab and task (verdict, points, speedup, message).
 std::string verdicts_csv(const Gradebook& book);
 
-std::string cell_verdict(const BookCell& cell);  // "pass", "not_submitted", ...
+std::string cell_verdict(const BookCell& cell);  // "pass", "not_submitted", "refused", ...
+// The cell's message on one line: its result's first, or why its files were refused.
+std::string cell_message(const BookCell& cell);
 
 }  // namespace hpclab

@@ -83,6 +83,7 @@ json to_json(const LabResult& r)
             {"overall", verdict_name(r.overall)},
             {"tasks", tasks},
             {"gpu", r.gpu},
+            {"covered", r.covered},
             {"seconds", {{"compile", r.compile_s}, {"runs", r.run_s}, {"sanitizer", r.sanitizer_s},
                          {"timing", r.timing_s}, {"total", r.total_s}}},
             {"record", r.record}};
@@ -103,6 +104,7 @@ LabResult lab_result_from_json(const json& j)
                                .hint = t.value("hint", ""), .speedup = optional_number(t, "speedup"),
                                .threshold = optional_number(t, "threshold")});
         r.gpu = j.value("gpu", "");
+        r.covered = j.value("covered", true);
         const json& s = j.at("seconds");
         r.compile_s = s.value("compile", 0.0);
         r.run_s = s.value("runs", 0.0);

@@ -32,6 +32,11 @@ struct LabResult {
     std::string gpu;                  // its name ("GPU 1 (name)" when chosen by --gpus), "" when none
     double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0, total_s = 0;
     nlohmann::json record;            // check/grade_record.h
+    // Written the moment its check ends, a result is not yet covered: it
+    // counts once the GPU's next health check passes (grade/class_run.h).
+    // A result of a run killed before that check is covered (or graded
+    // again) by the next run's health check.
+    bool covered = true;
 
     // A result that stands: nothing in it is hpclab's or the machine's
     // failure (a grader error, nothing run for want of a GPU). Any other is

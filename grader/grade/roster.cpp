@@ -1,7 +1,10 @@
 #include "grade/roster.h"
 
+#include "util/escape.h"
 #include "util/text.h"
 #include "util/text_file.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
@@ -38,14 +41,35 @@ bool row_names(const CsvRow& row, const std::vector<std::size_t>& keys, const st
     return false;
 }
 
+bool points_possible_row(const CsvRow& row)
+{
+    return std::any_of(row.begin(), row.end(),
+                       [](const std::string& cell) { return trimmed_lower(cell) == "points possible"; });
+}
+
+std::string joined_for_terminal(const CsvRow& row)
+{
+    std::string out;
+    for (const auto& cell : row) out += (out.empty() ? "" : ", ") + for_terminal(cell);
+    return out;
+}
+
 }  // namespace
 
 Roster read_roster(const std::filesystem::path& file, const std::vector<std::string>& key_names)
 {
-    const auto text = read_text_file(file);
-    if (!text) throw std::runtime_error(file.string() + ": cannot be read");
-    std::vector<CsvRow> rows = parse_csv(*text);
-    if (rows.empty()) throw std::runtime_error(file.string() + ": empty (a roster is a CSV with a header row)");
+    const std::string name = for_terminal(file.string());
+    const auto bytes = read_text_file(file);
+    if (!bytes) throw std::runtime_error(name + ": cannot be read");
+    std::string text;
+    try {
+        text = spreadsheet_text_as_utf8(*bytes);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(name + ": " + e.what());
+    }
+    const char separator = csv_separator(text);
+    std::vector<CsvRow> rows = parse_csv(text, separator);
+    if (rows.empty()) throw std::runtime_error(name + ": empty (a roster is a CSV with a header row)");
     Roster r {.header = rows.front()};
     for (std::size_t c = 0; c < r.header.size(); ++c) {
         const std::string h = trimmed_lower(r.header[c]);
@@ -55,15 +79,17 @@ Roster read_roster(const std::filesystem::path& file, const std::vector<std::str
                                               [&](const std::string& k) { return trimmed_lower(k) == h; });
         if (wanted) r.keys.push_back(c);
     }
-    if (r.keys.empty()) {
-        std::string columns;
-        for (const auto& h : r.header) columns += (columns.empty() ? "" : ", ") + h;
-        throw std::runtime_error(file.string() + ": no column names a student" +
-                                 (key_names.empty() ? "" : " among those given") + " (its columns: " + columns +
-                                 "); name the identity columns with --roster-key");
+    if (r.keys.empty())
+        throw std::runtime_error(fmt::format(
+            "{}: no column names a student{} (its {} columns, read as separated by {}: {}); name the identity columns "
+            "with --roster-key{}",
+            name, key_names.empty() ? "" : " among those given", r.header.size(), separator_name(separator),
+            joined_for_terminal(r.header),
+            r.header.size() == 1 ? ", or save it with ',', ';' or tabs between the columns" : ""));
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        if (i == 1 && points_possible_row(rows[i])) r.points_possible = std::move(rows[i]);
+        else if (names_someone(rows[i], r.keys)) r.rows.push_back(std::move(rows[i]));
     }
-    for (std::size_t i = 1; i < rows.size(); ++i)
-        if (names_someone(rows[i], r.keys)) r.rows.push_back(std::move(rows[i]));
     return r;
 }
 

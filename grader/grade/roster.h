@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,17 @@ struct Roster {
     CsvRow header;
     std::vector<CsvRow> rows;       // the students' rows (a row naming nobody is left out)
     std::vector<std::size_t> keys;  // the identity columns
+    // Canvas's second row ("Points Possible" under the names): written back
+    // with each score column's points, which Canvas reads on import.
+    std::optional<CsvRow> points_possible;
 };
 
 // `key_names`: the identity columns by name; empty: the usual ones (ID, SIS
-// User ID, SIS Login ID, Username, Email, ID number, ...). Throws
-// std::runtime_error naming the file and what is wrong with it.
+// User ID, SIS Login ID, Username, Email, ID number, ...). Read as
+// spreadsheets save it: UTF-8 with or without a byte-order mark, UTF-16
+// with one; ',', ';' or tab between fields. Throws std::runtime_error
+// naming the file and what is wrong with it (the encoding, the separator),
+// in printable text.
 Roster read_roster(const std::filesystem::path& file, const std::vector<std::string>& key_names);
 
 struct RosterMatch {

@@ -1,5 +1,7 @@
 #include "grade/student_report.h"
 
+#include "util/escape.h"
+
 #include <fmt/format.h>
 
 namespace hpclab {
@@ -8,18 +10,34 @@ namespace {
 
 std::string number(double x) { return fmt::format("{:g}", x); }
 
+// A path of the class folder ("ada/labs/x.cu") as the student knows it ("labs/x.cu").
+std::string in_own_folder(const std::filesystem::path& p)
+{
+    std::filesystem::path out;
+    for (auto it = std::next(p.begin()); it != p.end(); ++it) out /= *it;
+    return out.empty() ? p.string() : out.string();
+}
+
+std::string refused_text(const BookCell& cell)
+{
+    std::string out = "Nothing of yours was graded for this lab: the files meant for it could not be taken as they are.\n\n";
+    for (const Ignored& g : cell.refused) out += "- " + for_markdown(in_own_folder(g.path)) + ": " + for_markdown(g.why) + "\n";
+    return out + "\nFix what is said above, then hand the file in again.\n";
+}
+
 // The cell in a student's words: the verdict, why, where, what to look at.
 std::string cell_text(const BookCell& cell)
 {
     switch (cell.state) {
     case BookCell::State::not_submitted: return "No file was handed in for this lab.\n";
+    case BookCell::State::refused: return refused_text(cell);
     case BookCell::State::skeleton: return "The file handed in is the skeleton as it was given out: nothing to grade.\n";
     case BookCell::State::not_graded: return "Not graded yet (hpclab will grade it on its next run).\n";
     case BookCell::State::graded: break;
     }
     const TaskResult& t = *cell.result;
-    std::string out = fmt::format("**{}**{}\n", verdict_title(t.verdict), t.where.empty() ? "" : " at " + t.where);
-    if (!t.message.empty()) out += "\n```\n" + t.message + (t.message.back() == '\n' ? "" : "\n") + "```\n";
+    std::string out = fmt::format("**{}**{}\n", verdict_title(t.verdict), t.where.empty() ? "" : " at " + for_markdown(t.where));
+    if (!t.message.empty()) out += "\n" + markdown_code_block(t.message);
     if (!t.hint.empty()) out += "\nWhat to look at: " + t.hint + "\n";
     if (t.speedup && t.threshold)
         out += fmt::format("\nSpeed: {:.2f}x the baseline; {:.2f}x was needed.\n", *t.speedup, *t.threshold);
@@ -31,7 +49,7 @@ std::string cell_text(const BookCell& cell)
 
 std::string feedback_markdown(const Gradebook& book, const BookRow& row)
 {
-    std::string out = fmt::format("# {}: {} of {} points\n\n", row.student, number(row.total), number(row.max));
+    std::string out = fmt::format("# {}: {} of {} points\n\n", for_markdown(row.student), number(row.total), number(row.max));
     out += "| lab | task | verdict | points |\n|---|---|---|---|\n";
     for (std::size_t i = 0; i < book.columns.size(); ++i)
         out += fmt::format("| {} | {} | {} | {} / {} |\n", book.columns[i].lab->id, book.columns[i].task->id,
@@ -56,7 +74,7 @@ nlohmann::json gradescope_results(const Gradebook& book, const BookRow& row)
                          {"score", cell.earned},
                          {"max_score", col.points},
                          {"status", passed ? "passed" : "failed"},
-                         {"output", cell_text(cell)},
+                         {"output", for_json(cell_text(cell))},
                          {"output_format", "md"},
                          {"tags", {cell_verdict(cell)}},
                          {"visibility", "visible"}});

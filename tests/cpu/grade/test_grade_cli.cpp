@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -40,6 +41,13 @@ void write_class(const TempDir& d)
     d.write("class/eve/vecadd3.cu", "__global__ void k() { undefined_name(); }\n");
     d.write("class/fox/hello.cu", "void f() { return 1; }\n");
     d.write("class/README.txt", "the class\n");
+    d.write("class/fox/\x1b[2Jall passed\n# fox: pass.cu", "a name that would clear the terminal\n");
+}
+
+// Whether `s` holds a byte below 0x20 other than a line break, or DEL.
+bool holds_control(const std::string& s)
+{
+    return std::any_of(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f; });
 }
 
 ProcessResult grade(const TempDir& d, std::vector<std::string> more = {}, const std::string& out = "out")
@@ -73,7 +81,12 @@ TEST_CASE("grade cli: a class into a gradebook with every row, and the same comm
     CHECK(has(first.out, "Found 6 students, 7 lab files"));
     CHECK(has(first.out, "1 of them the skeleton as handed out"));
     CHECK(has(first.out, "README.txt: a file outside any student's folder"));
+    CHECK(has(first.out, "fox/\\x1b[2Jall passed\\n# fox: pass.cu: not a lab's file"));
+    CHECK(has(first.out, "9 entries: 6 graded, 1 the skeleton as handed out, 2 ignored."));
     CHECK(has(first.out, "6 files to grade"));
+    CHECK_FALSE(holds_control(first.out));
+    CHECK_FALSE(holds_control(file(d, "out/report.md")));
+    CHECK(has(file(d, "out/report.md"), R"(fox/\\x1b\[2Jall passed\\n\# fox: pass.cu)"));  // shown as typed
     const auto book = parse_csv(file(d, "out/gradebook.csv"));
     REQUIRE(book.size() == 7);  // the header and six students
     CHECK(book[0] == CsvRow {"student", "hello.hello (1)", "vecadd3.add (1)", "total", "max", "held"});

@@ -6,6 +6,7 @@
 // the next run, never lost or passed. Inside a wave the checks start
 // longest expected first, and the files compile in that order.
 #include "grade/class_run.h"
+#include "grade_helpers.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
@@ -19,21 +20,13 @@
 
 using namespace hpclab;
 using hpclab::test::catalog;
+using hpclab::test::stand_in_check;
+using hpclab::test::stand_in_gpu;
+using hpclab::test::stand_in_health;
 using hpclab::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-GpuInfo stand_in_gpu(int index)
-{
-    GpuInfo g;
-    g.present = true;
-    g.pinned = true;
-    g.index = index;
-    g.name = "stand-in";
-    g.uuid = "GPU-stand-in-" + std::to_string(index);
-    return g;
-}
 
 struct StandIns {
     std::mutex mutex;
@@ -63,14 +56,7 @@ struct StandIns {
                 ++in_wave[gpu.index];
                 in_wave_jobs[gpu.index].push_back(job.student + " " + job.submission->lab->id);
             }
-            LabCheck c {.lab = job.submission->lab, .source = job.submission->file, .gpu = gpu, .seed = job.seed};
-            for (const TaskInfo& t : c.lab->tasks) {
-                TaskCheck tc {.task = &t};
-                tc.verdict = {t.id, Verdict::pass, {}, {}};
-                c.tasks.push_back(tc);
-            }
-            c.overall = Verdict::pass;
-            return c;
+            return stand_in_check(job, gpu, Verdict::pass);
         };
         s.baseline = [](const GpuInfo&) { return GpuBaseline {}; };
         s.health = [this](const GpuInfo& gpu, const GpuBaseline&) {
@@ -78,9 +64,7 @@ struct StandIns {
             const int wave = ++waves[gpu.index];
             wave_sizes.push_back(std::exchange(in_wave[gpu.index], 0));
             wave_jobs.push_back(std::exchange(in_wave_jobs[gpu.index], {}));
-            const auto f = fail_at_wave.find(gpu.index);
-            if (f != fail_at_wave.end() && wave >= f->second) return GpuHealth {false, "a stand-in fault"};
-            return GpuHealth {};
+            return stand_in_health(fail_at_wave, gpu, wave);
         };
         s.record = [](const LabCheck&) { return nlohmann::json::object(); };
         return s;

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# What issue 29 asks to measure on a GPU: a 40-file class graded once
+# uninterrupted, then graded again into another folder with kill -9 at five
+# random moments, the same command after each (the last one left to end).
+# Compared: nothing doubled (one result per file), nothing lost (every file
+# has one), the verdicts the same as the uninterrupted run's; and for each
+# resume, what it found (results covered or left uncovered by the kill) and
+# how many files it checked again. Needs a build of hpclab
+# (scripts/gpu-suite.sh makes one; BUILD names it). Writes to
+# $OUT/kill-resume/ (summary.txt, each run's output).
+#
+#   BUILD=build/gpu-suite scripts/kill-resume.sh
+#   GRADE_ARGS="--no-sandbox" ... to pass more to each hpclab grade
+set -u -o pipefail
+cd "$(dirname "$0")/.." || exit 1
+OUT=${OUT:-$PWD/out}
+BUILD=${BUILD:-build/gpu-suite}
+hpclab="$PWD/$BUILD/grader/hpclab"
+dir="$OUT/kill-resume"
+rm -rf "$dir"
+mkdir -p "$dir"
+summary="$dir/summary.txt"
+: > "$summary"
+say() { echo "$*" | tee -a "$summary"; }
+[ -x "$hpclab" ] || { say "no hpclab at $hpclab: build first (scripts/gpu-suite.sh)"; exit 1; }
+
+# The class: 10 students x 4 labs, the solutions with a comment of their own
+# (each file its own content), and a few broken ones for other verdicts.
+class="$dir/class"
+for i in $(seq 0 9); do
+    s=$(printf 's%02d' "$i")
+    mkdir -p "$class/$s"
+    for lab in hello vecadd3 reduction stencil; do
+        { cat "solutions/$lab/$lab.cu"; echo "// $s"; } > "$class/$s/$lab.cu"
+    done
+done
+echo "int x = ;" > "$class/s03/hello.cu"                                     # compile_error
+{ cat "labs/vecadd3/vecadd3.cu"; echo "// s07 handed in the skeleton, edited"; } > "$class/s07/vecadd3.cu"
+files=$(find "$class" -name '*.cu' | wc -l)
+
+# The same command every time: grade <out folder> <log>. The killed runs
+# spell it out below with exec, so that $! is hpclab itself, which kill -9
+# must reach (not a subshell around it).
+read -r -a extra <<< "${GRADE_ARGS:-}"
+grade() { ( exec "$hpclab" grade "$class" --out "$1" --seed 2929 "${extra[@]}" > "$2" 2>&1 ); }
+results_in() { find "$1/results" -name '*.json' 2>/dev/null | wc -l; }
+uncovered_in() { grep -l '"covered": false' -r "$1/results" 2>/dev/null | wc -l; }
+
+say "== $files files: the uninterrupted run"
+start=$(date +%s.%N)
+grade "$dir/whole" "$dir/whole.log"
+whole_s=$(echo "$(date +%s.%N) - $start" | bc)
+say "$(grep -m1 'files to grade' "$dir/whole.log")"
+say "uninterrupted: $(printf %.0f "$whole_s") s, $(results_in "$dir/whole") results"
+
+fails=0
+declare -A before  # the results on disk as each run began
+for k in 1 2 3 4 5; do
+    before[run$k]=$(results_in "$dir/killed")
+    # A random moment of what is left: between 3 s and 90 % of the time the
+    # uninterrupted run took for as many files as have no result yet.
+    left=$((files - ${before[run$k]}))
+    at=$(awk -v r="$RANDOM" -v t="$whole_s" -v left="$left" -v n="$files" \
+        'BEGIN { srand(r); span = 0.9 * t * left / n - 3; printf "%.1f", 3 + rand() * (span > 0 ? span : 0) }')
+    ( exec "$hpclab" grade "$class" --out "$dir/killed" --seed 2929 "${extra[@]}" > "$dir/run$k.log" 2>&1 ) &
+    pid=$!
+    sleep "$at"
+    if kill -9 "$pid" 2>/dev/null; then
+        wait "$pid" 2>/dev/null
+        say "kill $k at ${at} s: $(results_in "$dir/killed") results on disk, $(uncovered_in "$dir/killed") of them not yet covered by a health check"
+    else
+        wait "$pid"
+        say "kill $k at ${at} s: the run had ended ($(results_in "$dir/killed") results)"
+    fi
+done
+say "== the same command once more, to its end"
+before[last]=$(results_in "$dir/killed")
+grade "$dir/killed" "$dir/last.log"
+for log in "$dir"/run*.log "$dir/last.log"; do
+    name=$(basename "$log" .log)
+    to_grade=$(grep -m1 -o '[0-9]* files to grade' "$log" | grep -o '^[0-9]*')
+    kept=$(grep -m1 -o '^[0-9]* results of the earlier run kept' "$log" | grep -o '^[0-9]*')
+    again=$(grep -m1 -o '^[0-9]* results of the earlier run graded again' "$log" | grep -o '^[0-9]*')
+    # Redone: files that had a result when the run began and were checked again.
+    redone=$(( ${to_grade:-0} + ${again:-0} - (files - ${before[$name]}) ))
+    say "$name: began with ${before[$name]} results; checked ${to_grade:-?} files (redid $redone); of the earlier run's uncovered results ${kept:-0} kept, ${again:-0} checked again"
+done
+
+say "== compared with the uninterrupted run"
+n_whole=$(results_in "$dir/whole"); n_killed=$(results_in "$dir/killed")
+dups=$(find "$dir/killed/results" -name '*.json' | sed 's/.*results\///' | sort | uniq -d | wc -l)
+say "results: $n_killed (uninterrupted $n_whole), doubled $dups, still uncovered $(uncovered_in "$dir/killed")"
+[ "$n_killed" = "$n_whole" ] && [ "$dups" = 0 ] || fails=$((fails + 1))
+if diff <(cut -d, -f1-4 "$dir/whole/verdicts.csv") <(cut -d, -f1-4 "$dir/killed/verdicts.csv") > "$dir/verdicts.diff"; then
+    say "verdicts: identical ($(($(wc -l < "$dir/whole/verdicts.csv") - 1)) rows)"
+else
+    say "verdicts: DIFFERENT (see verdicts.diff):"; tee -a "$summary" < "$dir/verdicts.diff"
+    fails=$((fails + 1))
+fi
+say "summary in $summary"
+exit $fails
