@@ -147,7 +147,7 @@ TEST_CASE("bench metrics: a compute-bound task against cuBLAS at the same size, 
     CHECK(rows[0].fraction_of_limit == doctest::Approx(0.2));
 }
 
-TEST_CASE("bench metrics: every ratio with its spread; within noise when it holds 1, and past 100% says which")
+TEST_CASE("bench metrics: every ratio with its spread, within noise when it holds 1, and past 100% says which")
 {
     // The copy's calls 10..14 us; "close" overlaps them, "fast" is beyond them.
     BenchRow copy = row("cudamemcpy", "limit", 0.012, 1e6);
