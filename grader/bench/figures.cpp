@@ -1,5 +1,6 @@
 #include "bench/figures.h"
 
+#include "bench/metrics.h"
 #include "bench/render.h"
 #include "util/rate_text.h"
 
@@ -75,8 +76,8 @@ std::string measure_text(const BenchResults& results, const RowRef& ref, const s
     std::string text = "-";
     if (what == "time") text = format_ms(row.median_ms);
     else if (what == "rate") text = format_rate(row.gbps * 1e9, row.gflops * 1e9);
-    else if (what == "limit") text = format_percent(row.fraction_of_limit);
-    else if (what == "library") text = format_ratio(row.ratio_to_library);
+    else if (what == "limit") text = format_limit(row);
+    else if (what == "library") text = format_library(row);
     else if (what.starts_with("vs:")) {
         RowRef other = ref;
         other.who = what.substr(3);
@@ -84,7 +85,9 @@ std::string measure_text(const BenchResults& results, const RowRef& ref, const s
             other.task = other.who.substr(0, slash);
             other.who = other.who.substr(slash + 1);
         }
-        text = format_ratio(find_row(results, other, where).median_ms / row.median_ms);
+        const BenchRow& base = find_row(results, other, where);
+        const TimeRatio t = time_ratio(base, row);
+        text = &base == &row ? format_ratio(t.value) : format_ratio_spread(t.value, t.low, t.high);
     } else {
         throw BenchInputError(fmt::format("{}: '{}' is not time, rate, limit, library or vs:<variant>", where, what));
     }

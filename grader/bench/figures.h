@@ -9,10 +9,13 @@
 // renamed), and one of
 //   time      the median time ("7.899 ms")
 //   rate      the throughput ("17.40 TFLOP/s", "2.81 TB/s")
-//   limit     the fraction of the limit ("34%")
-//   library   the ratio to the library ("0.34x")
+//   limit     the fraction of the limit ("34%"; past 100%, whether that
+//             is within the noise: "114% (within noise)")
+//   library   the ratio to the library, with its spread ("0.34x (0.30..0.37)")
 //   vs:WHO    the speedup over another row of the same size: its time over
-//   vs:TASK/WHO   this row's ("1.47x"), WHO an id or a kind as above.
+//   vs:TASK/WHO   this row's, with its spread ("1.47x (1.31..1.60)", and
+//             ", within noise" when the spread holds 1), WHO an id or a
+//             kind as above.
 // Markdown shows the text between the comments; `hpclab bench --report
 // <results> --update <doc>` rewrites it, and a test checks the docs.
 #pragma once

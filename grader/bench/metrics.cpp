@@ -18,6 +18,10 @@ void set_throughput(BenchRow& row)
     if (row.flops > 0) row.gflops = row.flops / seconds / 1e9;
 }
 
+// A row's extremes: a copy scaled from one big copy has none (its own time, both ways).
+double fastest(const BenchRow& r) { return r.min_ms > 0 ? r.min_ms : r.median_ms; }
+double slowest(const BenchRow& r) { return r.max_ms > 0 ? r.max_ms : r.median_ms; }
+
 void set_limits(std::vector<BenchRow*>& group, std::string_view gpu_name)
 {
     const BenchRow* copy = nullptr;
@@ -29,6 +33,7 @@ void set_limits(std::vector<BenchRow*>& group, std::string_view gpu_name)
     }
     for (BenchRow* r : group) {
         r->fraction_of_limit = r->ratio_to_library = 0;
+        r->limit_low = r->limit_high = r->library_low = r->library_high = 0;
         r->limit_name.clear();
         r->library.clear();
         if (!r->timed()) continue;
@@ -36,12 +41,21 @@ void set_limits(std::vector<BenchRow*>& group, std::string_view gpu_name)
             if (library && library->gflops > 0) {
                 r->fraction_of_limit = r->gflops / library->gflops;
                 r->limit_name = library->variant + " at this size";
+                const TimeRatio t = time_ratio(*library, *r);
+                r->limit_low = t.low, r->limit_high = t.high;
             } else if (gpu_name.find("H100") != std::string_view::npos) {
                 r->fraction_of_limit = r->gflops / kModelSgemmGflops;
                 r->limit_name = std::string(kModelSgemmLimit);
+                r->limit_low = r->fraction_of_limit * r->median_ms / slowest(*r);
+                r->limit_high = r->fraction_of_limit * r->median_ms / fastest(*r);
             }
         } else if (r->bytes > 0 && copy && copy->gbps > 0) {
             r->fraction_of_limit = r->gbps / copy->gbps;
+            // The same bytes at the same size: the bandwidths' ratio is the
+            // times'; a copy scaled from one big copy spreads only by the row.
+            const TimeRatio t = time_ratio(*copy, *r);
+            r->limit_low = r->fraction_of_limit * t.low / t.value;
+            r->limit_high = r->fraction_of_limit * t.high / t.value;
             // The copy row's own title: a device copy, or (host-memory labs) the call's copies alone.
             r->limit_name = copy->scaled_copy() ? std::string(kScaledCopyLimit)
                             : copy->title.empty() ? std::string(kCopyAtSizeLimit)
@@ -49,13 +63,21 @@ void set_limits(std::vector<BenchRow*>& group, std::string_view gpu_name)
         }
         const BenchRow* base = library ? library : (!r->compute_bound() ? copy : nullptr);
         if (base) {
-            r->ratio_to_library = base->median_ms / r->median_ms;
+            const TimeRatio t = time_ratio(*base, *r);
+            r->ratio_to_library = t.value;
+            r->library_low = t.low, r->library_high = t.high;
             r->library = base->variant;
         }
     }
 }
 
 }  // namespace
+
+TimeRatio time_ratio(const BenchRow& base, const BenchRow& row)
+{
+    if (!base.timed() || !row.timed()) return {};
+    return {base.median_ms / row.median_ms, fastest(base) / slowest(row), slowest(base) / fastest(row)};
+}
 
 void compute_metrics(std::vector<BenchRow>& rows, std::string_view gpu_name)
 {

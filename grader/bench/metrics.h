@@ -24,7 +24,19 @@ inline constexpr double kModelSgemmGflops = 51500;
 // - ratio to the library: the library's time over the row's (above 1:
 //   faster than the library), the library being the fastest library
 //   variant, else the device copy for a memory-bound task.
+// Each ratio comes with its spread (BenchRow's *_low, *_high): the slowest
+// against the fastest call of the two rows, and the other way round.
 void compute_metrics(std::vector<BenchRow>& rows, std::string_view gpu_name);
+
+// A ratio of two rows' times (`base` over `row`: above 1, `row` is faster),
+// and how far it may be off: base's fastest call over row's slowest, base's
+// slowest over row's fastest. When that range holds 1 the two cannot be
+// told apart: within the noise.
+struct TimeRatio {
+    double value = 0, low = 0, high = 0;
+    bool within_noise() const { return low <= 1 && 1 <= high; }
+};
+TimeRatio time_ratio(const BenchRow& base, const BenchRow& row);
 
 // The name the grading model's figure goes by in limit_name.
 inline constexpr std::string_view kModelSgemmLimit = "cuBLAS SGEMM fp32 on an H100, 51.5 TFLOP/s (from the grading model)";

@@ -92,6 +92,15 @@ int bench_reps(const TaskInfo& task, std::optional<int> given)
     return given ? *given : std::max(task.timing_reps, kMinBenchReps);
 }
 
+int bench_calls(const TaskPlan& plan, const Params& size)
+{
+    if (plan.reps_given || plan.sizes.empty()) return plan.reps;
+    double most = 0;
+    for (const Params& p : plan.sizes) most = std::max(most, elements(p));
+    const double times = elements(size) > 0 ? most / elements(size) : 1;
+    return static_cast<int>(std::min<double>(kMaxBenchReps, std::max(1.0, times) * plan.reps));
+}
+
 std::vector<LabPlan> plan_bench(const std::vector<const LabInfo*>& labs, const BenchChoices& choices,
                                 const std::filesystem::path& variants_dir, const std::filesystem::path& root)
 {
@@ -124,7 +133,8 @@ std::vector<LabPlan> plan_bench(const std::vector<const LabInfo*>& labs, const B
         LabPlan plan;
         plan.lab = lab;
         for (const TaskInfo* t : planned_tasks(*lab, choices.task))
-            plan.tasks.push_back({t, bench_sweep(*t, choices.sizes, choices.quick), bench_reps(*t, choices.reps)});
+            plan.tasks.push_back({t, bench_sweep(*t, choices.sizes, choices.quick), bench_reps(*t, choices.reps),
+                                  choices.reps.has_value()});
         std::vector<BenchVariant> found = discover_variants(variants_dir, *lab, root);
         found.push_back(solution_variant(*lab));
         std::stable_sort(found.begin(), found.end(), variant_order);

@@ -32,7 +32,8 @@ inline constexpr int kMaxBenchReps = 63;  // with the warm-up, the most calls a 
 struct TaskPlan {
     const TaskInfo* task = nullptr;
     std::vector<Params> sizes;
-    int reps = kMinBenchReps;
+    int reps = kMinBenchReps;  // at the largest size
+    bool reps_given = false;   // --reps: at every size
 };
 
 struct LabPlan {
@@ -50,6 +51,12 @@ std::vector<const LabInfo*> labs_with_sweeps(const Catalog& catalog);
 // largest (most elements).
 std::vector<Params> bench_sweep(const TaskInfo& task, const SizeLists& sizes, bool quick);
 int bench_reps(const TaskInfo& task, std::optional<int> given);
+// The timed calls at one size of the plan: its reps at the largest size; a
+// smaller size, whose calls are short and vary more by proportion (a launch,
+// a clock's tick), gets as many times more as it has fewer elements, at
+// most kMaxBenchReps, so that its ratios rest on enough calls. --reps holds
+// at every size.
+int bench_calls(const TaskPlan& plan, const Params& size);
 
 // Checks the choices against the labs and finds the variants in
 // <variants_dir>/<lab>/ (files named relative to `root` in messages).

@@ -22,6 +22,8 @@ std::string work_text(const BenchRow& r)
 
 std::string rate(const BenchRow& r) { return format_rate(r.gbps * 1e9, r.gflops * 1e9); }
 
+bool has_spread(double low, double high) { return low > 0 && high > 0; }
+
 // "wrong", "too large": what stands where the number would be.
 std::string status_word(BenchStatus s)
 {
@@ -117,6 +119,27 @@ std::vector<RowGroup> group_rows(const std::vector<BenchRow>& rows)
     return groups;
 }
 
+std::string format_ratio_spread(double value, double low, double high)
+{
+    if (!has_spread(low, high)) return format_ratio(value);
+    return fmt::format("{} ({:.2f}..{:.2f}{})", format_ratio(value), low, high,
+                       low <= 1 && 1 <= high ? ", within noise" : "");
+}
+
+std::string format_limit(const BenchRow& r)
+{
+    if (r.fraction_of_limit <= 1 + 0.005 || !has_spread(r.limit_low, r.limit_high))
+        return format_percent(r.fraction_of_limit);
+    return fmt::format("{} ({})", format_percent(r.fraction_of_limit),
+                       r.limit_low <= 1 ? "within noise" : "beyond the noise: no bound at this size");
+}
+
+std::string format_library(const BenchRow& r)
+{
+    if (r.variant == r.library) return format_ratio(r.ratio_to_library);
+    return format_ratio_spread(r.ratio_to_library, r.library_low, r.library_high);
+}
+
 std::string render_table(const BenchResults& results)
 {
     const BenchHeader& h = results.header;
@@ -137,7 +160,7 @@ std::string render_table(const BenchResults& results)
             if (r->timed())
                 out += fmt::format("  {:<22} {:<9} {:>10} {:>10} {:>10} {:>14} {:>9} {:>11}  {}\n", r->variant, r->kind,
                                    format_ms(r->median_ms), format_ms(r->min_ms), format_ms(r->max_ms), rate(*r),
-                                   format_percent(r->fraction_of_limit), format_ratio(r->ratio_to_library), r->title);
+                                   format_limit(*r), format_library(*r), r->title);
             else
                 out += fmt::format("  {:<22} {:<9} {:>10}  {}\n", r->variant, r->kind, status_word(r->status),
                                    r->message);
@@ -148,7 +171,8 @@ std::string render_table(const BenchResults& results)
     if (!limits.empty())
         out += fmt::format("\nof limit: throughput as a fraction of {}.\n", fmt::join(limits, "; "));
     if (!libraries.empty())
-        out += fmt::format("vs library: the time of {} over the variant's (above 1: faster than it).\n",
+        out += fmt::format("vs library: the time of {} over the variant's (above 1: faster than it), and how far it "
+                           "may be off (fastest call against slowest, both ways).\n",
                            fmt::join(libraries, " / "));
     if (scaled) out += fmt::format("{}\n", kScaledCopyNote);
     return out;
@@ -191,8 +215,7 @@ std::string render_markdown(const BenchResults& results)
             if (r->timed()) {
                 out += fmt::format("| {} | {} | {} | {} | {} .. {} | {} | {} | {} |\n", format_params(r->params),
                                    variant, r->kind, format_ms(r->median_ms), format_ms(r->min_ms),
-                                   format_ms(r->max_ms), rate(*r), format_percent(r->fraction_of_limit),
-                                   format_ratio(r->ratio_to_library));
+                                   format_ms(r->max_ms), rate(*r), format_limit(*r), format_library(*r));
             } else {
                 out += fmt::format("| {} | {} | {} | {} | - | - | - | - |\n", format_params(r->params), variant,
                                    r->kind, status_word(r->status));
@@ -205,7 +228,9 @@ std::string render_markdown(const BenchResults& results)
         if (!limits.empty() || !libraries.empty()) out += "\n";
         if (!limits.empty()) out += fmt::format("*of limit*: a fraction of {}. ", fmt::join(limits, "; "));
         if (!libraries.empty())
-            out += fmt::format("*vs library*: the time of `{}` over the variant's (above 1: faster).",
+            out += fmt::format("*vs library*: the time of `{}` over the variant's (above 1: faster), and in brackets "
+                               "how far it may be off (the fastest call against the slowest, both ways; "
+                               "within noise when that holds 1).",
                                fmt::join(libraries, "` / `"));
         if (!limits.empty() || !libraries.empty()) out += "\n";
         if (any_scaled_copy(rows)) out += fmt::format("\n{}\n", kScaledCopyNote);

@@ -21,6 +21,15 @@ struct RowGroup {
 // order, smallest size first).
 std::vector<RowGroup> group_rows(const std::vector<BenchRow>& rows);
 
+// A ratio with its spread, "1.27x (1.04..1.44)", and ", within noise" when
+// the spread holds 1 (bench/metrics.h, TimeRatio): no ratio stands alone.
+std::string format_ratio_spread(double value, double low, double high);
+// A fraction of the limit, "34%"; past 100% it says whether that is within
+// the noise of both rows, or the limit is no limit at this size.
+std::string format_limit(const BenchRow& r);
+// The ratio to the library with its spread; the library's own row, "1.00x".
+std::string format_library(const BenchRow& r);
+
 std::string render_table(const BenchResults& results);
 std::string render_markdown(const BenchResults& results);
 

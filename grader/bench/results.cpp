@@ -34,8 +34,12 @@ json row_to_json(const BenchRow& r)
             {"gbps", number_or_null(r.gbps)},
             {"gflops", number_or_null(r.gflops)},
             {"fraction_of_limit", number_or_null(r.fraction_of_limit)},
+            {"limit_low", number_or_null(r.limit_low)},
+            {"limit_high", number_or_null(r.limit_high)},
             {"limit_name", r.limit_name},
             {"ratio_to_library", number_or_null(r.ratio_to_library)},
+            {"library_low", number_or_null(r.library_low)},
+            {"library_high", number_or_null(r.library_high)},
             {"library", r.library},
             {"status", std::string(status_name(r.status))},
             {"message", r.message}};
@@ -119,8 +123,12 @@ BenchRow row_from_json(const json& j, const std::string& where)
     r.gbps = f.number("gbps");
     r.gflops = f.number("gflops");
     r.fraction_of_limit = f.number("fraction_of_limit");
+    r.limit_low = f.number("limit_low");  // absent from files written before the spreads: none
+    r.limit_high = f.number("limit_high");
     r.limit_name = f.text("limit_name", false);
     r.ratio_to_library = f.number("ratio_to_library");
+    r.library_low = f.number("library_low");
+    r.library_high = f.number("library_high");
     r.library = f.text("library", false);
     const std::string status = f.text("status");
     const auto s = status_from_name(status);

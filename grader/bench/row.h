@@ -66,6 +66,9 @@ struct BenchRow {
     std::string limit_name;         // what the fraction is of
     double ratio_to_library = 0;    // library time / this time; 0: no library row
     std::string library;            // the library variant of that ratio
+    // How far the two ratios above may be off, from the extremes of both
+    // rows' timed calls (bench/metrics.h): 0 when not computed.
+    double limit_low = 0, limit_high = 0, library_low = 0, library_high = 0;
     BenchStatus status = BenchStatus::ok;
     std::string message;            // why there is no number, or how the number was made
 

@@ -90,7 +90,7 @@ public:
             const TaskSpec* spec = find_task_spec(plan_.lab->id, tp.task->id);
             if (!spec) throw std::logic_error("lab " + plan_.lab->id + " task " + tp.task->id + " has no spec");
             for (const Params& params : tp.sizes) {
-                const BenchCall call {plan_.lab, tp.task, spec, params, tp.reps, fresh_seed()};
+                const BenchCall call {plan_.lab, tp.task, spec, params, bench_calls(tp, params), fresh_seed()};
                 std::optional<BenchRow> memory_bound;
                 bool copy_ran = false;
                 for (const BenchVariant& v : plan_.variants) {

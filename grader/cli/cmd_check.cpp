@@ -184,6 +184,11 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     fmt::print("Checking {} ({}) on {}\n", lab.id, relative_to_root(ctx, o.source),
                gpu.present ? gpu.name : "no GPU: compile only");
     if (args.no_sandbox) disable_sandbox("--no-sandbox");
+    if (const auto why = unmet_need(args.needs)) {
+        fmt::print("Skipped: this check {}.\n", *why);
+        ctx.skip_because(*why);
+        return kSkipped;
+    }
     if (const auto why = sandbox_unavailable(); why && !args.quiet)
         fmt::print("No sandbox ({}): compiled and run as on your own machine.\n", *why);
     std::fflush(stdout);

@@ -280,7 +280,12 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
         }
     if (a.slurm) return write_slurm(ctx, out, a, settings);
     if (a.no_sandbox) disable_sandbox("--no-sandbox");
-    else if (const auto why = sandbox_unavailable())
+    if (const auto why = unmet_need(a.needs)) {
+        fmt::print("Skipped: this grading {}.\n", *why);
+        ctx.skip_because(*why);
+        return kSkipped;
+    }
+    if (const auto why = sandbox_unavailable(); why && !a.no_sandbox)
         throw SetupError("grading runs every file in a sandbox, and none can be made here (" + *why +
                          "): install bubblewrap (./setup does), or grade with --no-sandbox on a machine that trusts "
                          "the files");

@@ -17,6 +17,17 @@ template <class T> T& keep(std::vector<std::shared_ptr<void>>& store)
 
 std::vector<std::shared_ptr<void>> g_values;
 
+// The tests' switch (tests/CMakeLists.txt, broken_tests.cmake.in): a verdict
+// that only the sandbox or the cgroup's limits give is skipped where they
+// cannot be had, not failed.
+void add_needs_option(CLI::App* c, std::vector<std::string>& needs)
+{
+    c->add_option("--needs", needs,
+                  "sandbox, cgroup: the verdict holds only with them; without them exit 77 (skipped), as a test does")
+        ->check(CLI::IsMember({"sandbox", "cgroup"}))
+        ->delimiter(',');
+}
+
 ParsedCommand list_command(CLI::App& app, Context& ctx)
 {
     auto* c = app.add_subcommand("list", "The labs, in course order, and your progress");
@@ -94,6 +105,7 @@ ParsedCommand check_command(CLI::App& app, Context& ctx)
     c->add_flag("--big", a.big, "Also the sizes past 2^31 bytes");
     c->add_flag("--quiet", a.quiet, "Less progress output");
     c->add_option("--expect", a.expect, "A verdict name: exit 0 only if the check gives exactly that verdict");
+    add_needs_option(c, a.needs);
     c->add_option("--json", a.json, "Also write the grade record to this file");
     return {c, [&, seed_opt] {
                 if (solution && !a.file.empty()) throw UsageError("give --solution or --file, not both");
@@ -241,6 +253,7 @@ ParsedCommand grade_command(CLI::App& app, Context& ctx)
     c->add_flag("--submit", a.submit, "With --slurm: submit it with sbatch too");
     c->add_option("--expect", a.expect,
                   "A CSV of student,lab,task,verdict: exit 0 iff every one is given (77 when some could not run)");
+    add_needs_option(c, a.needs);
     return {c, [&, seed_opt] {
                 if (seed_opt->count()) a.seed = seed;
                 return cmd_grade(ctx, a);

@@ -33,6 +33,7 @@ struct CheckArgs {
     std::optional<std::uint64_t> seed;
     bool no_sanitizer = false, no_timing = false, big = false, quiet = false;
     bool no_sandbox = false;  // run as on a student's own machine, on purpose
+    std::vector<std::string> needs;  // sandbox, cgroup: skipped (77) without them (unmet_need)
     std::string expect;     // a verdict name: exit 0 iff the check gives it
     std::string json;       // also write the grade record here
 };
@@ -73,6 +74,7 @@ struct GradeArgs {
     int per_wave = 8;          // checks sharing a GPU at once (8: 1.4 s a file on the H100, 4: 1.7 s; 8 with one CUDA queue per context: 1.2 s)
     std::string gpus;          // "0,1", "all"; empty: the first GPU, as check uses
     bool no_sanitizer = false, no_timing = false, no_sandbox = false;
+    std::vector<std::string> needs;  // sandbox, cgroup: skipped (77) without them (unmet_need)
     std::string chunk;         // "k/K": a Slurm array task
     bool slurm = false;        // write the job array instead of grading
     int chunks = 4;

@@ -2,6 +2,8 @@
 
 #include "course/course_config.h"
 #include "hpclab_build_config.h"
+#include "run/cgroup.h"
+#include "run/sandbox.h"
 
 #include <cstdlib>
 
@@ -30,6 +32,19 @@ const LabInfo& Context::lab(const std::string& id) const
 {
     if (const LabInfo* lab = catalog_.find(id)) return *lab;
     throw UsageError(catalog_.unknown_lab(id));
+}
+
+std::optional<std::string> unmet_need(const std::vector<std::string>& needs)
+{
+    for (const std::string& need : needs) {
+        if (need == "sandbox")
+            if (const auto why = sandbox_unavailable()) return "needs the sandbox, and none can be made here: " + *why;
+        if (need == "cgroup")
+            if (const CgroupBase& base = cgroup_base(); !base.dir)
+                return "needs a cgroup hpclab can write (the run's memory and process limits), and there is none: " +
+                       base.why_not;
+    }
+    return std::nullopt;
 }
 
 }  // namespace hpclab::cli

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace hpclab::cli {
 
@@ -43,12 +44,22 @@ public:
     const GpuInfo& gpu();
     // The lab named on the command line, or a UsageError that lists the labs.
     const LabInfo& lab(const std::string& id) const;
+    // Why a command judged nothing (exit 77) when the GPU and the compiler
+    // were there: ctest's summary says it (main.cpp, note_skip).
+    void skip_because(std::string why) { skip_reason_ = std::move(why); }
+    const std::string& skip_reason() const { return skip_reason_; }
 
 private:
     Catalog catalog_;
     Toolchain toolchain_;
     std::optional<GpuInfo> gpu_;
+    std::string skip_reason_;
 };
+
+// What a test's check or grade needs of this machine besides a GPU
+// (--needs sandbox, --needs cgroup: its verdict holds only with them), or
+// the first need that is not met, in a sentence.
+std::optional<std::string> unmet_need(const std::vector<std::string>& needs);
 
 // The course's folder: $HPCLAB_ROOT, else the one this hpclab was built from.
 std::filesystem::path course_root();

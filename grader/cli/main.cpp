@@ -49,6 +49,7 @@ void note_skip(Context& ctx, const std::string& command)
     if (!log || !*log) return;
     const std::string why = !ctx.toolchain().available() ? "no CUDA compiler: " + ctx.toolchain().unavailable
                             : !ctx.gpu().present          ? "no GPU here: " + ctx.gpu().why_not
+                            : !ctx.skip_reason().empty()  ? "hpclab " + command + " " + ctx.skip_reason()
                                                           : "hpclab " + command + " could not judge here";
     if (FILE* f = std::fopen(log, "a")) {
         std::fprintf(f, "%s\n", why.c_str());

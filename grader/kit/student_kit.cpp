@@ -179,8 +179,8 @@ KitResult export_student_kit(const Toolchain& tc, const Catalog& catalog, const 
             const auto skeleton = course_skeleton(root, lab, from_course);
             if (skeleton) write(o.out / "labs" / lab.id / lab.student_file, *skeleton);
             if (!skeleton || !from_course)
-                r.warnings.push_back(fmt::format("{}: the skeleton is this checkout's {} (git has not the course's "
-                                                 "own): look at it before handing the kit out",
+                r.warnings.push_back(fmt::format("{}: the skeleton is this checkout's {} (neither git nor labs/ holds "
+                                                 "the one lab.json names): look at it before handing the kit out",
                                                  lab.id, (lab.lab_dir / lab.student_file).string()));
         }
         write(o.out / "README.md", kit_readme(catalog));

@@ -1,6 +1,8 @@
 #include "student/committed_file.h"
 
 #include "run/process.h"
+#include "util/git_blob.h"
+#include "util/text_file.h"
 
 #include <sstream>
 
@@ -33,11 +35,17 @@ std::optional<std::string> committed_content(const std::filesystem::path& repo, 
 std::optional<std::string> course_skeleton(const std::filesystem::path& repo, const LabInfo& lab, bool& from_course)
 {
     from_course = false;
-    if (!lab.skeleton_blob.empty())
-        if (auto blob = git_output(repo, {"cat-file", "blob", lab.skeleton_blob})) {
-            from_course = true;
-            return blob;
-        }
+    if (lab.skeleton_blob.empty()) return committed_content(repo, lab.student_source().lexically_relative(repo));
+    if (auto blob = git_output(repo, {"cat-file", "blob", lab.skeleton_blob})) {
+        from_course = true;
+        return blob;
+    }
+    // No git, or a copy without history (a release tarball, git archive):
+    // the file in labs/ is the course's own when its blob id is lab.json's.
+    if (auto file = read_text_file(lab.student_source()); file && git_blob_id(*file) == lab.skeleton_blob) {
+        from_course = true;
+        return file;
+    }
     return committed_content(repo, lab.student_source().lexically_relative(repo));
 }
 

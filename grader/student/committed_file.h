@@ -25,8 +25,9 @@ std::string checkout_commit(const std::filesystem::path& repo);
 std::vector<std::string> changed_tracked_files(const std::filesystem::path& repo);
 
 // The course's own skeleton of `lab`: the git blob its lab.json names, which
-// no commit of the student's changes (`from_course` true); without one, or
-// where git does not have it, the committed version (false).
+// no commit of the student's changes (`from_course` true), from git or, in
+// a copy without history, the file in labs/ when its content is that blob;
+// without one, the committed version (false).
 std::optional<std::string> course_skeleton(const std::filesystem::path& repo, const LabInfo& lab, bool& from_course);
 
 }  // namespace hpclab

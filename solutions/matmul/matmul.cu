@@ -69,14 +69,16 @@ void matmul_naive( const float *d_p, const float *d_q, float *d_r, int n )
  * conflicts: local_p[ty][k] is one word for the whole warp (a broadcast)
  * and local_q[k][tx] is 32 consecutive words, one per bank.
  *
- * Why it is not BLKDIM times faster: the inner loop still does one shared
- * memory load per multiply-add, so shared memory bandwidth becomes the
- * limit, and the two barriers per step make threads wait for the slowest
- * warp of their block. The speed baseline, bench/matmul/tuned.cu, gives
- * each thread four outputs of one column, so that each local_q[k][tx] it
- * reads serves four multiply-adds; library kernels (cuBLAS) go further by
- * keeping an 8 x 8 block of results per thread in registers
- * (docs/matmul-further.md).
+ * Why it is not BLKDIM times faster: the inner loop still loads from
+ * shared memory for every multiply-add (compiled for the H100, 1.25 loads
+ * per multiply-add: nvcc fuses four local_p[ty][k] into one 16-byte load;
+ * scripts/shared-loads.sh counts them), and the two barriers per step
+ * make threads wait for the slowest warp of their block; docs/matmul.md
+ * says what the counts explain and what they do not. The speed
+ * baseline, bench/matmul/tuned.cu, gives each thread four outputs of one
+ * column, so that each local_q[k][tx] it reads serves four multiply-adds;
+ * library kernels (cuBLAS) go further by keeping an 8 x 8 block of results
+ * per thread in registers (docs/matmul-further.md).
  *
  * Any n: the tiles that stick out of the matrices are padded with zeros,
  * which add nothing to the sums. No thread leaves early: threads outside

@@ -63,9 +63,9 @@ TEST_CASE("bench figures: a row by its variant's id or its kind, and what of it"
     CHECK(text_of("vecadd3/add n=67108864 course limit") == "83%");      // of the copy at that size
     CHECK(text_of("vecadd3/add n=67108864 cudamemcpy rate") == "2.88 TB/s");
     CHECK(text_of("matmul/tiled n=4096 course rate") == "9.01 TFLOP/s");
-    CHECK(text_of("matmul/tiled n=4096 reference library") == "0.34x");
-    CHECK(text_of("matmul/tiled n=4096 reference vs:course") == "1.93x");  // the course's time over the tuned one's
-    CHECK(text_of("matmul/tiled n=4096 course vs:naive/reference") == "1.47x");
+    CHECK(text_of("matmul/tiled n=4096 reference library") == "0.34x (0.26..0.45)");
+    CHECK(text_of("matmul/tiled n=4096 reference vs:course") == "1.93x (1.45..2.57)");  // the course's time over the tuned one's
+    CHECK(text_of("matmul/tiled n=4096 course vs:naive/reference") == "1.47x (1.10..1.95)");
 }
 
 TEST_CASE("bench figures: a figure that cannot be made is named, with where it is")
@@ -94,7 +94,7 @@ TEST_CASE("bench figures: found on their line, rewritten from the results, the r
     const std::string updated = regenerate_document(doc, sample(), "doc.md");
     CHECK(updated == "# Page\n\nThe lesson's tiles reach <!-- figure: matmul/tiled n=4096 course rate -->"
                      "9.01 TFLOP/s<!-- /figure -->, the tuned ones\n<!-- figure: matmul/tiled n=4096 reference "
-                     "vs:course -->1.93x<!-- /figure --> faster.\n");
+                     "vs:course -->1.93x (1.45..2.57)<!-- /figure --> faster.\n");
     CHECK(regenerate_document(updated, sample(), "doc.md") == updated);
     CHECK_THROWS_WITH_AS(find_figures("a <!-- figure: x -->1\n<!-- /figure -->", "d.md"),
                          doctest::Contains("d.md:1: a figure's"), BenchInputError);

@@ -3,6 +3,7 @@
 // fraction of the limit and a ratio to the library.
 #include "bench/measure.h"
 #include "bench/metrics.h"
+#include "bench/render.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
@@ -144,6 +145,33 @@ TEST_CASE("bench metrics: a compute-bound task against cuBLAS at the same size, 
     CHECK(rows[2].fraction_of_limit == 0);
     CHECK(rows[2].limit_name.empty());
     CHECK(rows[0].fraction_of_limit == doctest::Approx(0.2));
+}
+
+TEST_CASE("bench metrics: every ratio with its spread, within noise when it holds 1, and past 100% says which")
+{
+    // The copy's calls 10..14 us; "close" overlaps them, "fast" is beyond them.
+    BenchRow copy = row("cudamemcpy", "limit", 0.012, 1e6);
+    copy.min_ms = 0.010, copy.max_ms = 0.014;
+    BenchRow close = row("close", "course", 0.011, 1e6);
+    close.min_ms = 0.009, close.max_ms = 0.013;
+    BenchRow fast = row("fast", "reference", 0.006, 1e6);
+    fast.min_ms = 0.005, fast.max_ms = 0.007;
+    std::vector<BenchRow> rows = {copy, close, fast};
+    compute_metrics(rows, "NVIDIA H100 80GB HBM3");
+
+    const TimeRatio t = time_ratio(rows[0], rows[1]);
+    CHECK(t.value == doctest::Approx(12.0 / 11));
+    CHECK(t.low == doctest::Approx(10.0 / 13));
+    CHECK(t.high == doctest::Approx(14.0 / 9));
+    CHECK(t.within_noise());
+    CHECK(find(rows, "close").limit_low == doctest::Approx(10.0 / 13));
+    CHECK(format_limit(find(rows, "close")) == "109% (within noise)");
+    CHECK(format_library(find(rows, "close")) == "1.09x (0.77..1.56, within noise)");
+    CHECK_FALSE(time_ratio(rows[0], rows[2]).within_noise());
+    CHECK(format_limit(find(rows, "fast")) == "200% (beyond the noise: no bound at this size)");
+    CHECK(format_library(find(rows, "fast")) == "2.00x (1.43..2.80)");
+    CHECK(format_library(find(rows, "cudamemcpy")) == "1.00x");  // the limit against itself: no spread
+    CHECK(format_limit(find(rows, "cudamemcpy")) == "100%");
 }
 
 TEST_CASE("bench measure: a complete run's times are the timed calls', the warm-up left out")

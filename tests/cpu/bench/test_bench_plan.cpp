@@ -135,6 +135,19 @@ TEST_CASE("bench plan: reps are the task's timing reps, at least 10, unless give
     CHECK(bench_reps(many, std::nullopt) == 20);
 }
 
+TEST_CASE("bench plan: a smaller size gets more timed calls, as many times more as it has fewer elements, unless --reps")
+{
+    const LabInfo lab = load(kLab);
+    TaskPlan plan {&lab.tasks[0], {{{"n", 1 << 20}}, {{"n", 1 << 22}}, {{"n", 1 << 24}}}, 10, false};
+    CHECK(bench_calls(plan, {{"n", 1 << 24}}) == 10);
+    CHECK(bench_calls(plan, {{"n", 1 << 22}}) == 40);
+    CHECK(bench_calls(plan, {{"n", 1 << 20}}) == kMaxBenchReps);  // 160, past what a run holds
+    plan.reps_given = true;
+    CHECK(bench_calls(plan, {{"n", 1 << 20}}) == 10);
+    const TaskPlan one {&lab.tasks[0], {{{"n", 1000}}}, 12, false};
+    CHECK(bench_calls(one, {{"n", 1000}}) == 12);
+}
+
 TEST_CASE("bench plan: labs, tasks and variants from the fixture folder")
 {
     const auto plans = plan_bench({&lab_of("vecadd3"), &lab_of("matmul")}, {}, test::test_data() / "bench",

@@ -97,6 +97,10 @@ TEST_CASE("bench report: the JSON file reads back as it was written")
         CHECK(a.limit_name == b.limit_name);
         CHECK(a.ratio_to_library == b.ratio_to_library);
         CHECK(a.library == b.library);
+        CHECK(a.limit_low == b.limit_low);
+        CHECK(a.limit_high == b.limit_high);
+        CHECK(a.library_low == b.library_low);
+        CHECK(a.library_high == b.library_high);
     }
     // What was not measured is null in the file, not a number.
     const auto doc = nlohmann::json::parse(read(dir.path() / "r.json"));

@@ -4,7 +4,10 @@
 // may say anything, watch only has to show it and go on.
 #include "course/lab_catalog.h"
 #include "run/process.h"
+#include "student/committed_file.h"
 #include "student/progress.h"
+#include "util/git_blob.h"
+#include "util/text_file.h"
 #include "mini_course.h"
 #include "test_support.h"
 
@@ -217,26 +220,40 @@ TEST_CASE("student loop: reset restores the course's skeleton even after the stu
 
 TEST_CASE("labs: each lab.json names its skeleton's git blob, and in the course's own checkout it is the file's")
 {
-    // A student's commits may change the skeleton's file: then this only
-    // says so. The course's CI (HPCLAB_MAINTAINER=1) fails on a skeleton
-    // edited without its lab.json.
+    // The file's own blob id, computed without git: the same in a clone and
+    // in a copy without history (git archive, a release tarball). A student's
+    // edits change the file: then this only says so. The course's CI
+    // (HPCLAB_MAINTAINER=1) fails on a skeleton edited without its lab.json.
     const bool maintainer = std::getenv("HPCLAB_MAINTAINER") != nullptr;
     const auto root = std::filesystem::path(HPCLAB_TEST_ROOT);
     const Catalog catalog = Catalog::load(root);
     for (const auto& lab : catalog.labs()) {
         CAPTURE(lab.id);
         CHECK(lab.skeleton_blob.size() == 40);
-        const auto rel = lab.student_source().lexically_relative(root).generic_string();
-        ProcessSpec git;
-        git.argv = {"/usr/bin/env", "git", "-C", root.string(), "rev-parse", "HEAD:" + rel};
-        const ProcessResult r = run_process(git);
-        if (!r.exited() || r.exit_code != 0) continue;  // not a git checkout
-        const std::string head = r.out.substr(0, 40);
-        if (head != lab.skeleton_blob && !maintainer)
-            MESSAGE(rel << " at HEAD is not the course's skeleton (your own commit?): not checked");
+        const std::string id = git_blob_id(read_text_file(lab.student_source()).value_or(""));
+        if (id != lab.skeleton_blob && !maintainer)
+            MESSAGE(lab.student_source().string() << " is not the course's skeleton (your own work?): not checked");
         else
-            CHECK(head == lab.skeleton_blob);
+            CHECK(id == lab.skeleton_blob);
     }
+}
+
+TEST_CASE("student loop: reset finds the course's skeleton without git, by the file's blob id")
+{
+    MiniCourse course;  // no git
+    const std::string skeleton = MiniCourse::skeleton("alpha");
+    std::string json = course.read("labs/alpha/lab.json");
+    const std::string key = "\"student_file\": \"alpha.cu\",";
+    REQUIRE(json.find(key) != std::string::npos);
+    json.replace(json.find(key), key.size(), key + " \"skeleton_blob\": \"" + git_blob_id(skeleton) + "\",");
+    course.write("labs/alpha/lab.json", json);
+    const Catalog catalog = Catalog::load(course.root());
+    bool from_course = false;
+    CHECK(course_skeleton(course.root(), *catalog.find("alpha"), from_course) == skeleton);
+    CHECK(from_course);
+    course.write("labs/alpha/alpha.cu", "// mine\n");
+    CHECK_FALSE(course_skeleton(course.root(), *catalog.find("alpha"), from_course).has_value());
+    CHECK_FALSE(from_course);
 }
 
 TEST_CASE("student loop: reset outside a git checkout explains and changes nothing")
