@@ -1,4 +1,5 @@
 #include "run/toolchain.h"
+#include "util/source_encoding.h"
 #include "util/text.h"
 #include "util/text_file.h"
 
@@ -415,8 +416,13 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
         fs::copy_file(source, files.object, ec);
         if (ec) cr.err = fmt::format("nvcc fatal: cannot copy {}: {}", source.string(), ec.message());
         cr.exit_code = ec ? 1 : 0;
+    } else if (const CompilableSource compilable = compilable_source(source_text, source.filename().string());
+               !compilable.ok()) {
+        cr.started = true;  // the student's file, refused before nvcc: a compile error of theirs
+        cr.exit_code = 1;
+        cr.err = compilable.refusal;
     } else {
-        copy = private_copy(dir, files.suffix, source, source_text);
+        copy = private_copy(dir, files.suffix, source, compilable.text);
         cr = compile_object(tc, copy, flags, files.object, compile_sandbox(tc, lab, dir), r.command);
         fs::remove_all(copy.parent_path(), ec);
     }
