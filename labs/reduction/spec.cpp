@@ -39,16 +39,23 @@ public:
         return {{"a", ElemType::i32, Place::device, Role::input, param_u64(p, "n")},
                 {"sum", ElemType::i32, result_place_, Role::output, 1}};
     }
-    void generate(const Params&, std::uint64_t seed, CallBuffers& call) const override
+    void generate(const Params& p, std::uint64_t seed, CallBuffers& call) const override
     {
-        // Small values of both signs. The sum is never 0, so that a function
+        // Values of both signs: small up to kSmallInputsUpTo elements (sums a
+        // student can check by hand), past it up to 2^30 in size, so that
+        // the block sums wrap around and a float accumulator (exact up to
+        // 2^24 only) gets them wrong. The sum is never 0, so that a function
         // that returns 0 without doing anything never passes (for n = 1, a
         // uniform value would be 0 once in 2001 runs): a zero total is
         // moved by one.
         const auto a = call.get<int>("a");
-        fill_uniform(a, RandomStream(seed, 1), -1000, 1000);
-        if (wrapped(exact_sum(a)) == 0) a[0] += a[0] < 1000 ? 1 : -1;
+        const std::int64_t bound = param_u64(p, "n") <= kSmallInputsUpTo ? kSmallBound : kWideBound;
+        fill_uniform(a, RandomStream(seed, 1), -bound, bound);
+        if (wrapped(exact_sum(a)) == 0) a[0] += a[0] < bound ? 1 : -1;
     }
+    static constexpr std::uint64_t kSmallInputsUpTo = 4096;
+    static constexpr std::int64_t kSmallBound = 1000;
+    static constexpr std::int64_t kWideBound = std::int64_t {1} << 30;
     void reference(const Params&, const CallBuffers& in, std::string_view, std::span<const std::uint64_t> idx,
                    std::span<double> expected, std::span<double>) const override
     {

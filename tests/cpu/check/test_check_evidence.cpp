@@ -90,6 +90,32 @@ TEST_CASE("trace: a shared-memory task without shared memory, a 2-D lesson with 
     CHECK(findings_of_trace(task_of("rotation", "naive"), img, trace({kernel("k", {20, 15, 1}, {32, 32, 1})})).empty());
 }
 
+TEST_CASE("trace: shared memory in name only: less than the lesson's cache of the launched block")
+{
+    const TaskInfo& stencil = task_of("stencil", "shared");
+    const Params p {{"n", 100}};
+    // A token __shared__ int beside a kernel that reads global memory.
+    const auto token = findings_of_trace(stencil, p, trace({kernel("_Z9stencil1dPKiPii", {1, 1, 1}, {1024, 1, 1}, 4)}));
+    REQUIRE(kinds(token) == std::vector<Verdict> {Verdict::no_shared_memory});
+    CHECK(contains(token[0].message, "a block of 1024 threads needs at least 4120 B (4 B per thread and 24 B of halo)"));
+    CHECK(contains(token[0].message, "stencil1d has 4 B"));
+    // The cache of the block actually launched: blocks of 256 need 1048 B.
+    CHECK(findings_of_trace(stencil, p, trace({kernel("k", {1, 1, 1}, {256, 1, 1}, 1048)})).empty());
+    CHECK(kinds(findings_of_trace(stencil, p, trace({kernel("k", {1, 1, 1}, {256, 1, 1}, 1044)}))) ==
+          std::vector<Verdict> {Verdict::no_shared_memory});
+    // One kernel of the call holding the cache is enough.
+    CHECK(findings_of_trace(stencil, p, trace({kernel("a", {1, 1, 1}, {1024, 1, 1}, 4), kernel("b", {1, 1, 1}, {1024, 1, 1}, 4120)}))
+              .empty());
+    // matmul's tiled product keeps two tiles, one element of each per thread.
+    const TaskInfo& tiled = task_of("matmul", "tiled");
+    CHECK(findings_of_trace(tiled, {{"n", 100}}, trace({kernel("k", {4, 4, 1}, {32, 32, 1}, 8192)})).empty());
+    CHECK(kinds(findings_of_trace(tiled, {{"n", 100}}, trace({kernel("k", {4, 4, 1}, {32, 32, 1}, 4096)}))) ==
+          std::vector<Verdict> {Verdict::no_shared_memory});
+    // A lab that sets no size for its cache: any shared memory will do.
+    CHECK(findings_of_trace(task_of("reduction", "tree"), {{"n", 100}}, trace({kernel("k", {1, 1, 1}, {1024, 1, 1}, 4)}))
+              .empty());
+}
+
 TEST_CASE("trace: device memory allocated in the call must be freed")
 {
     wire::CallTrace t = trace({kernel("add", {1, 1, 1}, {1, 1, 1})});
@@ -103,6 +129,14 @@ TEST_CASE("trace: device memory allocated in the call must be freed")
     t.frees = 3;
     t.freed_bytes = 12;
     CHECK(findings_of_trace(task_of("vecadd0", "add"), {}, t).empty());
+    // Every lab whose functions allocate: reduction's partial sums too.
+    t.frees = 0;
+    t.freed_bytes = 0;
+    t.kernel[0] = kernel("k", {1, 1, 1}, {1024, 1, 1}, 4096);
+    t.any_shared = 1;
+    for (const char* task : {"naive", "tree"})
+        CHECK(kinds(findings_of_trace(task_of("reduction", task), {{"n", 100}}, t)) ==
+              std::vector<Verdict> {Verdict::memory_leak});
 }
 
 TEST_CASE("timing: pass, too slow, inconclusive, unreliable, suspicious")
