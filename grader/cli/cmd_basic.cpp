@@ -118,6 +118,9 @@ int cmd_info(Context& ctx)
     const auto sanitizer = tc.nvcc.empty() ? std::nullopt : find_compute_sanitizer(tc.nvcc);
     fmt::print("Sanitizer:      {}\n", sanitizer ? sanitizer->string()
                                                  : "compute-sanitizer not found: checks run without memcheck and racecheck");
+    fmt::print("Machine code:   {}\n", tc.cuobjdump.empty()
+                                            ? "cuobjdump not found: checks cannot read what your kernels compiled to"
+                                            : tc.cuobjdump.string());
     fmt::print("Launch records: {}\n", tc.cupti_lib_dir.empty()
                                             ? "CUPTI not found: checks cannot see what your code launched"
                                             : "CUPTI in " + tc.cupti_lib_dir.string());

@@ -150,6 +150,8 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
     e.shared_per_thread = static_cast<int>(r.integer_or("shared_per_thread", 0));
     e.shared_extra = static_cast<int>(r.integer_or("shared_extra", 0));
     if (e.shared_per_thread < 0 || e.shared_extra < 0) r.fail("shared_per_thread", "and shared_extra must not be negative");
+    e.prints = r.boolean_or("prints", false);
+    e.shared_reads_in_loop = r.boolean_or("shared_reads_in_loop", false);
     return e;
 }
 

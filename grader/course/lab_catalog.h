@@ -68,6 +68,11 @@ struct LaunchExpectation {
     // (a halo), in some kernel of the call. 0: any shared memory will do.
     int shared_per_thread = 0;
     int shared_extra = 0;
+    // From the launched kernels' machine code (run/sass.h): a kernel calls
+    // printf (hello: the lines come from the GPU), a shared_memory task's
+    // kernel reads shared memory inside a loop (a tiled product's steps).
+    bool prints = false;
+    bool shared_reads_in_loop = false;
 };
 
 // One of a lab's classic mistakes (lab.json "mistakes"): what a student

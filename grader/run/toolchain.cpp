@@ -239,6 +239,11 @@ Toolchain Toolchain::configured()
     tc.common_include = fs::path(HPCLAB_SOURCE_DIR) / "common";
     tc.cupti_lib_dir = HPCLAB_CUPTI_LIB_DIR;
     tc.cuda_lib_dir = HPCLAB_CUDA_LIB_DIR;
+    if (!tc.nvcc.empty()) {
+        std::error_code exists_ec;
+        const fs::path cuobjdump = tc.nvcc.parent_path() / "cuobjdump";
+        if (fs::exists(cuobjdump, exists_ec)) tc.cuobjdump = cuobjdump;
+    }
     tc.nvcc_version = HPCLAB_NVCC_VERSION;
     tc.cache_dir = fs::path(HPCLAB_BINARY_DIR) / "lab-programs";
     tc.architectures = HPCLAB_CUDA_ARCHITECTURES;
@@ -390,7 +395,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     // library builds (benchmark variants) run kernels from outside it.
     const bool kernels_inside = link_libraries.empty();
     auto facts = [&] {
-        ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty());
+        ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty(), tc.cuobjdump);
         f.kernels_known = f.kernels_known && kernels_inside;
         return f;
     };

@@ -2,6 +2,7 @@
 // lesson's launch rules, speed ratios against thresholds, compute-sanitizer
 // reports, and the sizes the sanitizer runs.
 #include "check/evidence.h"
+#include "evidence_support.h"
 #include "run/sanitizer.h"
 #include "test_support.h"
 
@@ -14,19 +15,6 @@ using namespace hpclab::test;
 
 namespace {
 
-wire::KernelRecord kernel(const char* name, std::array<int, 3> grid, std::array<int, 3> block, int shared = 0)
-{
-    wire::KernelRecord k {};
-    std::strncpy(k.name, name, sizeof k.name - 1);
-    for (int i = 0; i < 3; ++i) {
-        k.grid[i] = grid[static_cast<std::size_t>(i)];
-        k.block[i] = block[static_cast<std::size_t>(i)];
-    }
-    k.static_shared = shared;
-    k.duration_ns = 1000;
-    return k;
-}
-
 wire::CallTrace trace(std::vector<wire::KernelRecord> ks)
 {
     wire::CallTrace t {};
@@ -37,13 +25,6 @@ wire::CallTrace trace(std::vector<wire::KernelRecord> ks)
         if (ks[i].static_shared) t.any_shared = 1;
     }
     return t;
-}
-
-std::vector<Verdict> kinds(const std::vector<Finding>& fs)
-{
-    std::vector<Verdict> v;
-    for (const auto& f : fs) v.push_back(f.kind);
-    return v;
 }
 
 }  // namespace
