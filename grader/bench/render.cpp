@@ -3,6 +3,7 @@
 #include "bench/metrics.h"
 #include "bench/variants.h"
 #include "util/rate_text.h"
+#include "util/text.h"
 
 #include <fmt/format.h>
 
@@ -82,17 +83,6 @@ std::set<std::string> used(const std::vector<const BenchRow*>& rows, std::string
     std::set<std::string> out;
     for (const BenchRow* r : rows)
         if (!(r->*field).empty()) out.insert(r->*field);
-    return out;
-}
-
-std::string markdown_cell(std::string s)
-{
-    std::string out;
-    for (char c : s) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n') out += ' ';
-        else out += c;
-    }
     return out;
 }
 

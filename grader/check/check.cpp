@@ -1,4 +1,5 @@
 #include "check/check.h"
+#include "check/code_evidence.h"
 
 #include "check/correctness.h"
 #include "check/decide.h"
@@ -157,6 +158,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         t.evidence.task = tasks[i]->id;
         gather_evidence(lab, i, plan, reports, t);
         for (auto& f : findings_of_program(lab, *tasks[i], out.build.facts)) t.evidence.findings.push_back(std::move(f));
+        for (auto& f : findings_of_code(*tasks[i], out.build.facts, t.launches)) t.evidence.findings.push_back(std::move(f));
     }
 
     // 4. Speed, only where everything else is right, with the GPU alone

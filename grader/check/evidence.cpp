@@ -114,6 +114,35 @@ void note_sizes_before(const RunReport& r, std::vector<Finding>& findings)
                                      sizes);
 }
 
+// A shared_memory task whose kernels use some shared memory, but none
+// enough for the lesson's cache of its block (a token __shared__ int
+// beside a kernel that reads global memory, a tile too small): what to say.
+std::optional<std::string> finding_of_cache_size(const TaskInfo& task, const wire::CallTrace& t, std::uint32_t recorded)
+{
+    const LaunchExpectation& e = task.expect;
+    if (task.technique != "shared_memory" || e.shared_per_thread == 0 || !t.any_shared || recorded == 0)
+        return std::nullopt;
+    auto needed = [&](const wire::KernelRecord& k) {
+        const std::int64_t threads = std::int64_t {k.block[0]} * k.block[1] * k.block[2];
+        return threads * e.shared_per_thread + e.shared_extra;
+    };
+    std::uint32_t closest = 0;
+    for (std::uint32_t i = 0; i < recorded; ++i) {
+        const wire::KernelRecord& k = t.kernel[i];
+        if (k.static_shared + k.dynamic_shared >= needed(k)) return std::nullopt;
+        const wire::KernelRecord& c = t.kernel[closest];
+        if (k.static_shared + k.dynamic_shared > c.static_shared + c.dynamic_shared) closest = i;
+    }
+    const wire::KernelRecord& k = t.kernel[closest];
+    return fmt::format("your kernel's shared memory cannot hold what the lesson caches in it: a block of {} threads needs "
+                       "at least {} B ({} B per thread{}), and {} has {} B. Is the __shared__ array the one the kernel "
+                       "reads its inputs from?",
+                       k.block[0] * k.block[1] * k.block[2], needed(k), e.shared_per_thread,
+                       e.shared_extra ? fmt::format(" and {} B of halo", e.shared_extra) : std::string(),
+                       demangle(std::string(k.name, wire::name_length(k.name, sizeof k.name))),
+                       k.static_shared + k.dynamic_shared);
+}
+
 }  // namespace
 
 std::string demangle(const std::string& name)
@@ -179,6 +208,7 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
                                        "(it launched {})",
                                        describe_launch(t.kernel[0])),
                            where));
+    if (auto f = finding_of_cache_size(task, t, recorded)) out.push_back(make(Verdict::no_shared_memory, *f, where));
     if (e.frees && t.allocated_bytes > t.freed_bytes)
         out.push_back(make(Verdict::memory_leak,
                            fmt::format("the call allocated {} bytes of device memory ({} cudaMalloc) and freed {} "

@@ -3,6 +3,7 @@
 #include "progress_view.h"
 
 #include "hpclab_build_config.h"
+#include "course/mistakes_table.h"
 #include "run/sanitizer.h"
 #include "student/state_dir.h"
 
@@ -67,6 +68,11 @@ int list_lab(Context& ctx, const LabInfo& lab)
 
 int cmd_list(Context& ctx, bool markdown, const std::string& lab_id)
 {
+    if (!lab_id.empty() && markdown) {
+        // The walkthrough's table of mistakes (a test keeps them equal).
+        fmt::print("{}", mistakes_markdown(ctx.lab(lab_id)));
+        return kPass;
+    }
     if (!lab_id.empty()) return list_lab(ctx, ctx.lab(lab_id));
     if (markdown) {
         // The README's lab table, from the metadata (a test keeps them equal).
@@ -112,6 +118,9 @@ int cmd_info(Context& ctx)
     const auto sanitizer = tc.nvcc.empty() ? std::nullopt : find_compute_sanitizer(tc.nvcc);
     fmt::print("Sanitizer:      {}\n", sanitizer ? sanitizer->string()
                                                  : "compute-sanitizer not found: checks run without memcheck and racecheck");
+    fmt::print("Machine code:   {}\n", tc.cuobjdump.empty()
+                                            ? "cuobjdump not found: checks cannot read what your kernels compiled to"
+                                            : tc.cuobjdump.string());
     fmt::print("Launch records: {}\n", tc.cupti_lib_dir.empty()
                                             ? "CUPTI not found: checks cannot see what your code launched"
                                             : "CUPTI in " + tc.cupti_lib_dir.string());

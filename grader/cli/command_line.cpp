@@ -34,7 +34,7 @@ ParsedCommand list_command(CLI::App& app, Context& ctx)
     auto& markdown = keep<bool>(g_values);
     auto& lab = keep<std::string>(g_values);
     c->add_option("lab", lab, "One lab in detail: its tasks, sizes, tolerances and thresholds");
-    c->add_flag("--markdown", markdown, "As the README's table");
+    c->add_flag("--markdown", markdown, "As the README's table; with a lab, its walkthrough's table of mistakes");
     return {c, [&] { return cmd_list(ctx, markdown, lab); }};
 }
 

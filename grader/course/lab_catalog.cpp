@@ -55,6 +55,10 @@ public:
         return v.get<double>();
     }
     double number_or(const std::string& key, double fallback) const { return has(key) ? number(key) : fallback; }
+    std::int64_t integer_or(const std::string& key, std::int64_t fallback) const
+    {
+        return has(key) ? integer(key) : fallback;
+    }
     bool boolean_or(const std::string& key, bool fallback) const
     {
         if (!has(key)) return fallback;
@@ -143,6 +147,11 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
     e.block = read_shape(r, "block", lab);
     e.two_d = r.boolean_or("two_d", false);
     e.frees = r.boolean_or("frees", false);
+    e.shared_per_thread = static_cast<int>(r.integer_or("shared_per_thread", 0));
+    e.shared_extra = static_cast<int>(r.integer_or("shared_extra", 0));
+    if (e.shared_per_thread < 0 || e.shared_extra < 0) r.fail("shared_per_thread", "and shared_extra must not be negative");
+    e.prints = r.boolean_or("prints", false);
+    e.shared_reads_in_loop = r.boolean_or("shared_reads_in_loop", false);
     return e;
 }
 
@@ -248,6 +257,27 @@ std::vector<std::string> read_hints(const Reader& r)
     return out;
 }
 
+// lab.json "mistakes": each names a task of the lab and a verdict, once.
+std::vector<Mistake> read_mistakes(const Reader& r, const LabInfo& lab)
+{
+    std::vector<Mistake> out;
+    if (!r.has("mistakes")) return out;
+    const json& list = r.array("mistakes");
+    std::set<std::string> ids;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const Reader m = r.element("mistakes", i);
+        Mistake x {m.str("id"), m.str("task"), m.str("did"), m.str("fails_at"), m.str("verdict"), m.str("message")};
+        if (x.id.empty() || x.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+            m.fail("id", "must be a file name of lowercase letters, digits and _ (tests/broken/" + lab.id + "/<id>.cu)");
+        if (!ids.insert(x.id).second) m.fail("id", "\"" + x.id + "\" twice");
+        if (!lab.find_task(x.task)) m.fail("task", "\"" + x.task + "\" is not a task of the lab");
+        if (!verdict_from_name(x.verdict) || x.verdict == "pass" || x.verdict == "not_run")
+            m.fail("verdict", "\"" + x.verdict + "\" is not a failing verdict (hpclab verdicts lists them)");
+        out.push_back(std::move(x));
+    }
+    return out;
+}
+
 }  // namespace
 
 const TaskInfo* LabInfo::find_task(std::string_view id) const
@@ -337,6 +367,7 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
             r.fail("tasks." + t.id + ".threshold.baseline",
                    "must be \"reference\" or the id of another task of this lab");
 
+    lab.mistakes = read_mistakes(r, lab);
     if (r.has("feedback")) {
         const Reader f = r.child("feedback");
         for (const auto& [key, value] : f.raw().items()) {

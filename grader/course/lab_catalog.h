@@ -63,6 +63,30 @@ struct LaunchExpectation {
     std::vector<std::string> block;
     bool two_d = false;                 // a launch with more than one row of blocks or threads
     bool frees = false;                 // device memory allocated in the call is freed in it
+    // The lesson's cache per block (shared_memory tasks): at least this many
+    // bytes of shared memory per thread of the block, plus `shared_extra`
+    // (a halo), in some kernel of the call. 0: any shared memory will do.
+    int shared_per_thread = 0;
+    int shared_extra = 0;
+    // From the launched kernels' machine code (run/sass.h): a kernel calls
+    // printf (hello: the lines come from the GPU), a shared_memory task's
+    // kernel reads shared memory inside a loop (a tiled product's steps).
+    bool prints = false;
+    bool shared_reads_in_loop = false;
+};
+
+// One of a lab's classic mistakes (lab.json "mistakes"): what a student
+// does, what makes it fail, and what hpclab says. Each is a file of the
+// broken set, tests/broken/<lab>/<id>.cu, whose "// expect:" line is this
+// verdict (a test holds them equal); the walkthrough's table of mistakes is
+// `hpclab list <lab> --markdown` (a test keeps it in sync).
+struct Mistake {
+    std::string id;        // the broken file's name, without .cu
+    std::string task;      // the task it breaks
+    std::string did;       // what the student did, in their words
+    std::string fails_at;  // the size, input or rule that makes it fail
+    std::string verdict;   // a verdict's name (hpclab verdicts)
+    std::string message;   // what the check says, in short
 };
 
 struct TaskInfo {
@@ -106,6 +130,7 @@ struct LabInfo {
     // The likely bug behind a verdict, in this lab's words ("no_output" -> "does the grid cover n?").
     std::map<std::string, std::string> feedback;
     std::vector<TaskInfo> tasks;
+    std::vector<Mistake> mistakes;  // the classic mistakes, each a file of the broken set
     double wall_limit_s = 20;      // per run of the lab program
     double big_wall_limit_s = 120; // per run at a big size
 

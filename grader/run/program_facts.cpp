@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -69,18 +70,45 @@ std::vector<std::string> ProgramFacts::library_kernels() const
     return found;
 }
 
-ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced)
+const KernelCode* ProgramFacts::code_of(std::string_view mangled) const
+{
+    if (!code_known) return nullptr;
+    const auto it = std::find_if(code.begin(), code.end(), [&](const KernelCode& k) { return k.name == mangled; });
+    return it == code.end() ? nullptr : &*it;
+}
+
+namespace {
+
+// A tool's output about the program, or nothing when it did not finish
+// cleanly (then nothing is judged from it).
+std::optional<std::string> tool_output(std::vector<std::string> argv)
+{
+    ProcessSpec spec;
+    spec.argv = std::move(argv);
+    spec.wall_limit_s = 30;
+    spec.output_limit = 64u << 20;
+    const ProcessResult r = run_process(spec);
+    if (!r.exited() || r.exit_code != 0 || r.out_truncated) return std::nullopt;
+    return r.out;
+}
+
+}  // namespace
+
+ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced,
+                                const std::filesystem::path& cuobjdump)
 {
     ProgramFacts facts;
     facts.traced = traced;
-    ProcessSpec nm;
-    nm.argv = {"/usr/bin/env", "nm", program.string()};
-    nm.wall_limit_s = 30;
-    nm.output_limit = 64u << 20;
-    const ProcessResult r = run_process(nm);
-    if (!r.exited() || r.exit_code != 0 || r.out_truncated) return facts;
-    facts.kernels = kernel_stubs(r.out);
-    facts.kernels_known = true;
+    if (const auto nm = tool_output({"/usr/bin/env", "nm", program.string()})) {
+        facts.kernels = kernel_stubs(*nm);
+        facts.kernels_known = true;
+    }
+    std::error_code ec;
+    if (cuobjdump.empty() || !std::filesystem::exists(cuobjdump, ec)) return facts;
+    if (const auto sass = tool_output({cuobjdump.string(), "-sass", program.string()})) {
+        facts.code = parse_sass(*sass);
+        facts.code_known = true;
+    }
     return facts;
 }
 

@@ -1,10 +1,13 @@
 // What hpclab knows of a lab program from the file it built, not from what
 // the program says when it runs: which kernels the student's code defines
-// (their host-side launch stubs, read with nm), and whether the harness in
-// it records a CUPTI trace. A trace that names a kernel the program does not
+// (their host-side launch stubs, read with nm), what their machine code
+// does (cuobjdump -sass: run/sass.h), and whether the harness in it records
+// a CUPTI trace. A trace that names a kernel the program does not
 // contain, or that is missing where the harness records one, was written by
 // something other than the harness.
 #pragma once
+
+#include "run/sass.h"
 
 #include <filesystem>
 #include <string>
@@ -17,6 +20,11 @@ struct ProgramFacts {
     bool kernels_known = false;        // nm read the program
     std::vector<std::string> kernels;  // each kernel's launch stub, as nm names it (mangled)
     bool traced = false;               // the harness was linked with CUPTI
+    bool code_known = false;           // cuobjdump read the program's machine code
+    std::vector<KernelCode> code;      // every device function of it
+
+    // The machine code of the kernel CUPTI names `mangled`; null when unknown.
+    const KernelCode* code_of(std::string_view mangled) const;
 
     // Whether the program contains the kernel CUPTI names `mangled` ("_Z4addPfS_S_i").
     bool defines_kernel(std::string_view mangled) const;
@@ -26,8 +34,11 @@ struct ProgramFacts {
 };
 
 // The kernels of `program` from its symbols; kernels_known is false when nm
-// cannot read it (then nothing is judged from them).
-ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced);
+// cannot read it (then nothing is judged from them). Their machine code from
+// `cuobjdump` (the toolkit's, beside nvcc); code_known is false without it,
+// or when it cannot read the program.
+ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced,
+                                const std::filesystem::path& cuobjdump = {});
 
 // The kernel stubs among nm's output (one symbol per line, any format whose
 // last field is the name). Exposed for the tests.

@@ -1,4 +1,5 @@
 #include "run/toolchain.h"
+#include "util/source_encoding.h"
 #include "util/text.h"
 #include "util/text_file.h"
 
@@ -239,6 +240,11 @@ Toolchain Toolchain::configured()
     tc.common_include = fs::path(HPCLAB_SOURCE_DIR) / "common";
     tc.cupti_lib_dir = HPCLAB_CUPTI_LIB_DIR;
     tc.cuda_lib_dir = HPCLAB_CUDA_LIB_DIR;
+    if (!tc.nvcc.empty()) {
+        std::error_code exists_ec;
+        const fs::path cuobjdump = tc.nvcc.parent_path() / "cuobjdump";
+        if (fs::exists(cuobjdump, exists_ec)) tc.cuobjdump = cuobjdump;
+    }
     tc.nvcc_version = HPCLAB_NVCC_VERSION;
     tc.cache_dir = fs::path(HPCLAB_BINARY_DIR) / "lab-programs";
     tc.architectures = HPCLAB_CUDA_ARCHITECTURES;
@@ -390,7 +396,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     // library builds (benchmark variants) run kernels from outside it.
     const bool kernels_inside = link_libraries.empty();
     auto facts = [&] {
-        ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty());
+        ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty(), tc.cuobjdump);
         f.kernels_known = f.kernels_known && kernels_inside;
         return f;
     };
@@ -416,8 +422,13 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
         fs::copy_file(source, files.object, ec);
         if (ec) cr.err = fmt::format("nvcc fatal: cannot copy {}: {}", source.string(), ec.message());
         cr.exit_code = ec ? 1 : 0;
+    } else if (const CompilableSource compilable = compilable_source(source_text, source.filename().string());
+               !compilable.ok()) {
+        cr.started = true;  // the student's file, refused before nvcc: a compile error of theirs
+        cr.exit_code = 1;
+        cr.err = compilable.refusal;
     } else {
-        copy = private_copy(dir, files.suffix, source, source_text);
+        copy = private_copy(dir, files.suffix, source, compilable.text);
         cr = compile_object(tc, copy, flags, files.object, compile_sandbox(tc, lab, dir), r.command);
         fs::remove_all(copy.parent_path(), ec);
     }

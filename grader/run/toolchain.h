@@ -21,6 +21,7 @@ struct Toolchain {
     std::filesystem::path common_include;
     std::filesystem::path cupti_lib_dir;  // empty: the harness traces nothing
     std::filesystem::path cuda_lib_dir;   // the toolkit's libraries (cuBLAS, ...) for benchmark variants
+    std::filesystem::path cuobjdump;      // beside nvcc; empty: the kernels' machine code is not read
     std::string nvcc_version;
     std::filesystem::path cache_dir;
     std::string architectures;  // CMake style: "90" or "75;80;86;89;90;100;120"

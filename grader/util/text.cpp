@@ -119,6 +119,17 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
     return c.empty() ? "" : " Did you mean '" + c + "'?";
 }
 
+std::string markdown_cell(std::string_view s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += "\\|";
+        else if (c == '\n') out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
 std::string replace_all(std::string text, std::string_view from, std::string_view to)
 {
     if (from.empty()) return text;

@@ -18,6 +18,8 @@ std::string first_lines(const std::string& text, std::size_t n);
 // The non-empty parts of `s` between `sep`s.
 std::vector<std::string> split(const std::string& s, char sep);
 
+// `s` as one cell of a Markdown table: its '|' escaped, its lines joined.
+std::string markdown_cell(std::string_view s);
 // `text` with every `from` replaced by `to`.
 std::string replace_all(std::string text, std::string_view from, std::string_view to);
 // `text` broken at spaces into lines of at most `width` columns, each line

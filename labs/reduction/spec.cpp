@@ -39,19 +39,30 @@ public:
         return {{"a", ElemType::i32, Place::device, Role::input, param_u64(p, "n")},
                 {"sum", ElemType::i32, result_place_, Role::output, 1}};
     }
-    // Small values of both signs.
-    std::vector<InputFill> input_fills(const Params&) const override { return {{"a", 1, -1000, 1000}}; }
+    // Values of both signs: small up to kSmallInputsUpTo elements (sums a
+    // student can check by hand), past it up to 2^30 in size, so that the
+    // block sums wrap around and a float accumulator (exact up to 2^24 only)
+    // gets them wrong.
+    std::vector<InputFill> input_fills(const Params& p) const override
+    {
+        const double bound = param_u64(p, "n") <= kSmallInputsUpTo ? kSmallBound : kWideBound;
+        return {{"a", 1, -bound, bound}};
+    }
     // The sum is never 0, so that a function that returns 0 without doing
     // anything never passes (for n = 1, a uniform value would be 0 once in
     // 2001 runs): a zero total is moved by one. (Timed calls, made from the
     // fills alone on the GPU, are of 2^24 elements: a zero sum there is a
-    // chance of about one in ten million a call.)
+    // chance of about one in ten thousand million a call.)
     void generate(const Params& p, std::uint64_t seed, CallBuffers& call) const override
     {
         TaskSpec::generate(p, seed, call);
         const auto a = call.get<int>("a");
-        if (wrapped(exact_sum(a)) == 0) a[0] += a[0] < 1000 ? 1 : -1;
+        const std::int64_t bound = param_u64(p, "n") <= kSmallInputsUpTo ? kSmallBound : kWideBound;
+        if (wrapped(exact_sum(a)) == 0) a[0] += a[0] < bound ? 1 : -1;
     }
+    static constexpr std::uint64_t kSmallInputsUpTo = 4096;
+    static constexpr std::int64_t kSmallBound = 1000;
+    static constexpr std::int64_t kWideBound = std::int64_t {1} << 30;
     void reference(const Params&, const CallBuffers& in, std::string_view, std::span<const std::uint64_t> idx,
                    std::span<double> expected, std::span<double>) const override
     {

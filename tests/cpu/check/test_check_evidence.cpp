@@ -2,6 +2,7 @@
 // lesson's launch rules, speed ratios against thresholds, compute-sanitizer
 // reports, and the sizes the sanitizer runs.
 #include "check/evidence.h"
+#include "evidence_support.h"
 #include "run/sanitizer.h"
 #include "test_support.h"
 
@@ -14,19 +15,6 @@ using namespace hpclab::test;
 
 namespace {
 
-wire::KernelRecord kernel(const char* name, std::array<int, 3> grid, std::array<int, 3> block, int shared = 0)
-{
-    wire::KernelRecord k {};
-    std::strncpy(k.name, name, sizeof k.name - 1);
-    for (int i = 0; i < 3; ++i) {
-        k.grid[i] = grid[static_cast<std::size_t>(i)];
-        k.block[i] = block[static_cast<std::size_t>(i)];
-    }
-    k.static_shared = shared;
-    k.duration_ns = 1000;
-    return k;
-}
-
 wire::CallTrace trace(std::vector<wire::KernelRecord> ks)
 {
     wire::CallTrace t {};
@@ -37,13 +25,6 @@ wire::CallTrace trace(std::vector<wire::KernelRecord> ks)
         if (ks[i].static_shared) t.any_shared = 1;
     }
     return t;
-}
-
-std::vector<Verdict> kinds(const std::vector<Finding>& fs)
-{
-    std::vector<Verdict> v;
-    for (const auto& f : fs) v.push_back(f.kind);
-    return v;
 }
 
 }  // namespace
@@ -90,6 +71,32 @@ TEST_CASE("trace: a shared-memory task without shared memory, a 2-D lesson with 
     CHECK(findings_of_trace(task_of("rotation", "naive"), img, trace({kernel("k", {20, 15, 1}, {32, 32, 1})})).empty());
 }
 
+TEST_CASE("trace: shared memory in name only: less than the lesson's cache of the launched block")
+{
+    const TaskInfo& stencil = task_of("stencil", "shared");
+    const Params p {{"n", 100}};
+    // A token __shared__ int beside a kernel that reads global memory.
+    const auto token = findings_of_trace(stencil, p, trace({kernel("_Z9stencil1dPKiPii", {1, 1, 1}, {1024, 1, 1}, 4)}));
+    REQUIRE(kinds(token) == std::vector<Verdict> {Verdict::no_shared_memory});
+    CHECK(contains(token[0].message, "a block of 1024 threads needs at least 4120 B (4 B per thread and 24 B of halo)"));
+    CHECK(contains(token[0].message, "stencil1d has 4 B"));
+    // The cache of the block actually launched: blocks of 256 need 1048 B.
+    CHECK(findings_of_trace(stencil, p, trace({kernel("k", {1, 1, 1}, {256, 1, 1}, 1048)})).empty());
+    CHECK(kinds(findings_of_trace(stencil, p, trace({kernel("k", {1, 1, 1}, {256, 1, 1}, 1044)}))) ==
+          std::vector<Verdict> {Verdict::no_shared_memory});
+    // One kernel of the call holding the cache is enough.
+    CHECK(findings_of_trace(stencil, p, trace({kernel("a", {1, 1, 1}, {1024, 1, 1}, 4), kernel("b", {1, 1, 1}, {1024, 1, 1}, 4120)}))
+              .empty());
+    // matmul's tiled product keeps two tiles, one element of each per thread.
+    const TaskInfo& tiled = task_of("matmul", "tiled");
+    CHECK(findings_of_trace(tiled, {{"n", 100}}, trace({kernel("k", {4, 4, 1}, {32, 32, 1}, 8192)})).empty());
+    CHECK(kinds(findings_of_trace(tiled, {{"n", 100}}, trace({kernel("k", {4, 4, 1}, {32, 32, 1}, 4096)}))) ==
+          std::vector<Verdict> {Verdict::no_shared_memory});
+    // A lab that sets no size for its cache: any shared memory will do.
+    CHECK(findings_of_trace(task_of("reduction", "tree"), {{"n", 100}}, trace({kernel("k", {1, 1, 1}, {1024, 1, 1}, 4)}))
+              .empty());
+}
+
 TEST_CASE("trace: device memory allocated in the call must be freed")
 {
     wire::CallTrace t = trace({kernel("add", {1, 1, 1}, {1, 1, 1})});
@@ -103,6 +110,14 @@ TEST_CASE("trace: device memory allocated in the call must be freed")
     t.frees = 3;
     t.freed_bytes = 12;
     CHECK(findings_of_trace(task_of("vecadd0", "add"), {}, t).empty());
+    // Every lab whose functions allocate: reduction's partial sums too.
+    t.frees = 0;
+    t.freed_bytes = 0;
+    t.kernel[0] = kernel("k", {1, 1, 1}, {1024, 1, 1}, 4096);
+    t.any_shared = 1;
+    for (const char* task : {"naive", "tree"})
+        CHECK(kinds(findings_of_trace(task_of("reduction", task), {{"n", 100}}, t)) ==
+              std::vector<Verdict> {Verdict::memory_leak});
 }
 
 TEST_CASE("timing: pass, too slow, inconclusive, unreliable, suspicious")

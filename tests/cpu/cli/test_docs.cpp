@@ -81,6 +81,24 @@ TEST_CASE("docs: the README's lab table is generated from the metadata")
     CHECK_MESSAGE(table == r.out, "README.md's table is stale: paste the output of ./hpclab list --markdown");
 }
 
+TEST_CASE("docs: each walkthrough's table of mistakes is its lab.json's list")
+{
+    for (const auto& lab : test::catalog().labs()) {
+        CAPTURE(lab.id);
+        const std::string doc = read(test::course_root() / "docs" / (lab.id + ".md"));
+        const auto begin = doc.find("<!-- mistakes:begin lab=" + lab.id + " ");
+        const auto end = doc.find("<!-- mistakes:end -->");
+        REQUIRE(begin != std::string::npos);
+        REQUIRE(end != std::string::npos);
+        const auto body_start = doc.find('\n', begin) + 1;
+        const ProcessResult r = test::run_hpclab({"list", lab.id, "--markdown"});
+        REQUIRE(r.exit_code == 0);
+        const std::string stale = "docs/" + lab.id + ".md's table of mistakes is stale: paste the output of ./hpclab list " +
+                                  lab.id + " --markdown";
+        CHECK_MESSAGE(doc.substr(body_start, end - body_start) == r.out, stale);
+    }
+}
+
 TEST_CASE("docs: the index links every walkthrough")
 {
     const std::string index = read(test::course_root() / "docs" / "README.md");

@@ -119,6 +119,25 @@ TEST_CASE("reduction: generated inputs are small and never sum to 0")
     CHECK(std::equal(a1.begin(), a1.end(), a2.begin()));
 }
 
+TEST_CASE("reduction: past 4096 elements the inputs are ones a float accumulator adds up wrong")
+{
+    // The classic mistake: a block's sum kept in a float. Each of 1000003
+    // sizes' blocks of 1024, summed in float, then the blocks added in int.
+    const TaskSpec& spec = spec_of("reduction", "tree");
+    const Params p {{"n", 1000003}};
+    OwnedCallBuffers b(spec.buffers(p));
+    spec.generate(p, 3, b.view());
+    const auto a = b.view().get<int>("a");
+    CHECK(std::any_of(a.begin(), a.end(), [](int v) { return v > (1 << 24) || v < -(1 << 24); }));
+    std::uint32_t float_blocks = 0;
+    for (std::size_t start = 0; start < a.size(); start += 1024) {
+        float block = 0;
+        for (std::size_t i = start; i < std::min(a.size(), start + 1024); ++i) block += static_cast<float>(a[i]);
+        float_blocks += static_cast<std::uint32_t>(static_cast<std::int64_t>(block));
+    }
+    CHECK(static_cast<double>(static_cast<std::int32_t>(float_blocks)) != reference_sum(spec, p, b.view()));
+}
+
 TEST_CASE("reduction: the check of the returned sum (naive, tree)")
 {
     for (const char* t : {"naive", "tree"}) {

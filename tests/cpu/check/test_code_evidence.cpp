@@ -1,0 +1,245 @@
+// Technique from the compiled code: the kernels' machine code as
+// `cuobjdump -sass` lists it (run/sass.h), and what check makes of it
+// against the lesson (check/code_evidence.h). The listings below follow the
+// layout cuobjdump prints (a "Function :" line, then one "/*addr*/ OPCODE
+// operands ;" line per instruction with its encoding, the encoding's second
+// half on the next line) and nvdisasm's (".text.<name>:" and ".L_x_N:"
+// labels); where cuobjdump is installed beside nvcc, the last tests read
+// real listings of programs hpclab builds.
+#include "check/code_evidence.h"
+#include "check/evidence.h"
+#include "evidence_support.h"
+#include "run/sass.h"
+#include "run/toolchain.h"
+#include "test_support.h"
+#include "util/text_file.h"
+
+#include <doctest/doctest.h>
+
+using namespace hpclab;
+using namespace hpclab::test;
+
+namespace {
+
+// hello's kernel (printf), an empty kernel, a stencil that reads its cache
+// once, a tiled loop that reads shared memory inside its loop, a kernel that
+// only stores into shared memory, beside the padding loads "@!PT LDS" that
+// never run.
+const char* const kListing = R"SASS(
+Fatbin elf code:
+================
+arch = sm_90
+code version = [1,8]
+host = linux
+compile_size = 64bit
+
+	code for sm_90
+		Function : _Z9say_hellov
+	.headerflags	@"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"
+        /*0000*/                   LDC R1, c[0x0][0x28] ;                  /* 0x00000a00ff017b82 */
+                                                                           /* 0x000fe40000000800 */
+        /*0010*/                   S2R R8, SR_TID.X ;                      /* 0x0000000000087919 */
+                                                                           /* 0x000e220000002100 */
+        /*0020*/                   MOV R4, 32@lo($str) ;                   /* 0x0000000000047802 */
+                                                                           /* 0x000fe20000000f00 */
+        /*0030*/                   CALL.ABS.NOINC `(vprintf) ;             /* 0x0000000000007943 */
+                                                                           /* 0x000fea0003c00000 */
+        /*0040*/                   EXIT ;                                  /* 0x000000000000794d */
+                                                                           /* 0x000fea0003800000 */
+        /*0050*/                   BRA 0x50;                               /* 0xfffffffc00fc7947 */
+                                                                           /* 0x000fc0000383ffff */
+		..........
+
+		Function : _Z5emptyv
+	.headerflags	@"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"
+        /*0000*/                   EXIT ;                                  /* 0x000000000000794d */
+                                                                           /* 0x000fea0003800000 */
+        /*0010*/                   BRA 0x10;                               /* 0xfffffffc00fc7947 */
+                                                                           /* 0x000fc0000383ffff */
+		..........
+
+		Function : _Z7stencilPKiPii
+        /*0000*/                   S2R R0, SR_TID.X ;                      /* 0x0000000000007919 */
+                                                                           /* 0x000e220000002100 */
+        /*0010*/                   STS [R0.X4+0xc], R3 ;                   /* 0x00000c0300007388 */
+                                                                           /* 0x000fe80000004800 */
+        /*0020*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;           /* 0x0000000000007b1d */
+                                                                           /* 0x000fec0000010000 */
+        /*0030*/                   LDS.64 R4, [R0.X4] ;                    /* 0x0000000000047984 */
+                                                                           /* 0x000e280000004a00 */
+        /*0040*/                   EXIT ;                                  /* 0x000000000000794d */
+                                                                           /* 0x000fea0003800000 */
+		..........
+
+		Function : _Z7matmulbPKfS0_Pfi
+        /*0000*/                   MOV R9, RZ ;                            /* 0x000000ff00097202 */
+                                                                           /* 0x000fe20000000f00 */
+        /*0010*/                   STS [R2], R5 ;                          /* 0x0000000502007388 */
+                                                                           /* 0x000fe80000000800 */
+        /*0020*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;           /* 0x0000000000007b1d */
+                                                                           /* 0x000fec0000010000 */
+        /*0030*/                   LDS.128 R12, [R3] ;                     /* 0x000000000300c984 */
+                                                                           /* 0x000e280000000c00 */
+        /*0040*/                   FFMA R9, R12, R16, R9 ;                 /* 0x0000001000097223 */
+                                                                           /* 0x001fc80000000009 */
+        /*0050*/               @P0 BRA 0x10 ;                              /* 0xfffffffc00000947 */
+                                                                           /* 0x000fea000383ffff */
+        /*0060*/                   EXIT ;                                  /* 0x000000000000794d */
+                                                                           /* 0x000fea0003800000 */
+		..........
+
+		Function : _Z5tokenPKiPii
+        /*0000*/              @!PT LDS RZ, [RZ] ;                          /* 0x00000000fffff984 */
+                                                                           /* 0x000fe20000000800 */
+        /*0010*/                   STS [RZ], R0 ;                          /* 0x00000000ff007388 */
+                                                                           /* 0x000fe80000000800 */
+        /*0020*/                   LDG.E R2, [R2.64] ;                     /* 0x0000000402027981 */
+                                                                           /* 0x000ea8000c1e1900 */
+        /*0030*/                   EXIT ;                                  /* 0x000000000000794d */
+                                                                           /* 0x000fea0003800000 */
+		..........
+)SASS";
+
+const KernelCode& find(const std::vector<KernelCode>& all, const std::string& name)
+{
+    const auto it = std::find_if(all.begin(), all.end(), [&](const KernelCode& k) { return k.name == name; });
+    REQUIRE(it != all.end());
+    return *it;
+}
+
+wire::KernelRecord launch(const char* name, int shared) { return kernel(name, {1, 1, 1}, {32, 1, 1}, shared); }
+
+ProgramFacts facts_of(const std::string& listing)
+{
+    ProgramFacts f;
+    f.code_known = true;
+    f.code = parse_sass(listing);
+    return f;
+}
+
+}  // namespace
+
+TEST_CASE("sass: printf calls, shared-memory reads, and reads inside a loop, per function")
+{
+    const auto all = parse_sass(kListing);
+    CHECK(all.size() == 5);
+    CHECK(find(all, "_Z9say_hellov").prints);
+    CHECK_FALSE(find(all, "_Z9say_hellov").calls_unnamed);
+    CHECK_FALSE(find(all, "_Z5emptyv").prints);
+    CHECK_FALSE(find(all, "_Z5emptyv").reads_shared);
+    CHECK(find(all, "_Z7stencilPKiPii").reads_shared);
+    CHECK_FALSE(find(all, "_Z7stencilPKiPii").reads_shared_in_loop);  // no branch back: no loop
+    CHECK_FALSE(find(all, "_Z9say_hellov").reads_shared_in_loop);  // "BRA 0x50" at 0x50: the tail, no loop
+    CHECK(find(all, "_Z7matmulbPKfS0_Pfi").reads_shared_in_loop);
+    CHECK_FALSE(find(all, "_Z5tokenPKiPii").reads_shared);  // "@!PT LDS" never runs
+    CHECK_FALSE(find(all, "_Z5tokenPKiPii").generic_loads);  // LDG is a global load, not a generic one
+}
+
+TEST_CASE("sass: nvdisasm's labels, calls through a device function, unnamed calls, several architectures")
+{
+    const std::string listing = R"SASS(
+//--------------------- .text._Z5greetv --------------------------
+.text._Z5greetv:
+        /*0000*/                   CALL.ABS.NOINC `(vprintf) ;
+        /*0010*/                   RET.ABS.NODEC R20 0x0 ;
+.text._Z6helperv:
+        /*0000*/                   CALL.REL.NOINC `(_Z5greetv) ;
+        /*0010*/                   RET.ABS.NODEC R20 0x0 ;
+.text._Z6kernelv:
+.L_x_1:
+        /*0000*/                   LDS R3, [R2] ;
+        /*0010*/                   CALL.REL.NOINC `(_Z6helperv) ;
+        /*0020*/               @P0 BRA `(.L_x_1) ;
+        /*0030*/                   EXIT ;
+.text._Z7opaquev:
+        /*0000*/                   CALL.REL.NOINC 0x120 ;
+        /*0010*/                   LD.E R4, [R2.64] ;
+        /*0020*/                   EXIT ;
+		Function : _Z5emptyv
+        /*0000*/                   EXIT ;
+		Function : _Z5emptyv
+        /*0000*/                   CALL.ABS.NOINC `(vprintf) ;
+)SASS";
+    const auto all = parse_sass(listing);
+    CHECK(find(all, "_Z6kernelv").prints);  // kernel -> helper -> greet -> vprintf
+    CHECK(find(all, "_Z6helperv").prints);
+    CHECK_FALSE(find(all, "_Z6helperv").reads_shared);
+    CHECK(find(all, "_Z6kernelv").reads_shared_in_loop);  // the label names the loop's start
+    CHECK(find(all, "_Z7opaquev").calls_unnamed);
+    CHECK(find(all, "_Z7opaquev").generic_loads);
+    CHECK(find(all, "_Z5emptyv").prints);  // one architecture's code prints: merged
+    CHECK(std::count_if(all.begin(), all.end(), [](const KernelCode& k) { return k.name == "_Z5emptyv"; }) == 1);
+    CHECK(parse_sass("").empty());
+    CHECK(parse_sass("cuobjdump info    : File 'x' does not contain device code\n").empty());
+}
+
+TEST_CASE("code evidence: hello's kernel must print, and unknown code judges nothing")
+{
+    const TaskInfo& hello = task_of("hello", "hello");
+    const ProgramFacts facts = facts_of(kListing);
+    CHECK(findings_of_code(hello, facts, {launch("_Z9say_hellov", 0)}).empty());
+    const auto empty = findings_of_code(hello, facts, {launch("_Z5emptyv", 0)});
+    REQUIRE(kinds(empty) == std::vector<Verdict> {Verdict::not_on_gpu});
+    CHECK(contains(empty[0].message, "your kernel empty never calls printf"));
+    // A launched kernel the listing lacks, or no listing at all: nothing said.
+    CHECK(findings_of_code(hello, facts, {launch("_Z5emptyv", 0), launch("_Z7missingv", 0)}).empty());
+    CHECK(findings_of_code(hello, ProgramFacts {}, {launch("_Z5emptyv", 0)}).empty());
+    // A call the listing does not name may be printf's.
+    const ProgramFacts opaque = facts_of("Function : _Z5emptyv\n        /*0000*/   CALL.REL.NOINC 0x40 ;\n");
+    CHECK(findings_of_code(hello, opaque, {launch("_Z5emptyv", 0)}).empty());
+}
+
+TEST_CASE("code evidence: shared memory declared must be read back, inside the loop where the lesson asks")
+{
+    const ProgramFacts facts = facts_of(kListing);
+    const TaskInfo& stencil = task_of("stencil", "shared");
+    CHECK(findings_of_code(stencil, facts, {launch("_Z7stencilPKiPii", 4120)}).empty());
+    const auto token = findings_of_code(stencil, facts, {launch("_Z5tokenPKiPii", 4120)});
+    REQUIRE(kinds(token) == std::vector<Verdict> {Verdict::no_shared_memory});
+    CHECK(contains(token[0].message, "your kernel token declares shared memory but never reads from it"));
+    // No shared memory at all is the launch records' finding, not this one.
+    CHECK(findings_of_code(stencil, facts, {launch("_Z5tokenPKiPii", 0)}).empty());
+    const TaskInfo& tiled = task_of("matmul", "tiled");
+    CHECK(findings_of_code(tiled, facts, {launch("_Z7matmulbPKfS0_Pfi", 8192)}).empty());
+    const auto outside = findings_of_code(tiled, facts, {launch("_Z7stencilPKiPii", 8192)});
+    REQUIRE(kinds(outside) == std::vector<Verdict> {Verdict::no_shared_memory});
+    CHECK(contains(outside[0].message, "only outside its loop"));
+}
+
+// Needs nvcc (not a GPU), and cuobjdump beside it: real listings.
+#if defined(HPCLAB_HPC_H_PROBE)
+namespace {
+
+ProgramFacts built_facts(const std::string& lab_id, const std::filesystem::path& source)
+{
+    const LabInfo& lab = lab_of(lab_id);
+    const TempDir dir;
+    Toolchain tc = Toolchain::configured();
+    tc.cache_dir = dir.path() / "cache";
+    const BuildResult r = build_lab_program(tc, lab, dir.write(lab.student_file, read_text_file(source).value()), "student");
+    REQUIRE_MESSAGE(r.ok, r.diagnostics);
+    return r.facts;
+}
+
+}  // namespace
+
+TEST_CASE("code evidence: real listings of hello's solution, its empty-kernel mistake and matmul's tiles")
+{
+    if (Toolchain::configured().cuobjdump.empty()) {
+        MESSAGE("no cuobjdump beside nvcc: the real listings are read where the CUDA toolkit is whole");
+        return;
+    }
+    const auto root = course_root();
+    const ProgramFacts hello = built_facts("hello", root / "solutions" / "hello" / "hello.cu");
+    REQUIRE(hello.code_known);
+    REQUIRE(hello.code_of("_Z9say_hellov"));
+    CHECK(hello.code_of("_Z9say_hellov")->prints);
+    const ProgramFacts host = built_facts("hello", root / "tests" / "broken" / "hello" / "host_prints.cu");
+    REQUIRE(host.code_of("_Z9say_hellov"));
+    CHECK_FALSE(host.code_of("_Z9say_hellov")->prints);
+    CHECK_FALSE(host.code_of("_Z9say_hellov")->calls_unnamed);
+    const ProgramFacts matmul = built_facts("matmul", root / "solutions" / "matmul" / "matmul.cu");
+    REQUIRE(matmul.code_of("_Z7matmulbPKfS0_Pfi"));
+    CHECK(matmul.code_of("_Z7matmulbPKfS0_Pfi")->reads_shared_in_loop);
+}
+#endif
