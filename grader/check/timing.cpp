@@ -74,6 +74,17 @@ double call_time(const CallReport& c, const RunReport& r, double harness_ms)
     return std::max(c.parent_ms - harness_ms, 1e-4);
 }
 
+// A call never costs less than the harness's part of it: a median call
+// below the cost taken out means that cost was measured at a bad moment,
+// and the times are not to be trusted either way.
+bool below_harness_cost(const RunReport& r, double harness_ms)
+{
+    if (!r.parent_clock || harness_ms <= 0 || r.calls.size() < 2) return false;
+    std::vector<double> raw;
+    for (std::size_t k = 1; k < r.calls.size(); ++k) raw.push_back(r.calls[k].parent_ms);
+    return median(std::move(raw)) < harness_ms;
+}
+
 // Another process on a GPU of this machine makes timings unreliable; so
 // does not knowing.
 bool gpu_was_shared(std::optional<int> before, std::optional<int> after)
@@ -379,6 +390,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
     // the threshold: far from it, one round decides; close to it, up to
     // three. The first round was prepared during the correctness runs.
     bool again = false;  // the first round set aside: its baseline was another moment's
+    bool harness_cost_doubtful = false;
     for (int round = 0; round < kMaxTimingRounds; ++round) {
         if (round > 0 && !std::exchange(again, false) && conclusive(timing)) break;
         const auto [baseline_run, student_run] =
@@ -392,6 +404,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
             auto& into = student ? timing.student_ms : timing.baseline_ms;
             for (std::size_t k = 1; k < r.calls.size(); ++k)
                 into.push_back(call_time(r.calls[k], r, baseline_run.harness_ms));
+            harness_cost_doubtful = harness_cost_doubtful || below_harness_cost(r, baseline_run.harness_ms);
             if (!student) timing.harness_ms = baseline_run.harness_ms;
             if (!student && round == 0) timing.copy_bytes_per_s = r.copy_bytes_per_s;
         }
@@ -406,7 +419,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
             again = true;
         }
     }
-    timing.unreliable = gpu_was_shared(gpu_processes_before_, gpu_processes_now());
+    timing.unreliable = gpu_was_shared(gpu_processes_before_, gpu_processes_now()) || harness_cost_doubtful;
     update_ratio(timing);
     if (timing.student_ms.empty() || timing.baseline_ms.empty()) {
         if (timing.baseline_ms.empty())

@@ -132,7 +132,7 @@ struct RunReport {
     double copy_bytes_per_s = 0;   // measure_copy: device copy bandwidth, bytes read + written per second
     std::uint64_t seed = 0;
     bool parent_clock = false;  // the calls' parent_ms are hpclab's clock
-    double harness_ms = 0;      // the median empty call on hpclab's clock (empty_calls > 0)
+    double harness_ms = 0;      // the quickest empty call on hpclab's clock (empty_calls > 0)
     Work work;
     std::string tool_log;  // what the tool the program ran under reported in its own log (compute-sanitizer)
     // The runs the same program made before this one (run_tasks_together),

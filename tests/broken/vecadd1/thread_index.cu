@@ -1,5 +1,5 @@
-// expect: no_output
-// why: index = threadIdx.x in a grid of n blocks of 1 thread: every block's only thread has index 0, so only c[0] is written (right) and c[1..n-1] never are; nothing out of bounds, the launch shape is the lesson's.
+// expect: wrong_answer
+// why: index = threadIdx.x in a grid of n blocks of 1 thread: every thread has index 0, so only c[0] is computed; the copy back brings the rest of d_c as the GPU left it (zeros from a fresh cudaMalloc, seen on the H200), so c[1] is a wrong value, not hpclab's poison; nothing out of bounds, the launch shape is the lesson's.
 /*
  * vecadd1.cu with one mistake: the index is the thread's, in blocks of one thread.
  */
