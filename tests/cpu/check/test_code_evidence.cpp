@@ -233,7 +233,12 @@ TEST_CASE("code evidence: real listings of hello's solution, its empty-kernel mi
     const ProgramFacts hello = built_facts("hello", root / "solutions" / "hello" / "hello.cu");
     REQUIRE(hello.code_known);
     REQUIRE(hello.code_of("_Z9say_hellov"));
-    CHECK(hello.code_of("_Z9say_hellov")->prints);
+    // On sm_90 cuobjdump shows device printf as CALL.ABS.NOINC through a
+    // register (the address loaded from a constant bank), not by name: a
+    // call the listing cannot name, so the rule does not judge (seen on the
+    // H100 with CUDA 13.0).
+    const auto* say_hello = hello.code_of("_Z9say_hellov");
+    CHECK((say_hello->prints || say_hello->calls_unnamed));
     const ProgramFacts host = built_facts("hello", root / "tests" / "broken" / "hello" / "host_prints.cu");
     REQUIRE(host.code_of("_Z9say_hellov"));
     CHECK_FALSE(host.code_of("_Z9say_hellov")->prints);
