@@ -2,13 +2,18 @@
 
 #include "run/process.h"
 #include "run/toolchain.h"
+#include "util/atomic_file.h"
+#include "util/keyed_hash.h"
+#include "util/text_file.h"
 
 #include <cxxabi.h>
 #include <fmt/format.h>
 
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <sstream>
 
 namespace hpclab {
@@ -135,6 +140,54 @@ std::string demangled(const std::string& name)
     return status == 0 && d ? d.get() : name;
 }
 
+// The parts' sets kept on disk, one line a name behind a letter per set:
+// reading them with nm takes a check about a second, and every check is a
+// process of its own. Keyed by what the sets are read from.
+constexpr std::pair<char, std::set<std::string> ProgramSymbols::*> kSets[] = {
+    {'H', &ProgramSymbols::harness_strong}, {'h', &ProgramSymbols::harness_weak},
+    {'R', &ProgramSymbols::runtime_strong}, {'r', &ProgramSymbols::runtime_weak},
+    {'L', &ProgramSymbols::library_strong}, {'l', &ProgramSymbols::library_weak},
+    {'U', &ProgramSymbols::referenced}};
+
+fs::path symbols_cache(const Toolchain& tc, const fs::path& bind_lib)
+{
+    std::string key;
+    for (const fs::path& p : {tc.harness_lib, bind_lib, tc.cuda_lib_dir / "libcudart_static.a",
+                              tc.cupti_lib_dir / "libcupti.so", tc.host_compiler}) {
+        std::error_code ec;
+        key += p.string() + ':' + std::to_string(fs::file_size(p, ec)) + ':' +
+               std::to_string(fs::last_write_time(p, ec).time_since_epoch().count()) + '\n';
+    }
+    return tc.cache_dir / fmt::format("link-symbols-{:016x}.txt",
+                                      keyed_hash(std::as_bytes(std::span(key)), 0x6C696E6Bull));
+}
+
+std::optional<ProgramSymbols> cached_symbols(const fs::path& file)
+{
+    const auto text = read_text_file(file);
+    if (!text || text->rfind("hpclab link symbols 1\n", 0) != 0) return std::nullopt;
+    ProgramSymbols s;
+    std::istringstream in(*text);
+    for (std::string line; std::getline(in, line);)
+        for (const auto& [letter, set] : kSets)
+            if (line.size() > 2 && line[0] == letter && line[1] == ' ') (s.*set).insert(line.substr(2));
+    return s;
+}
+
+void keep_symbols(const fs::path& file, const ProgramSymbols& s)
+{
+    std::string text = "hpclab link symbols 1\n";
+    for (const auto& [letter, set] : kSets)
+        for (const std::string& name : s.*set) text += std::string(1, letter) + ' ' + name + '\n';
+    std::error_code ec;
+    fs::create_directories(file.parent_path(), ec);
+    try {
+        write_file_atomically(file, text);
+    } catch (const std::exception&) {
+        // Not kept: the next check reads the parts again.
+    }
+}
+
 }  // namespace
 
 std::vector<SymbolDefinition> defined_symbols(std::string_view nm_output)
@@ -209,8 +262,11 @@ std::optional<ProgramSymbols> program_symbols(const Toolchain& tc, const fs::pat
     const std::string key = tc.harness_lib.string() + '\0' + bind_lib.string();
     std::lock_guard lock(m);
     auto it = known.find(key);
-    if (it == known.end()) it = known.emplace(key, read_program_symbols(tc, bind_lib)).first;
-    return it->second;
+    if (it != known.end()) return it->second;
+    const fs::path cache = symbols_cache(tc, bind_lib);
+    std::optional<ProgramSymbols> s = cached_symbols(cache);
+    if (!s && (s = read_program_symbols(tc, bind_lib))) keep_symbols(cache, *s);
+    return known.emplace(key, std::move(s)).first->second;
 }
 
 std::optional<std::string> link_refusal(const Toolchain& tc, const fs::path& object, const fs::path& bind_lib,
