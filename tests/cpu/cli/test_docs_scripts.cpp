@@ -108,3 +108,21 @@ TEST_CASE("docs: the grading wall times docs/instructors.md quotes are in docs/r
     }
     CHECK(found >= 3);
 }
+
+TEST_CASE("docs: the harness's cost per timed call in how-hpclab-checks.md is docs/results/handshake-h100.txt's table")
+{
+    const std::string doc = read_text_file(test::course_root() / "docs" / "how-hpclab-checks.md").value_or("");
+    const std::string kept = read_text_file(test::course_root() / "docs" / "results" / "handshake-h100.txt").value_or("");
+    std::string table;
+    std::istringstream lines(kept);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("|", 0) == 0) table += line + '\n';
+    REQUIRE(table.size() > 0);
+    const auto begin = doc.find("<!-- handshake:begin");
+    const auto end = doc.find("<!-- handshake:end -->");
+    REQUIRE(begin != std::string::npos);
+    REQUIRE(end != std::string::npos);
+    const auto body = doc.find('\n', begin) + 1;
+    CHECK_MESSAGE(doc.substr(body, end - body) == table,
+                  "paste the table of docs/results/handshake-h100.txt between the handshake markers");
+}
