@@ -49,7 +49,7 @@ uncovered_in() { grep -l '"covered": false' -r "$1/results" 2>/dev/null | wc -l;
 say "== $files files: the uninterrupted run"
 start=$(date +%s.%N)
 grade "$dir/whole" "$dir/whole.log"
-whole_s=$(echo "$(date +%s.%N) - $start" | bc)
+whole_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
 say "$(grep -m1 'files to grade' "$dir/whole.log")"
 say "uninterrupted: $(printf %.0f "$whole_s") s, $(results_in "$dir/whole") results"
 

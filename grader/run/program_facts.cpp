@@ -1,6 +1,8 @@
 #include "run/program_facts.h"
 
 #include "run/process.h"
+#include "util/atomic_file.h"
+#include "util/text_file.h"
 
 #include <cxxabi.h>
 
@@ -94,6 +96,27 @@ std::optional<std::string> tool_output(std::vector<std::string> argv)
 
 }  // namespace
 
+std::filesystem::path sass_of(const std::filesystem::path& program)
+{
+    std::filesystem::path p = program;
+    p += ".sass";
+    return p;
+}
+
+void keep_sass(const std::filesystem::path& object, const std::filesystem::path& program,
+               const std::filesystem::path& cuobjdump)
+{
+    std::error_code ec;
+    if (cuobjdump.empty() || !std::filesystem::exists(cuobjdump, ec)) return;
+    const auto sass = tool_output({cuobjdump.string(), "-sass", object.string()});
+    if (!sass) return;
+    try {
+        write_file_atomically(sass_of(program), *sass);
+    } catch (const std::exception&) {
+        // Not kept: read_program_facts reads the program itself.
+    }
+}
+
 ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced,
                                 const std::filesystem::path& cuobjdump)
 {
@@ -105,7 +128,10 @@ ProgramFacts read_program_facts(const std::filesystem::path& program, bool trace
     }
     std::error_code ec;
     if (cuobjdump.empty() || !std::filesystem::exists(cuobjdump, ec)) return facts;
-    if (const auto sass = tool_output({cuobjdump.string(), "-sass", program.string()})) {
+    if (auto kept = read_text_file(sass_of(program))) {
+        facts.code = parse_sass(*kept);
+        facts.code_known = true;
+    } else if (const auto sass = tool_output({cuobjdump.string(), "-sass", program.string()})) {
         facts.code = parse_sass(*sass);
         facts.code_known = true;
     }

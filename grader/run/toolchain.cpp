@@ -450,6 +450,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
         return r;
     }
     const ProcessResult lr = link_program(tc, files.object, bind_lib, library_flags, files.program);
+    if (lr.exited() && lr.exit_code == 0 && kernels_inside) keep_sass(files.object, r.program, tc.cuobjdump);
     fs::remove(files.object, ec);
     if (!lr.exited() || lr.exit_code != 0) {
         r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
