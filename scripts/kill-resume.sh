@@ -57,20 +57,23 @@ fails=0
 declare -A before  # the results on disk as each run began
 for k in 1 2 3 4 5; do
     before[run$k]=$(results_in "$dir/killed")
-    # A random moment of what is left: between 3 s and 90 % of the time the
-    # uninterrupted run took for as many files as have no result yet.
+    # A random moment of what is left, by progress rather than by clock (a
+    # run that finds the programs already built, as every run after the
+    # first does, takes a fraction of the first's time): once the results on
+    # disk reach a random count among those still to come, kill -9.
     left=$((files - ${before[run$k]}))
-    at=$(awk -v r="$RANDOM" -v t="$whole_s" -v left="$left" -v n="$files" \
-        'BEGIN { srand(r); span = 0.9 * t * left / n - 3; printf "%.1f", 3 + rand() * (span > 0 ? span : 0) }')
+    target=$(( ${before[run$k]} + 1 + RANDOM % (left > 2 ? left - 1 : 1) ))
     ( exec "$hpclab" grade "$class" --out "$dir/killed" --seed 2929 "${extra[@]}" > "$dir/run$k.log" 2>&1 ) &
     pid=$!
-    sleep "$at"
+    t0=$(date +%s.%N)
+    while kill -0 "$pid" 2>/dev/null && [ "$(results_in "$dir/killed")" -lt "$target" ]; do sleep 0.1; done
+    at="$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s (at $target results of $files)"
     if kill -9 "$pid" 2>/dev/null; then
         wait "$pid" 2>/dev/null
-        say "kill $k at ${at} s: $(results_in "$dir/killed") results on disk, $(uncovered_in "$dir/killed") of them not yet covered by a health check"
+        say "kill $k at ${at}: $(results_in "$dir/killed") results on disk, $(uncovered_in "$dir/killed") of them not yet covered by a health check"
     else
         wait "$pid"
-        say "kill $k at ${at} s: the run had ended ($(results_in "$dir/killed") results)"
+        say "kill $k at ${at}: the run had ended ($(results_in "$dir/killed") results)"
     fi
 done
 say "== the same command once more, to its end"
