@@ -55,14 +55,15 @@ say "uninterrupted: $(printf %.0f "$whole_s") s, $(results_in "$dir/whole") resu
 
 fails=0
 declare -A before  # the results on disk as each run began
+# Five distinct random points of progress, in order: kill k comes once
+# target k results are on disk (each resume starts past the one before).
+mapfile -t targets < <(shuf -i 1-$((files - 1)) -n 5 | sort -n)
 for k in 1 2 3 4 5; do
     before[run$k]=$(results_in "$dir/killed")
-    # A random moment of what is left, by progress rather than by clock (a
-    # run that finds the programs already built, as every run after the
-    # first does, takes a fraction of the first's time): once the results on
-    # disk reach a random count among those still to come, kill -9.
-    left=$((files - ${before[run$k]}))
-    target=$(( ${before[run$k]} + 1 + RANDOM % (left > 2 ? left - 1 : 1) ))
+    # By progress rather than by clock (a run that finds the programs
+    # already built, as every run after the first does, takes a fraction of
+    # the first's time): once the results on disk reach the target, kill -9.
+    target=${targets[$((k - 1))]}
     ( exec "$hpclab" grade "$class" --out "$dir/killed" --seed 2929 "${extra[@]}" > "$dir/run$k.log" 2>&1 ) &
     pid=$!
     t0=$(date +%s.%N)
