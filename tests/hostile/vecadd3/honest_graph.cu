@@ -1,0 +1,30 @@
+// expect: pass
+// why: honest and unusual: each call captures its launch into a CUDA graph on a stream of its own, instantiates it and launches the graph, then destroys both. The inputs are made on the GPU from the call's seed before the call starts, and the harness waits for the whole device before it commits to the outputs: the graph's work is in hpclab's time and its outputs are right
+// timing: yes
+#include "hpc.h"
+#include "vecadd3.h"
+
+#define BLKDIM 1024
+
+__global__ void add(const int *a, const int *b, int *c, int n)
+{
+    const int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+void vecadd(const int *d_a, const int *d_b, int *d_c, int n)
+{
+    cudaStream_t s;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    cudaSafeCall(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaSafeCall(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    add<<<(n + BLKDIM - 1) / BLKDIM, BLKDIM, 0, s>>>(d_a, d_b, d_c, n);
+    cudaSafeCall(cudaStreamEndCapture(s, &graph));
+    cudaSafeCall(cudaGraphInstantiate(&exec, graph, 0));
+    cudaSafeCall(cudaGraphLaunch(exec, s));
+    cudaSafeCall(cudaStreamSynchronize(s));
+    cudaSafeCall(cudaGraphExecDestroy(exec));
+    cudaSafeCall(cudaGraphDestroy(graph));
+    cudaSafeCall(cudaStreamDestroy(s));
+}
