@@ -1,5 +1,5 @@
 // expect: pass
-// why: honest and unusual, for the atomic task: a persistent grid (a few blocks per SM) whose threads stride over the input with several loads in flight, sum warps with __shfl_down_sync and add one value per warp into *d_sum with atomicAdd; the other tasks as the lesson does them (the solution's code). Far from the lesson's launch shape, and faster
+// why: honest and unusual, for the atomic task: a persistent grid (a few blocks per SM) whose threads stride over the input with several loads in flight, sum warps with __shfl_down_sync, the warps' sums through shared memory to one warp, and add one value per block into *d_sum with atomicAdd; the other tasks as the lesson does them (the solution's code). Far from the lesson's launch shape, and faster
 // timing: yes
 #include "hpc.h"
 #include "reduction.h"
@@ -56,13 +56,20 @@ int sum_tree(const int *d_a, int n) { return sum_with(sum_tree_kernel, d_a, n); 
 
 __global__ void sum_persistent(const int *a, int n, int *d_sum)
 {
+    __shared__ int warp_sums[32];
     int mine = 0;
     const int stride = gridDim.x * blockDim.x;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     for (; i + 3 * stride < n; i += 4 * stride) mine += a[i] + a[i + stride] + a[i + 2 * stride] + a[i + 3 * stride];
     for (; i < n; i += stride) mine += a[i];
     for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(0xffffffffu, mine, offset);
-    if ((threadIdx.x & 31) == 0) atomicAdd(d_sum, mine);
+    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x / 32] = mine;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        mine = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : 0;
+        for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(0xffffffffu, mine, offset);
+        if (threadIdx.x == 0) atomicAdd(d_sum, mine);
+    }
 }
 
 void sum_atomic(const int *d_a, int n, int *d_sum)
