@@ -1,5 +1,5 @@
-// expect: pass
-// why: honest and unusual: stream-ordered memory (cudaMallocAsync / cudaFreeAsync) for a small counter of its own, set and used on a stream of its own that the call waits for; allocated and freed within the call, so no leak, and the result right
+// expect: too_slow
+// why: honest, and honestly slow: stream-ordered memory (cudaMallocAsync / cudaFreeAsync) for a small counter on a stream it creates and destroys in every call; the stream's creation and the pool giving its memory back at each synchronisation cost about 0.3 ms a call on the H200 (0.17x the tuned baseline), which hpclab's clock sees as it would any other work of the call. Right answers, no leak: only the speed fails
 // timing: yes
 #include "hpc.h"
 #include "vecadd3.h"
