@@ -557,8 +557,15 @@ const CallReport* RunReport::first_failure() const
 double RunReport::median_gpu_ms() const { return median_timed(calls, [](const CallReport& c) { return c.gpu_ms; }); }
 double RunReport::median_host_ms() const { return median_timed(calls, [](const CallReport& c) { return c.host_ms; }); }
 
-RunReport run_task(const RunRequest& req)
+RunReport run_task(const RunRequest& request)
 {
+    // Inputs given whole (an image file) cannot be made from a seed: such a
+    // run sends them through the exchange, and its times are the program's.
+    RunRequest req = request;
+    if (req.fill_inputs) {
+        req.parent_clock = false;
+        req.empty_calls = 0;
+    }
     const auto t_begin = Clock::now();
     RunReport report;
     report.seed = req.seed;

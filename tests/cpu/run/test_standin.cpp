@@ -230,3 +230,25 @@ TEST_CASE("stand-in, parent's clock: what a call takes is hpclab's measure, what
         CHECK(c.parent_ms >= 29.0);                  // what hpclab saw: it sleeps 30 ms a call
     }
 }
+
+TEST_CASE("stand-in, parent's clock: a timed run with inputs given whole (an image) sends them, and is judged on them")
+{
+    const Params p {{"n", 1000}};
+    RunRequest req = standin_request("vecadd", "vecadd1", p, true);
+    REQUIRE(req.parent_clock);
+    req.fill_inputs = [](CallBuffers& call) {
+        for (int& v : call.get<int>("a")) v = 7;
+        for (int& v : call.get<int>("b")) v = 5;
+    };
+    std::vector<int> first_c;
+    req.on_first_outputs = [&](const CallBuffers& call) {
+        const auto c = call.get<int>("c");
+        first_c.assign(c.begin(), c.end());
+    };
+    const RunReport r = run_task(req);
+    CHECK_FALSE(r.parent_clock);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
+    REQUIRE(first_c.size() == 1000);
+    CHECK(first_c[0] == 12);  // the given inputs, not inputs made from a seed
+    CHECK(first_c[999] == 12);
+}
