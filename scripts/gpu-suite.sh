@@ -268,6 +268,18 @@ for (lab, task, who), v in sorted(rows.items()):
     print(f"{lab:<10} {task:<7} {who:<40} threshold {th if th is not None else '-':<5} ratio median {med if med is None else round(med,3)} "
           f"(all {[round(x,3) for x in ratios]}; spread {spread}) verdicts {verdicts}")
 PY
+  handshake_table
+}
+
+# The harness's cost per timed call (docs/results/handshake-<gpu>.txt), from
+# the grade records of the parts course and calibrate that ran in this call.
+handshake_table() {
+  local tag; tag=$(gpu_tag); tag=${tag:-gpu}
+  say ""
+  say "== the harness's cost per timed call: \$OUT/handshake-$tag.txt"
+  python3 scripts/handshake-table.py "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1 | sed 's/, / (driver /; s/$/)/')" \
+    "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "$LOGS"/check-*.json "$LOGS/calibrate" \
+    > "$OUT/handshake-$tag.txt" && tee -a "$summary" < "$OUT/handshake-$tag.txt"
 }
 
 # hpclab calibrate itself: every lab with a threshold, CAL_REPS checks of

@@ -241,7 +241,7 @@ RatioMeasurement ratio_of(const TaskCheck& t)
     if (!t.timing) return {.problem = "not timed: " + verdict};
     RatioMeasurement m {.ratio = t.timing->ratio};
     if (t.timing->unreliable)
-        m.problem = "inconclusive: another process used the GPU meanwhile (calibrate on a GPU nothing else uses)";
+        m.problem = "inconclusive: " + t.timing->unreliable_why + " (calibrate on a GPU nothing else uses)";
     else if (v.verdict == Verdict::suspicious)
         m.problem = "suspicious: faster than the GPU's copy bandwidth allows for its bytes";
     else if (is_failure(v.verdict) && v.verdict != Verdict::too_slow && v.verdict != Verdict::inconclusive)

@@ -98,7 +98,9 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                               {"ratio", t.timing->ratio},           {"ratio_low", t.timing->ratio_low},
                               {"ratio_high", t.timing->ratio_high}, {"threshold", t.timing->threshold},
                               {"floor_ms", t.timing->floor_ms},     {"copy_bytes_per_s", t.timing->copy_bytes_per_s},
-                              {"harness_ms", t.timing->harness_ms}, {"unreliable", t.timing->unreliable}};
+                              {"harness_ms", t.timing->harness_ms}, {"unreliable", t.timing->unreliable},
+                              {"unreliable_why", t.timing->unreliable_why},
+                              {"empty_calls_ms", t.timing->empty_calls_ms}};
         tasks.push_back(std::move(task));
     }
     return {

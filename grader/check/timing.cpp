@@ -9,6 +9,7 @@
 #include "util/timeline.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -85,6 +86,14 @@ bool below_harness_cost(const RunReport& r, double harness_ms)
     return median(std::move(raw)) < harness_ms;
 }
 
+// Who else was on a GPU, named where NVML and /proc can tell.
+std::string named_gpu_users()
+{
+    const std::vector<std::string> named = gpu_other_processes_named();
+    if (named.empty()) return "another process was using a GPU of this machine";
+    return fmt::format("another process was using a GPU of this machine: {}", fmt::join(named, ", "));
+}
+
 // Another process on a GPU of this machine makes timings unreliable; so
 // does not knowing.
 bool gpu_was_shared(std::optional<int> before, std::optional<int> after)
@@ -109,7 +118,7 @@ Finding finding_of_timing(const Timing& t)
     if (t.ratio_low >= t.threshold) return make(Verdict::pass, range, where);
     if (t.ratio_high < t.threshold && !t.unreliable) return make(Verdict::too_slow, range, where);
     return make(Verdict::inconclusive,
-                range + (t.unreliable ? ": another process was using a GPU of this machine" : ": too close to call, rerun"), where);
+                range + (t.unreliable ? ": " + t.unreliable_why : ": too close to call, rerun"), where);
 }
 
 const TaskInfo* baseline_task(const LabInfo& lab, const TaskInfo& task)
@@ -405,7 +414,10 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
             for (std::size_t k = 1; k < r.calls.size(); ++k)
                 into.push_back(call_time(r.calls[k], r, baseline_run.harness_ms));
             harness_cost_doubtful = harness_cost_doubtful || below_harness_cost(r, baseline_run.harness_ms);
-            if (!student) timing.harness_ms = baseline_run.harness_ms;
+            if (!student) {
+                timing.harness_ms = baseline_run.harness_ms;
+                timing.empty_calls_ms = baseline_run.empty_calls_ms;
+            }
             if (!student && round == 0) timing.copy_bytes_per_s = r.copy_bytes_per_s;
         }
         // A baseline kept from another check ran at another moment (the
@@ -419,7 +431,12 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
             again = true;
         }
     }
-    timing.unreliable = gpu_was_shared(gpu_processes_before_, gpu_processes_now()) || harness_cost_doubtful;
+    if (gpu_was_shared(gpu_processes_before_, gpu_processes_now()))
+        timing.unreliable_why = named_gpu_users();
+    else if (harness_cost_doubtful)
+        timing.unreliable_why = "the harness's own cost of a call, measured in the same run, was more than a whole "
+                                "call: the machine was busy at that moment (rerun)";
+    timing.unreliable = !timing.unreliable_why.empty();
     update_ratio(timing);
     if (timing.student_ms.empty() || timing.baseline_ms.empty()) {
         if (timing.baseline_ms.empty())

@@ -37,7 +37,9 @@ struct Timing {
     double floor_ms = 0;              // the fewest bytes at the copy bandwidth: nothing is faster
     double copy_bytes_per_s = 0;      // the device copy's, measured by the baseline's program
     double harness_ms = 0;            // the harness's own cost of a call, taken out of both (run/call_driver.h)
-    bool unreliable = false;          // another process used the GPU meanwhile (or none could tell)
+    std::vector<double> empty_calls_ms;  // the baseline program's empty calls it was the quickest of
+    bool unreliable = false;          // another process used the GPU meanwhile (or none could tell), or the clock was disturbed
+    std::string unreliable_why;       // which of them, in a student's words
     std::string note;
 };
 

@@ -60,7 +60,7 @@ void print_observations(const TaskCheck& t)
                    tm->baseline_ms.empty() ? 0.0 : tm->baseline_ms.front(), tm->ratio, tm->baseline, tm->ratio_low,
                    tm->ratio_high, tm->threshold,
                    tm->threshold_set_by.empty() ? "" : ", set by " + tm->threshold_set_by.filename().string(),
-                   tm->unreliable ? " [GPU busy: unreliable]" : "");
+                   tm->unreliable ? " [unreliable: " + tm->unreliable_why + "]" : "");
 }
 
 void print_verdict(const TaskVerdict& v)

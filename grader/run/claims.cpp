@@ -70,14 +70,17 @@ std::optional<std::string> untrue_trace(const RunRequest& req, const wire::Resul
     return std::nullopt;
 }
 
-// The timed calls' claimed times against the parent's view of them.
+// The timed calls' claimed times against the parent's view of them: on the
+// parent's clock, its own time from go to done (which the program cannot
+// steer); otherwise the time between the call's two lines as read.
 std::optional<std::string> untrue_times(const RunRequest& req, const SeenCalls& seen, const RunReport& report)
 {
     if (req.ncalls < 2 || !req.judge_outputs || report.status != RunStatus::completed) return std::nullopt;
     std::vector<double> claimed, observed;
-    for (std::size_t k = 1; k < report.calls.size() && k < seen.observed_ms.size(); ++k) {
+    for (std::size_t k = 1; k < report.calls.size(); ++k) {
+        if (!report.parent_clock && k >= seen.observed_ms.size()) break;
         claimed.push_back(std::min(report.calls[k].gpu_ms, report.calls[k].host_ms));
-        observed.push_back(seen.observed_ms[k]);
+        observed.push_back(report.parent_clock ? report.calls[k].parent_ms : seen.observed_ms[k]);
     }
     if (claimed.empty()) return std::nullopt;
     const double claimed_ms = median(claimed), observed_ms = median(observed);

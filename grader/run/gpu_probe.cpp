@@ -1,5 +1,6 @@
 #include "run/gpu_probe.h"
 
+#include "util/escape.h"
 #include "util/proc_stat.h"
 
 #include <dlfcn.h>
@@ -207,7 +208,12 @@ std::optional<GpuUsage> nvml_usage(const std::string& uuid, bool every_gpu)
             switch (ancestry_of(pid)) {
             case Ancestry::own: usage->own_pids.push_back(pid); break;
             case Ancestry::other_hpclab: ++usage->hpclab_runs; break;
-            case Ancestry::other: ++usage->others; break;
+            case Ancestry::other:
+                ++usage->others;
+                if (const auto stat = proc_stat(pid))
+                    usage->others_named.push_back(escaped_text(stat->name) + " (pid " + std::to_string(pid) + ")");
+                else usage->others_named.push_back("pid " + std::to_string(pid) + ", gone or not visible");
+                break;
             }
         }
     }
@@ -226,6 +232,12 @@ std::optional<int> gpu_processes_now()
     const auto usage = nvml_usage("", true);
     if (!usage) return std::nullopt;
     return usage->others;
+}
+
+std::vector<std::string> gpu_other_processes_named()
+{
+    const auto usage = nvml_usage("", true);
+    return usage ? usage->others_named : std::vector<std::string> {};
 }
 
 }  // namespace hpclab

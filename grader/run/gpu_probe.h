@@ -51,11 +51,14 @@ std::vector<GpuInfo> probe_gpus();
 // check's: a program calling the driver on one GPU slows timed calls on
 // another (check/gpu_turns.h).
 std::optional<int> gpu_processes_now();
+// The same processes, each as "name (pid N)" (empty when none or NVML cannot tell).
+std::vector<std::string> gpu_other_processes_named();
 
 // Who uses the GPU now, as NVML sees it: hpclab's own descendants (its lab
 // programs) apart from the other processes, and the device memory in use.
 struct GpuUsage {
     int others = 0;                 // processes of no hpclab
+    std::vector<std::string> others_named;  // each as "name (pid N)", for a message
     int hpclab_runs = 0;            // lab programs of other hpclab processes (they take GPU turns: check/gpu_turns.h)
     std::vector<int> own_pids;
     std::uint64_t used_bytes = 0;

@@ -225,12 +225,17 @@ void classify_end(const RunRequest& req, const wire::Result& result, RunReport& 
         report.status_message = std::move(message);
     };
     const bool unready_when_wanted = req.gate && req.gate->wanted() && !req.gate->opened();
+    // The harness leaves its gate only on go, or when hpclab closes it.
+    const bool left_unbidden = req.gate && !req.gate->opened() && !req.gate->closed() && pr.exited() &&
+                               pr.exit_code == 0;
     if (pr.cancelled) set(RunStatus::cancelled, "stopped: another run of this task hit the time limit");
     // A timed program must be there to be timed: one that ended cleanly
-    // before its timed calls would otherwise go unmeasured (no speed
-    // finding), and one never ready failed the phase.
-    else if (unready_when_wanted && req.gate->ended_unready() && pr.exited() && pr.exit_code == 0)
-        set(RunStatus::tampered, "the timed program ended with status 0 before its timed calls began");
+    // before its timed calls (whether hpclab wanted them yet or not) would
+    // otherwise go unmeasured (no speed finding), and one never ready
+    // failed the phase.
+    else if (left_unbidden || (unready_when_wanted && req.gate->ended_unready() && pr.exited() && pr.exit_code == 0))
+        set(RunStatus::tampered, "the timed program ended with status 0 before its timed calls began, though hpclab "
+                                 "had neither started them nor closed its gate");
     else if (unready_when_wanted && !req.gate->ended_unready() && pr.exited() && pr.exit_code == 0)
         set(RunStatus::timed_out, "the timed program was not ready for its timed calls in time: stopped");
     else if (req.gate && !req.gate->opened() && !pr.timed_out && pr.signal == 0) set(RunStatus::cancelled, kGateClosed);
@@ -432,8 +437,10 @@ void judge_calls(const RunRequest& req, const PreparedExchange& ex, const SeenCa
     }
     // The quickest empty call: delays only add to one, and too large a cost
     // taken out would make a call look faster than it was.
-    if (req.parent_clock && req.empty_calls > 0 && driven.parent_ms.size() >= req.empty_calls)
-        report.harness_ms = *std::min_element(driven.parent_ms.begin(), driven.parent_ms.begin() + req.empty_calls);
+    if (req.parent_clock && req.empty_calls > 0 && driven.parent_ms.size() >= req.empty_calls) {
+        report.empty_calls_ms.assign(driven.parent_ms.begin(), driven.parent_ms.begin() + req.empty_calls);
+        report.harness_ms = *std::min_element(report.empty_calls_ms.begin(), report.empty_calls_ms.end());
+    }
 }
 
 // A size whose device buffers cannot fit the GPU: not worth starting.

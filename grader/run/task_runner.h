@@ -133,6 +133,7 @@ struct RunReport {
     std::uint64_t seed = 0;
     bool parent_clock = false;  // the calls' parent_ms are hpclab's clock
     double harness_ms = 0;      // the quickest empty call on hpclab's clock (empty_calls > 0)
+    std::vector<double> empty_calls_ms;  // every empty call, in order (their spread)
     Work work;
     std::string tool_log;  // what the tool the program ran under reported in its own log (compute-sanitizer)
     // The runs the same program made before this one (run_tasks_together),

@@ -214,7 +214,10 @@ TEST_CASE("calibrate: a check's task as a measurement: its ratio, or why it has 
     t.verdict.verdict = Verdict::inconclusive;
     CHECK(ratio_of(t).usable());
     t.timing->unreliable = true;  // another process on the GPU: the number means nothing
-    CHECK(contains(ratio_of(t).problem, "another process used the GPU"));
+    t.timing->unreliable_why = "another process was using a GPU of this machine: sleep (pid 7)";
+    CHECK(ratio_of(t).problem ==
+          "inconclusive: another process was using a GPU of this machine: sleep (pid 7) (calibrate on a GPU nothing "
+          "else uses)");
     t.timing->unreliable = false;
     t.verdict.verdict = Verdict::grader_error;  // the GPU was unhealthy after the runs
     CHECK(contains(ratio_of(t).problem, "the check failed: grader_error"));

@@ -252,3 +252,24 @@ TEST_CASE("stand-in, parent's clock: a timed run with inputs given whole (an ima
     CHECK(first_c[0] == 12);  // the given inputs, not inputs made from a seed
     CHECK(first_c[999] == 12);
 }
+
+TEST_CASE("stand-in: a timed program that ends with status 0 behind its gate, unbidden, is tampering")
+{
+    const Params p {{"n", 1000}};
+    SUBCASE("the gate neither opened nor closed: tampering, wanted or not")
+    {
+        RunRequest req = standin_request("exit", "vecadd1", p, true);
+        req.gate = std::make_shared<Gate>();
+        const RunReport r = run_task(req);
+        CHECK(r.status == RunStatus::tampered);
+        CHECK(r.status_message.find("before its timed calls began") != std::string::npos);
+        CHECK(verdict_of("vecadd1", p, r) == Verdict::tampering);
+    }
+    SUBCASE("hpclab closed the gate (no timing needed): cancelled, no blame")
+    {
+        RunRequest req = standin_request("exit", "vecadd1", p, true);
+        req.gate = std::make_shared<Gate>();
+        req.gate->close();
+        CHECK(run_task(req).status == RunStatus::cancelled);
+    }
+}

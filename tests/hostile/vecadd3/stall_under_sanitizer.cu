@@ -1,5 +1,5 @@
 // expect: time_limit
-// why: correct, but when compute-sanitizer's injection library is in its memory map it spins forever: the sanitizer run's time-out is a finding of its own
+// why: correct, but when compute-sanitizer's libraries are in its memory map (found by their names: a program named after this file has the word "sanitizer" in its own path) it spins forever: the sanitizer run's time-out is a finding of its own
 #include "hpc.h"
 #include "vecadd3.h"
 #include <cstdio>
@@ -9,7 +9,7 @@ static bool under_sanitizer(void)
     FILE *maps = fopen("/proc/self/maps", "r");
     char line[512];
     bool found = false;
-    while (maps && fgets(line, sizeof line, maps)) found = found || strstr(line, "sanitizer") != NULL;
+    while (maps && fgets(line, sizeof line, maps)) found = found || strstr(line, "compute-sanitizer") || strstr(line, "libsanitizer") || strstr(line, "TreeLauncher");
     if (maps) fclose(maps);
     return found;
 }
