@@ -100,7 +100,8 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                               {"floor_ms", t.timing->floor_ms},     {"copy_bytes_per_s", t.timing->copy_bytes_per_s},
                               {"harness_ms", t.timing->harness_ms}, {"unreliable", t.timing->unreliable},
                               {"unreliable_why", t.timing->unreliable_why},
-                              {"empty_calls_ms", t.timing->empty_calls_ms}};
+                              {"empty_calls_ms", t.timing->empty_calls_ms},
+                              {"student_harness_ms", t.timing->student_harness_ms}};
         tasks.push_back(std::move(task));
     }
     return {

@@ -66,9 +66,17 @@ bool conclusive(Timing& t)
 }
 
 // A timed call's time: hpclab's own clock from go to done, less what the
-// harness adds to every call (its empty calls, measured on the trusted
-// baseline's program in the same round); the program's own event time only
-// where no parent clock ran (a task whose inputs are not all fills).
+// harness adds to every call: its empty calls, measured in the program's own
+// process (the cost differs a little from one process to the next), never
+// more than the trusted baseline's measure in the same round (a student's
+// program could slow its own empty calls down); the program's own event time
+// only where no parent clock ran (a task whose inputs are not all fills).
+double harness_cost_taken_out(const RunReport& r, double baseline_harness_ms)
+{
+    if (r.harness_ms <= 0) return baseline_harness_ms;
+    return baseline_harness_ms <= 0 ? 0 : std::min(r.harness_ms, baseline_harness_ms);
+}
+
 double call_time(const CallReport& c, const RunReport& r, double harness_ms)
 {
     if (!r.parent_clock) return c.gpu_ms;
@@ -261,7 +269,7 @@ RunRequest TimingPhase::request(std::size_t index, bool of_student, const std::f
     return timed_run(target, {.reps = graded.timing_reps,
                               .judge_outputs = of_student,
                               .measure_copy = !of_student,
-                              .measure_harness = !of_student});
+                              .measure_harness = true});
 }
 
 // A later round's request: the student's with what hpclab read of its program.
@@ -411,9 +419,10 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
                     if (is_failure(f.kind)) findings.push_back(std::move(f));
             if (!r.passed()) continue;
             auto& into = student ? timing.student_ms : timing.baseline_ms;
-            for (std::size_t k = 1; k < r.calls.size(); ++k)
-                into.push_back(call_time(r.calls[k], r, baseline_run.harness_ms));
-            harness_cost_doubtful = harness_cost_doubtful || below_harness_cost(r, baseline_run.harness_ms);
+            const double taken_out = harness_cost_taken_out(r, baseline_run.harness_ms);
+            for (std::size_t k = 1; k < r.calls.size(); ++k) into.push_back(call_time(r.calls[k], r, taken_out));
+            harness_cost_doubtful = harness_cost_doubtful || below_harness_cost(r, taken_out);
+            if (student) timing.student_harness_ms = r.harness_ms;
             if (!student) {
                 timing.harness_ms = baseline_run.harness_ms;
                 timing.empty_calls_ms = baseline_run.empty_calls_ms;

@@ -38,6 +38,7 @@ struct Timing {
     double copy_bytes_per_s = 0;      // the device copy's, measured by the baseline's program
     double harness_ms = 0;            // the harness's own cost of a call, taken out of both (run/call_driver.h)
     std::vector<double> empty_calls_ms;  // the baseline program's empty calls it was the quickest of
+    double student_harness_ms = 0;    // the same cost measured in the student's program (the lesser is taken out of its times)
     bool unreliable = false;          // another process used the GPU meanwhile (or none could tell), or the clock was disturbed
     std::string unreliable_why;       // which of them, in a student's words
     std::string note;

@@ -4,8 +4,10 @@
 #include "util/proc_stat.h"
 
 #include <dlfcn.h>
-
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cstdio>
@@ -36,6 +38,7 @@ Ancestry ancestry_of(int pid)
     for (int hops = 0; pid > 1 && hops < 64; ++hops) {
         if (pid == self) return hops > 0 ? Ancestry::own : Ancestry::other;
         const auto stat = proc_stat(pid);
+        if (!stat && hops == 0 && kill(pid, 0) != 0 && errno == ESRCH) return Ancestry::gone;  // not hidden: ended
         if (!stat) break;
         if (hops > 0 && stat->name == "hpclab") under_hpclab = true;
         pid = stat->parent;
@@ -208,11 +211,12 @@ std::optional<GpuUsage> nvml_usage(const std::string& uuid, bool every_gpu)
             switch (ancestry_of(pid)) {
             case Ancestry::own: usage->own_pids.push_back(pid); break;
             case Ancestry::other_hpclab: ++usage->hpclab_runs; break;
+            case Ancestry::gone: break;
             case Ancestry::other:
                 ++usage->others;
                 if (const auto stat = proc_stat(pid))
                     usage->others_named.push_back(escaped_text(stat->name) + " (pid " + std::to_string(pid) + ")");
-                else usage->others_named.push_back("pid " + std::to_string(pid) + ", gone or not visible");
+                else usage->others_named.push_back("pid " + std::to_string(pid));
                 break;
             }
         }

@@ -70,7 +70,10 @@ std::optional<GpuUsage> gpu_usage_now(const std::string& uuid = "");
 // Whose process `pid` is, from its parents read in /proc: this process's
 // (a descendant), another hpclab process's (an ancestor named hpclab), or
 // someone else's. A process of another PID namespace is not found: someone else's.
-enum class Ancestry { own, other_hpclab, other };
+// A process already ended when its /proc entry was read is `gone`: NVML's
+// list still names processes that are exiting (checks beside this one end
+// theirs all the time), and an ended process slows nothing any more.
+enum class Ancestry { own, other_hpclab, other, gone };
 Ancestry ancestry_of(int pid);
 inline bool is_own_descendant(int pid) { return ancestry_of(pid) == Ancestry::own; }
 

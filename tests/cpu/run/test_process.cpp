@@ -212,6 +212,11 @@ TEST_CASE("process: another hpclab's programs are told apart from this one's and
 
     ::kill(g, SIGKILL);
     ::kill(c, SIGKILL);
+    // Ended and reaped: NVML may still list it a moment; it is nobody's now.
+    if (reaped_here) {
+        ::waitpid(c, nullptr, 0);
+        CHECK(hpclab::ancestry_of(static_cast<int>(c)) == hpclab::Ancestry::gone);
+    }
 
     // Below this process, a process that names itself hpclab (a student's
     // program hiding its child) does not make that child another's.

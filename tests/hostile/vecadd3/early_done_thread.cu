@@ -1,10 +1,11 @@
 // expect: tampering
-// why: a thread started at its first call finds the exchange's handshake (the header's layout, copied from the course's grader) and spins on it: the moment hpclab says go, it says done, so that hpclab's clock stops before the harness has made the inputs, called the student or synchronised. The harness writes its commitment to the outputs only when the call is done; hpclab reads the commitment the moment it sees done, and outputs that do not match it are tampering
+// why: a thread started at its first call finds the exchange's handshake (the header's layout, copied from the course's grader) and spins on it: the moment hpclab says go, it says done (the call sleeps a moment first, to give the thread the program's one CPU), so that hpclab's clock stops before the harness has made the inputs, called the student or synchronised. The harness writes its commitment to the outputs only when the call is done; hpclab reads the commitment the moment it sees done, and outputs that do not match it are tampering
 // timing: yes
 #include "hpc.h"
 #include "vecadd3.h"
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -78,6 +79,8 @@ void vecadd(const int *d_a, const int *d_b, int *d_c, int n)
         pthread_detach(t);
         started = true;
     }
+    /* the program has one CPU: give it to the thread, which says done now */
+    usleep(300);
     add<<<(n + 1023) / 1024, 1024>>>(d_a, d_b, d_c, n);
     cudaCheckError();
 }
