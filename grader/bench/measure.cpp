@@ -76,7 +76,10 @@ BenchRow measured_row(BenchRow row, const RunReport& report)
         return row;
     }
     // The median as the runner computes it for every command; the extremes
-    // show the spread.
+    // show the spread. The program's own event times, not hpclab's clock:
+    // every variant is the course's own code (bench/<lab>/), trusted, and a
+    // table of kernel times against a copy's needs no handshake in them (a
+    // timed call of vecadd3 lasts about as long as the handshake itself).
     row.median_ms = report.median_gpu_ms();
     const auto [lo, hi] = std::minmax_element(report.calls.begin() + 1, report.calls.end(),
                                               [](const CallReport& a, const CallReport& b) { return a.gpu_ms < b.gpu_ms; });

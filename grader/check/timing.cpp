@@ -65,24 +65,6 @@ bool conclusive(Timing& t)
     return t.ratio_low >= t.threshold * 1.05 || t.ratio_high < t.threshold / 1.05;
 }
 
-// A timed call's time: hpclab's own clock from go to done, less what the
-// harness adds to every call: its empty calls, measured in the program's own
-// process (the cost differs a little from one process to the next), never
-// more than the trusted baseline's measure in the same round (a student's
-// program could slow its own empty calls down); the program's own event time
-// only where no parent clock ran (a task whose inputs are not all fills).
-double harness_cost_taken_out(const RunReport& r, double baseline_harness_ms)
-{
-    if (r.harness_ms <= 0) return baseline_harness_ms;
-    return baseline_harness_ms <= 0 ? 0 : std::min(r.harness_ms, baseline_harness_ms);
-}
-
-double call_time(const CallReport& c, const RunReport& r, double harness_ms)
-{
-    if (!r.parent_clock) return c.gpu_ms;
-    return std::max(c.parent_ms - harness_ms, 1e-4);
-}
-
 // A call never costs less than the harness's part of it: a median call
 // below the cost taken out means that cost was measured at a bad moment,
 // and the times are not to be trusted either way.
@@ -110,6 +92,30 @@ bool gpu_was_shared(std::optional<int> before, std::optional<int> after)
 }
 
 }  // namespace
+
+// A timed call's time: hpclab's own clock from go to done, less what the
+// harness adds to every call; the program's own event time only where no
+// parent clock ran (a task whose inputs are not all fills). What is taken
+// out is one figure for both programs of a round: the lesser of their
+// quickest empty calls. Each program measures the cost in its own process
+// (it differs from one process to the next, and from one moment to the
+// next: a baseline's empty calls measured at a busy moment, taken out of its
+// own calls alone, left it 0.004 ms a call and failed a correct file at
+// 0.04x in a class's grading on the H100); never more than the trusted
+// baseline's measure (a student's program could slow its own empty calls
+// down), and the same for both, so that an error in it moves both times.
+double common_harness_cost(const RunReport& baseline, const RunReport& student)
+{
+    if (baseline.harness_ms <= 0) return 0;
+    return student.harness_ms > 0 ? std::min(student.harness_ms, baseline.harness_ms) : baseline.harness_ms;
+}
+
+double call_time(const CallReport& c, const RunReport& r, double harness_ms)
+{
+    if (!r.parent_clock) return c.gpu_ms;
+    return std::max(c.parent_ms - harness_ms, 1e-4);
+}
+
 
 Finding finding_of_timing(const Timing& t)
 {
@@ -412,6 +418,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
         if (round > 0 && !std::exchange(again, false) && conclusive(timing)) break;
         const auto [baseline_run, student_run] =
             round == 0 ? std::move(*prepared->first) : later_round(index, base.program);
+        const double taken_out = common_harness_cost(baseline_run, student_run);
         for (const bool student : {false, true}) {
             const RunReport& r = student ? student_run : baseline_run;
             if (student)  // the timed calls are checked too
@@ -419,7 +426,6 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
                     if (is_failure(f.kind)) findings.push_back(std::move(f));
             if (!r.passed()) continue;
             auto& into = student ? timing.student_ms : timing.baseline_ms;
-            const double taken_out = harness_cost_taken_out(r, baseline_run.harness_ms);
             for (std::size_t k = 1; k < r.calls.size(); ++k) into.push_back(call_time(r.calls[k], r, taken_out));
             harness_cost_doubtful = harness_cost_doubtful || below_harness_cost(r, taken_out);
             if (student) timing.student_harness_ms = r.harness_ms;

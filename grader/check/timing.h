@@ -44,6 +44,13 @@ struct Timing {
     std::string note;
 };
 
+// What is taken out of every timed call of both programs of a round: the
+// lesser of their harness costs (RunReport::harness_ms), 0 without the
+// baseline's. And a timed call's time with it taken out (hpclab's clock),
+// or the program's event time where no parent clock ran.
+double common_harness_cost(const RunReport& baseline, const RunReport& student);
+double call_time(const CallReport& c, const RunReport& r, double harness_ms);
+
 // The verdict a speed measurement gives (pass when fast enough).
 Finding finding_of_timing(const Timing& t);
 // A task's timing before any run: what it is measured against, at which

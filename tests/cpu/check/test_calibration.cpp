@@ -268,3 +268,31 @@ TEST_CASE("calibrate: a task timed against a plainer task of the baseline must s
     const Calibration clear = tiled_at(1.5);
     CHECK(row(clear, "matmul", "tiled").decision.kind == Kind::confirmed);  // 1.5 >= 1.2 x 1.2, and 1.2 >= 1.2 x 1.0
 }
+
+TEST_CASE("timing on the parent's clock: one harness cost, the lesser of the two programs', comes out of both")
+{
+    // A round of a class's grading on the H100 (reduction, task atomic, a
+    // correct file): the baseline's empty calls measured at a busy moment.
+    auto run = [](double harness_ms, std::vector<double> parent_ms) {
+        RunReport r;
+        r.parent_clock = true;
+        r.harness_ms = harness_ms;
+        for (double ms : parent_ms) r.calls.push_back(CallReport {.done = true, .parent_ms = ms});
+        return r;
+    };
+    const RunReport baseline = run(0.173, {0.4, 0.177, 0.186, 0.178, 0.175});
+    const RunReport student = run(0.124, {0.4, 0.256, 0.256, 0.253, 0.256});
+    const double cost = common_harness_cost(baseline, student);
+    CHECK(cost == doctest::Approx(0.124));
+    CHECK(call_time(baseline.calls[1], baseline, cost) == doctest::Approx(0.053));
+    CHECK(call_time(student.calls[1], student, cost) == doctest::Approx(0.132));
+    // The student's program cannot have more taken out than the trusted baseline measured.
+    CHECK(common_harness_cost(baseline, run(5.0, {6.0, 6.0})) == doctest::Approx(0.173));
+    // No empty calls in the student's run (it failed first): the baseline's alone.
+    CHECK(common_harness_cost(baseline, run(0, {0.3})) == doctest::Approx(0.173));
+    // No baseline measure: nothing taken out; event times where no parent clock ran.
+    CHECK(common_harness_cost(run(0, {0.3}), student) == 0);
+    RunReport events;
+    events.calls.push_back(CallReport {.done = true, .gpu_ms = 0.5, .parent_ms = 9});
+    CHECK(call_time(events.calls[0], events, 0.1) == 0.5);
+}
