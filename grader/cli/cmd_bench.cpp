@@ -12,6 +12,7 @@
 #include "bench/render.h"
 #include "check/gpu_turns.h"
 #include "util/clock_text.h"
+#include "student/committed_file.h"
 
 #include <fmt/format.h>
 
