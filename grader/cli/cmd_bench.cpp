@@ -93,9 +93,7 @@ public:
                 const BenchCall call {plan_.lab, tp.task, spec, params, bench_calls(tp, params), fresh_seed()};
                 std::optional<BenchRow> memory_bound;
                 bool copy_ran = false;
-                for (const BenchVariant& v : plan_.variants) {
-                    if (!v.covers(tp.task->id)) continue;
-                    BenchRow row = measure(call, v, built.at(v.id));
+                for (BenchRow& row : measure_interleaved(call, tp, built)) {
                     if (row.flops == 0 && row.bytes > 0) memory_bound = row;
                     copy_ran = copy_ran || row.is_copy();
                     rows.push_back(std::move(row));
@@ -111,9 +109,43 @@ public:
     }
 
 private:
-    BenchRow measure(const BenchCall& call, const BenchVariant& v, const BuiltVariant& built)
+    struct Measured {
+        BenchRow row;                     // measured, or why it has no times
+        std::optional<RunReport> report;  // the run, where it completed
+    };
+
+    // Every variant of one size, in kBenchRounds rounds of half the calls,
+    // the second in the reverse order, each row from both rounds' calls:
+    // a variant and the copy it is compared with are timed close together,
+    // twice, rather than once each at moments apart (at small sizes the
+    // copy alone measured 41 and 17 us in one run on the H100).
+    std::vector<BenchRow> measure_interleaved(const BenchCall& call, const TaskPlan& tp,
+                                              const std::map<std::string, BuiltVariant>& built)
+    {
+        std::vector<const BenchVariant*> variants;
+        for (const BenchVariant& v : plan_.variants)
+            if (v.covers(tp.task->id)) variants.push_back(&v);
+        BenchCall round_call = call;
+        round_call.reps = (call.reps + kBenchRounds - 1) / kBenchRounds;
+        std::vector<Measured> got(variants.size());
+        for (int round = 0; round < kBenchRounds; ++round)
+            for (std::size_t k = 0; k < variants.size(); ++k) {
+                const std::size_t i = round % 2 == 0 ? k : variants.size() - 1 - k;
+                Measured m = measure(round_call, *variants[i], built.at(variants[i]->id));
+                if (round == 0 || !got[i].report) got[i] = std::move(m);  // a failure is the row's
+                else if (!m.report) got[i] = std::move(m);
+                else got[i].report->calls.insert(got[i].report->calls.end(), m.report->calls.begin() + 1,
+                                                 m.report->calls.end());  // its warm-up left out
+            }
+        std::vector<BenchRow> rows;
+        for (Measured& m : got) rows.push_back(m.report ? measured_row(std::move(m.row), *m.report) : std::move(m.row));
+        return rows;
+    }
+
+    Measured measure(const BenchCall& call, const BenchVariant& v, const BuiltVariant& built)
     {
         BenchRow row = bench_row(call, v);
+        std::optional<RunReport> kept;
         ++done_;
         fmt::print(stderr, "[{:>3}/{}] {} {} {} {} ... ", done_, total_, call.lab->id, call.task->id,
                    format_params(call.params), v.id);
@@ -140,9 +172,11 @@ private:
                 // suite: its smoke test of two sizes took 80 s instead of 17).
                 // The numbers the docs quote come from a quiet machine
                 // (scripts/gpu-suite.sh, part bench), where nothing shares it.
-                const RunReport report = while_program_runs(&turns_, false, req, [&] { return run_task(req); });
+                RunReport report = while_program_runs(&turns_, false, req, [&] { return run_task(req); });
                 if (copy_gb_per_s_ == 0 && report.copy_bytes_per_s > 0) copy_gb_per_s_ = report.copy_bytes_per_s / 1e9;
-                row = measured_row(std::move(row), report);
+                const BenchRow measured = measured_row(row, report);
+                if (measured.status == BenchStatus::ok) kept = std::move(report);
+                row = measured;
             } catch (const std::exception& e) {
                 // One run hpclab could not make (no memory for the exchange, say)
                 // costs its row, not the rows measured so far.
@@ -152,7 +186,7 @@ private:
         }
         if (row.timed()) fmt::print(stderr, "{}\n", format_ms(row.median_ms));
         else fmt::print(stderr, "{}: {}\n", status_name(row.status), row.message);
-        return row;
+        return {std::move(row), std::move(kept)};
     }
 
     Context& ctx_;
@@ -170,7 +204,7 @@ std::size_t count_runs(const std::vector<LabPlan>& plans)
     for (const auto& plan : plans)
         for (const auto& tp : plan.tasks)
             for (const auto& v : plan.variants)
-                if (v.covers(tp.task->id)) n += tp.sizes.size();
+                if (v.covers(tp.task->id)) n += tp.sizes.size() * kBenchRounds;
     return n;
 }
 
