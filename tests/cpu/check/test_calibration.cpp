@@ -150,7 +150,7 @@ TEST_CASE("calibrate: stand-in ratios through the whole calibration into the cou
     StandIn s;
     s.by_file["vecadd3.cu"] = {{"add", ratio(0.86)}};                                  // lab.json's 0.6 holds
     s.by_file["one_thread_per_block.cu"] = {{"add", ratio(0.01)}};
-    s.by_file["reduction.cu"] = {{"tree", ratio(1.0)}, {"atomic", ratio(0.26)}};       // atomic: 0.25 fails here
+    s.by_file["reduction.cu"] = {{"tree", ratio(1.0)}, {"atomic", ratio(0.22)}};       // atomic: lab.json's 0.2 fails here
     s.by_file["atomic_every_thread.cu"] = {{"atomic", ratio(0.12)}};
     s.by_file["matmul.cu"] = {{"naive", ratio(1.0)}};                                  // tiled never measured
     std::vector<std::string> progress;
