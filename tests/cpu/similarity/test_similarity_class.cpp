@@ -3,11 +3,15 @@
 // in docs/results/similarity.txt for the docs to quote, and the look score
 // of each lab (look_scores.cpp) between the two.
 #include "class_measure.h"
+#include "similarity/similarity_report.h"
 #include "test_support.h"
 #include "util/text_file.h"
 
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 
@@ -58,4 +62,22 @@ TEST_CASE("similarity: the generated class: each lab's look score marks every pl
             CHECK(m.independent_max >= m.planted_min);
         }
     }
+}
+
+// How long a lab of 400 files takes (80,000 pairs), the generated class's
+// matmul files copied over and over: a measure to run by hand, no check.
+TEST_CASE("similarity: 400 files of one lab, timed (run by hand: --no-skip)" * doctest::skip())
+{
+    const test::GeneratedLab g = test::generated_lab(test::lab_of("matmul"));
+    std::vector<HandedIn> files;
+    for (std::size_t i = 0; i < 400; ++i) {
+        const test::GeneratedFile& f = g.files[i % g.files.size()];
+        files.push_back({fmt::format("s{:03}", i), test::reordered(test::renamed(f.source, g.skeleton))});
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const LabSimilarity sim = compare_lab(g.lab, g.skeleton, g.solution, files);
+    const std::string md = similarity_markdown({sim}), csv = similarity_csv({sim});
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    MESSAGE(fmt::format("400 files, {} pairs listed, report {} bytes, csv {} bytes: {:.2f} s", sim.pairs.size(),
+                        md.size(), csv.size(), took.count()));
 }
