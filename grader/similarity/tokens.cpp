@@ -18,15 +18,14 @@ const std::set<std::string_view>& kept_words()
         "signed", "sizeof", "static", "static_cast", "reinterpret_cast", "struct", "switch", "template", "true",
         "typedef", "typename", "union", "unsigned", "void", "volatile", "while", "size_t", "NULL",
         "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "float2", "float4", "int2", "int4",
-        "min", "max", "malloc", "free", "memcpy", "memset", "printf"};
+        "min", "max", "malloc", "free", "memcpy", "memset", "printf", "std", "cub", "thrust"};
     return words;
 }
 
 bool kept(std::string_view word)
 {
     const auto starts = [&](std::string_view p) { return word.substr(0, p.size()) == p; };
-    return kept_words().count(word) || starts("__") || starts("cuda") || starts("atomic") || starts("cub") ||
-           starts("thrust");
+    return kept_words().count(word) || starts("__") || starts("cuda") || starts("atomic");
 }
 
 // Operators of more than one character, longest first (maximal munch).
