@@ -1,7 +1,9 @@
 #include "grade/class_grading.h"
 
 #include "grade/class_report.h"
+#include "grade/class_similarity.h"
 #include "grade/student_report.h"
+#include "similarity/similarity_report.h"
 #include "util/text_file.h"
 
 #include <nlohmann/json.hpp>
@@ -97,7 +99,9 @@ ClassOutputs write_class_outputs(const GradeFolder& out, const ClassFolder& cls,
     write_file_atomically(out.root() / "gradebook.csv",
                           gradebook_csv(o.book, roster ? &*roster : nullptr, o.roster_match ? &*o.roster_match : nullptr));
     write_file_atomically(out.root() / "verdicts.csv", verdicts_csv(o.book));
-    write_file_atomically(out.root() / "report.md", class_report_markdown(cls, o.book, results));
+    const std::vector<LabSimilarity> similar = class_similarity(cls, catalog);  // flags for a person, grades nothing
+    write_file_atomically(out.root() / "similarity.csv", similarity_csv(similar));
+    write_file_atomically(out.root() / "report.md", class_report_markdown(cls, o.book, results) + similarity_markdown(similar));
     write_file_atomically(out.root() / "speedups.svg", speedups_svg(o.book));
     for (const BookRow& row : o.book.rows) {
         write_file_atomically(out.student_dir(row.student) / "feedback.md", feedback_markdown(o.book, row));

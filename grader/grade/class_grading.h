@@ -52,7 +52,8 @@ struct ClassOutputs {
     std::vector<std::string> unreadable;  // result files that are not results
 };
 
-// gradebook.csv, verdicts.csv, report.md, speedups.svg and students/*/ in
+// gradebook.csv, verdicts.csv, report.md (with its similarity section),
+// similarity.csv, speedups.svg and students/*/ in
 // `out`, from `results` (throws on a roster or a folder it cannot use).
 ClassOutputs write_class_outputs(const GradeFolder& out, const ClassFolder& cls, const std::vector<LabResult>& results,
                                  const Catalog& catalog, const GradingConfig& config, const GradingSettings& settings);

@@ -1,0 +1,24 @@
+#include "similarity/look_scores.h"
+
+#include <map>
+
+namespace hpclab {
+
+LookScore look_score(const std::string& lab)
+{
+    // Between the most two independent files scored and the least a planted
+    // copy did (docs/results/similarity.txt), a little above the former.
+    static const std::map<std::string, double> measured = {
+        {"vecadd1", 0.70}, {"stencil", 0.55}, {"reduction", 0.70}, {"matmul", 0.80}, {"rotation", 0.85}};
+    // Labs whose own code the TODOs all but dictate: independent files
+    // score as high as copies.
+    static const std::map<std::string, std::string> forced = {
+        {"hello", "the few lines the TODOs ask for are all but dictated: independent files score 1.00 here"},
+        {"vecadd3", "the kernel the TODOs ask for is all but dictated: independent files score 1.00 here, as "
+                    "high as copies"}};
+    if (const auto m = measured.find(lab); m != measured.end()) return {m->second, ""};
+    if (const auto f = forced.find(lab); f != forced.end()) return {std::nullopt, f->second};
+    return {std::nullopt, "not measured: the generated class holds no independent files of this lab"};
+}
+
+}  // namespace hpclab
