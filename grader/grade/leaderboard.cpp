@@ -53,10 +53,12 @@ void rank_entries(std::vector<LeaderboardEntry>& entries)
     for (LeaderboardEntry& e : entries)
         e.rank = 1 + static_cast<int>(std::count_if(entries.begin(), entries.end(),
                                                     [&](const LeaderboardEntry& o) { return o.high_ms < e.low_ms; }));
-    std::sort(entries.begin(), entries.end(),
-              [](const LeaderboardEntry& a, const LeaderboardEntry& b) { return std::tie(a.rank, a.shown) < std::tie(b.rank, b.shown); });
+    std::sort(entries.begin(), entries.end(), [](const LeaderboardEntry& a, const LeaderboardEntry& b) {
+        return std::tie(a.rank, a.shown) < std::tie(b.rank, b.shown);
+    });
     for (LeaderboardEntry& e : entries)
-        e.tied = std::count_if(entries.begin(), entries.end(), [&](const LeaderboardEntry& o) { return o.rank == e.rank; }) > 1;
+        e.tied = std::count_if(entries.begin(), entries.end(),
+                               [&](const LeaderboardEntry& o) { return o.rank == e.rank; }) > 1;
 }
 
 std::string rank_text(const LeaderboardEntry& e) { return fmt::format("{}{}", e.rank, e.tied ? "=" : ""); }

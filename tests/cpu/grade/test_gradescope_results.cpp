@@ -10,7 +10,6 @@
 #include <doctest/doctest.h>
 
 #include <map>
-#include <regex>
 #include <set>
 
 using namespace hpclab;
@@ -155,7 +154,10 @@ TEST_CASE("results.json: as Gradescope reads it, each test numbered by lab and t
     const json ada = results_json(g.dir, "ada");
     CHECK(spec_problems(ada).empty());
     std::map<std::string, std::string> number_of;  // "reduction / tree: ..." -> "7.2"
-    for (const json& t : ada["tests"]) number_of[t["name"].get<std::string>().substr(0, t["name"].get<std::string>().find(':'))] = t["number"];
+    for (const json& t : ada["tests"]) {
+        const std::string name = t["name"];
+        number_of[name.substr(0, name.find(':'))] = t["number"];
+    }
     CHECK(number_of["vecadd3 / add"] == "5.1");    // vecadd3 is lab 5; add its first task
     CHECK(number_of["reduction / naive"] == "7.1");
     CHECK(number_of["reduction / tree"] == "7.2");
