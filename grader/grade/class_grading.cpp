@@ -2,6 +2,8 @@
 
 #include "grade/class_report.h"
 #include "grade/class_similarity.h"
+#include "grade/gradescope_fields.h"
+#include "grade/leaderboard.h"
 #include "grade/student_report.h"
 #include "similarity/similarity_report.h"
 #include "util/text_file.h"
@@ -101,12 +103,18 @@ ClassOutputs write_class_outputs(const GradeFolder& out, const ClassFolder& cls,
     write_file_atomically(out.root() / "verdicts.csv", verdicts_csv(o.book));
     const std::vector<LabSimilarity> similar = class_similarity(cls, catalog);  // flags for a person, grades nothing
     write_file_atomically(out.root() / "similarity.csv", similarity_csv(similar));
-    write_file_atomically(out.root() / "report.md", class_report_markdown(cls, o.book, results) + similarity_markdown(similar));
+    const CellResults cells(results);
+    const Leaderboard board = make_leaderboard(o.book, cells, settings.seed, config.leaderboard);
+    write_file_atomically(out.root() / "report.md", class_report_markdown(cls, o.book, results) +
+                                                       similarity_markdown(similar) + leaderboard_markdown(board));
     write_file_atomically(out.root() / "speedups.svg", speedups_svg(o.book));
     for (const BookRow& row : o.book.rows) {
-        write_file_atomically(out.student_dir(row.student) / "feedback.md", feedback_markdown(o.book, row));
+        write_file_atomically(out.student_dir(row.student) / "feedback.md",
+                              feedback_markdown(o.book, row) + leaderboard_feedback(board, row.student));
+        json gradescope = gradescope_results(o.book, row);
+        add_gradescope_fields(gradescope, o.book, row, cells, board);
         write_file_atomically(out.student_dir(row.student) / "results.json",
-                              gradescope_results(o.book, row).dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+                              gradescope.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
     }
     return o;
 }

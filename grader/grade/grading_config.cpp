@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <stdexcept>
 
 namespace hpclab {
@@ -74,8 +75,12 @@ GradingConfig read_grading_config(const std::filesystem::path& file, const Catal
             }
         } else if (key == "thresholds") {
             c.thresholds = parse_course_thresholds(value, catalog, file);
+        } else if (key == "leaderboard") {
+            if (!value.is_string() || !std::set<std::string> {"pseudonyms", "ids", "off"}.contains(value.get<std::string>()))
+                fail(file, "leaderboard: must be \"pseudonyms\", \"ids\" or \"off\"");
+            c.leaderboard = value.get<std::string>();
         } else {
-            fail(file, "unknown entry '" + key + "' (seed, points, credit, roster_keys, thresholds)");
+            fail(file, "unknown entry '" + key + "' (seed, points, credit, roster_keys, thresholds, leaderboard)");
         }
     }
     return c;

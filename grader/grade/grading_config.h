@@ -9,7 +9,8 @@
 //    "points": {"matmul.tiled": 2, "hello": 0.5},   a task, or each task of a lab
 //    "credit": {"too_slow": 0.5},                   a verdict's share of the points
 //    "roster_keys": ["SIS Login ID"],               the roster's columns that name a student
-//    "thresholds": {"matmul": {"tiled": 1.3}}}      speed thresholds of this GPU (hpclab calibrate)
+//    "thresholds": {"matmul": {"tiled": 1.3}},      speed thresholds of this GPU (hpclab calibrate)
+//    "leaderboard": "pseudonyms"}                   or "ids", or "off" (grade/leaderboard.h)
 #pragma once
 
 #include "course/course_config.h"
@@ -31,6 +32,7 @@ struct GradingConfig {
     std::map<Verdict, double> credit;      // besides pass = 1
     std::vector<std::string> roster_keys;
     CourseThresholds thresholds;           // in place of lab.json's (Catalog::use_course_thresholds)
+    std::string leaderboard = "pseudonyms";  // how report.md's leaderboard names students: pseudonyms, ids, off
     std::filesystem::path file;            // where it was read from; empty: the defaults
 
     double points_of(const LabInfo& lab, const TaskInfo& task) const;

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace hpclab {
 
 namespace {
@@ -45,6 +47,14 @@ std::string cell_text(const BookCell& cell)
     return out;
 }
 
+// Gradescope's test number: the lab's number in the course, then the task's within the lab ("8.2": matmul's tiled).
+std::string test_number(const BookColumn& col)
+{
+    const auto& tasks = col.lab->tasks;
+    const auto at = std::find_if(tasks.begin(), tasks.end(), [&](const TaskInfo& t) { return t.id == col.task->id; });
+    return fmt::format("{}.{}", col.lab->order, at - tasks.begin() + 1);
+}
+
 }  // namespace
 
 std::string feedback_markdown(const Gradebook& book, const BookRow& row)
@@ -69,8 +79,8 @@ nlohmann::json gradescope_results(const Gradebook& book, const BookRow& row)
         const BookColumn& col = book.columns[i];
         const BookCell& cell = row.cells[i];
         const bool passed = cell.result && cell.result->verdict == Verdict::pass;
-        tests.push_back({{"name", fmt::format("{} / {}: {}", col.lab->id, col.task->id, col.task->title)},
-                         {"number", fmt::format("{}.{}", col.lab->order, i + 1)},
+        tests.push_back({{"name", for_json(fmt::format("{} / {}: {}", col.lab->id, col.task->id, col.task->title))},
+                         {"number", test_number(col)},
                          {"score", cell.earned},
                          {"max_score", col.points},
                          {"status", passed ? "passed" : "failed"},
