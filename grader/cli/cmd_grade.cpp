@@ -159,10 +159,12 @@ void print_outputs(const GradeFolder& out, const ClassOutputs& o)
                    m.ambiguous.size(), m.ambiguous.empty() ? "" : " (see gradebook.csv)", m.rows_without_submission);
     }
     for (const std::string& u : o.unreadable) fmt::print(stderr, "hpclab: {}: not a result, left out\n", for_terminal(u));
-    fmt::print("\nGradebook: {}\nPer-task verdicts: {}\nClass report: {}\nFeedback per student: {}/<student>/feedback.md "
+    const auto shown = [&](const char* name) { return for_terminal((out.root() / name).string()); };
+    fmt::print("\nGradebook: {}\nPer-task verdicts: {}\nClass report: {} (with similar files and the leaderboard)\n"
+               "Similar files, every pair: {}\nFeedback per student: {}/<student>/feedback.md "
                "(and results.json for Gradescope)\n",
-               (out.root() / "gradebook.csv").string(), (out.root() / "verdicts.csv").string(),
-               (out.root() / "report.md").string(), (out.root() / "students").string());
+               shown("gradebook.csv"), shown("verdicts.csv"), shown("report.md"), shown("similarity.csv"),
+               shown("students"));
 }
 
 // The GPUs to grade on: "" the first one hpclab sees (as hpclab check); a
