@@ -74,8 +74,10 @@ GradingConfig read_grading_config(const std::filesystem::path& file, const Catal
             }
         } else if (key == "thresholds") {
             c.thresholds = parse_course_thresholds(value, catalog, file);
+        } else if (key == "lateness") {
+            c.lateness = parse_lateness_policy(value, file);
         } else {
-            fail(file, "unknown entry '" + key + "' (seed, points, credit, roster_keys, thresholds)");
+            fail(file, "unknown entry '" + key + "' (seed, points, credit, roster_keys, thresholds, lateness)");
         }
     }
     return c;
