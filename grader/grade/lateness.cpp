@@ -131,4 +131,12 @@ std::vector<std::string> apply_lateness(Gradebook& book, const LatenessPolicy& p
     return unknown;
 }
 
+std::string lateness_text(const BookRow& row)
+{
+    if (!row.late) return "";
+    const BookLateness& l = *row.late;
+    return fmt::format("Late by {} ({}): {:g} points off, {:g} of {:g} points in the end.", days_text(l.days), l.why,
+                       l.penalty, row.final_points(), row.max);
+}
+
 }  // namespace hpclab

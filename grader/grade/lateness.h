@@ -36,4 +36,7 @@ BookLateness lateness_of(const LatenessPolicy& policy, const StudentDeadline* ro
 std::vector<std::string> apply_lateness(Gradebook& book, const LatenessPolicy& policy, const std::map<std::string, StudentDeadline>& rows,
                     const std::map<std::string, LmsStudent>& lms);
 
+// The row's lateness in a sentence, for the student's feedback.
+std::string lateness_text(const BookRow& row);
+
 }  // namespace hpclab

@@ -114,6 +114,8 @@ TEST_CASE("grade lateness: the gradebook shows raw points, penalty and final; ve
     CHECK(contains(csv_text, "grace,6,4,10,10,,2,2,8,days_late in the students' CSV\n"));
     CHECK(contains(csv_text, "ada,6,4,10,10,,0,0,10,\n"));
 
+    CHECK(lateness_text(t.book.rows[1]) == "Late by 2 days (days_late in the students' CSV): 2 points off, 8 of 10 points in the end.");
+
     TwoStudents none;
     apply_lateness(none.book, LatenessPolicy {}, {}, {});
     CHECK_FALSE(contains(gradebook_csv(none.book, nullptr, nullptr), "final"));

@@ -12,6 +12,9 @@
 #include "zip_maker.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <map>
 
 using namespace hpclab;
 using hpclab::test::catalog;
@@ -234,4 +237,39 @@ TEST_CASE("grade lms: hpclab grade <download>.zip --list says what became of eve
     CHECK(contains(r.out, "Canvas download: 4 files placed in 3 students' folders, 1 marked late; 3 left out:"));
     CHECK(contains(r.out, "lovelaceada_101_9001_vecadd3.cu: an earlier upload of vecadd3.cu"));
     CHECK(contains(r.out, "Found 3 students"));
+}
+
+TEST_CASE("grade lms: the sample class as Canvas hands it out grades the same files, the late student marked")
+{
+    // examples/class as Canvas's download names it: student k gets user id 100+k, cy is late.
+    const fs::path sample = test::course_root() / "examples/class/submissions";
+    const TempDir d;
+    test::ZipFiles files;
+    std::map<std::string, std::string> id_of;
+    long long file_id = 9000;
+    for (const auto& e : fs::recursive_directory_iterator(sample)) {
+        if (!e.is_regular_file()) continue;
+        const std::string who = e.path().lexically_relative(sample).begin()->string();
+        if (!id_of.count(who)) id_of[who] = std::to_string(101 + id_of.size());
+        files.push_back({fmt::format("{}{}_{}_{}_{}", who, who == "cy" ? "_LATE" : "", id_of[who], ++file_id,
+                                     e.path().filename().string()),
+                         test::file_bytes(e.path())});
+    }
+    make_zip(d.path() / "canvas.zip", files);
+    const fs::path out = d.path() / "grades";
+    const ClassSource source = prepare_class_source(d.path() / "canvas.zip", out, catalog());
+    REQUIRE(source.download);
+    CHECK(source.download->left_out.empty());
+    const ClassFolder from_canvas = discover_class(source.class_root, catalog(), out);
+    const ClassFolder as_folders = discover_class(sample, catalog());
+    REQUIRE(from_canvas.students.size() == as_folders.students.size());
+    for (const Student& s : as_folders.students) {
+        const Student* c = student(from_canvas, id_of.at(s.id));
+        REQUIRE(c);
+        REQUIRE(c->submissions.size() == s.submissions.size());
+        for (std::size_t i = 0; i < s.submissions.size(); ++i)
+            CHECK(c->submissions[i].content_hash == s.submissions[i].content_hash);
+    }
+    const auto kept = kept_lms_students(out);
+    for (const auto& [who, id] : id_of) CHECK(kept.at(id).late_mark == (who == "cy"));
 }
