@@ -4,6 +4,7 @@
 #include "grade/class_grading.h"
 #include "grade/class_report.h"
 #include "grade/class_source.h"
+#include "grade/lateness.h"
 #include "grade/slurm_job.h"
 #include "run/gpu_health.h"
 #include "run/process.h"
@@ -281,6 +282,11 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
         throw UsageError(e.what());
     }
     GradingSettings settings = settings_for(out, a, cls, config);
+    if (!config.lateness.students.empty()) try {  // and so is a students' lateness CSV
+            read_student_deadlines(config.lateness.students);
+        } catch (const std::runtime_error& e) {
+            throw UsageError(e.what());
+        }
     if (!settings.roster.empty()) try {  // a roster hpclab cannot use is refused before anything runs
             read_roster(settings.roster, settings.roster_keys.empty() ? config.roster_keys : settings.roster_keys);
         } catch (const std::runtime_error& e) {

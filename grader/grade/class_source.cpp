@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace hpclab {
@@ -39,11 +40,27 @@ void write_record(const fs::path& out, const ClassSource& s)
     write_file_atomically(record_file(out), j.dump(2) + "\n");
 }
 
+// Whether `given` is (or is in) one of the folders hpclab remakes in `out`.
+bool inside_own_copy(const fs::path& given, const fs::path& out)
+{
+    std::error_code ec;
+    const fs::path g = fs::weakly_canonical(given, ec);
+    for (const char* name : {"download", "submissions"}) {
+        const fs::path own = fs::weakly_canonical(out / name, ec);
+        const auto [end, rest] = std::mismatch(own.begin(), own.end(), g.begin(), g.end());
+        if (end == own.end()) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 ClassSource prepare_class_source(const fs::path& given, const fs::path& out, const Catalog& catalog)
 {
     std::error_code ec;
+    if (inside_own_copy(given, out) && detect_lms_layout(given))
+        throw std::runtime_error(for_terminal(given.string()) + " is hpclab's own copy of a download in " +
+                                 for_terminal(out.string()) + ", which it remakes: grade the ZIP or the folder you were given");
     const fs::file_status status = fs::status(given, ec);
     ClassSource s {.class_root = given};
     if (fs::is_regular_file(status)) {

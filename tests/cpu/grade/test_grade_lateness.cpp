@@ -51,7 +51,7 @@ struct TwoStudents {
 
 }  // namespace
 
-TEST_CASE("grade lateness: times as ISO 8601 and Gradescope write them, with their zone; none without one")
+TEST_CASE("grade lateness: times as ISO 8601 and Gradescope write them, with their zone, and none without one")
 {
     CHECK(at("2026-11-20T23:59:00Z") - at("2026-11-20T23:59:00+01:00") == 3600);
     CHECK(at("2026-11-20 14:59:00.123456 -0800") == at("2026-11-20T22:59:00Z"));
@@ -61,7 +61,7 @@ TEST_CASE("grade lateness: times as ISO 8601 and Gradescope write them, with the
     CHECK_FALSE(parse_timestamp("2026-13-20T23:59:00Z"));
 }
 
-TEST_CASE("grade lateness: days late from the time, the extension, the mark or the CSV; grace days, a penalty per day, a cap")
+TEST_CASE("grade lateness: days late from the time, the extension, the mark or the CSV, and grace days, a penalty per day, a cap")
 {
     // 2 days and a minute late: 3 days, 1 of grace, 2 at 0.1 each.
     const LmsStudent two_days = submitted("2026-11-23T00:00:00+01:00");
@@ -95,7 +95,7 @@ TEST_CASE("grade lateness: days late from the time, the extension, the mark or t
     CHECK(contains(no_policy.why, "no lateness policy"));
 }
 
-TEST_CASE("grade lateness: the gradebook shows raw points, penalty and final; verdicts and rows stay")
+TEST_CASE("grade lateness: the gradebook shows raw points, penalty and final, and verdicts and rows stay")
 {
     TwoStudents t;
     const std::map<std::string, StudentDeadline> csv = {{"grace", {.days_late = 2}}, {"nobody", {.days_late = 1}}};

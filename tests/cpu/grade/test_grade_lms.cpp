@@ -67,7 +67,7 @@ void check_accounted(const LmsDownload& d, std::size_t files)
 
 }  // namespace
 
-TEST_CASE("grade lms: Canvas's names give the user id, the LATE mark and the upload; the rest is not taken for one")
+TEST_CASE("grade lms: Canvas's names give the user id, the LATE mark and the upload, and the rest is not taken for one")
 {
     const auto c = parse_canvas_name("lovelaceada_LATE_101_9001_vecadd3_final.cu");
     REQUIRE(c);
@@ -113,6 +113,10 @@ TEST_CASE("grade lms: a Canvas ZIP is graded as it comes: the newest upload, the
     CHECK(kept.at("102").late_mark);
     CHECK_FALSE(kept.at("101").late_mark);
     CHECK(contains(class_source_summary(source), "Canvas download: 4 files placed"));
+
+    // hpclab's own unzipped copy is not a download to grade: it is remade from the ZIP.
+    CHECK_THROWS_WITH_AS(prepare_class_source(out / "download", out, catalog()), doctest::Contains("hpclab's own copy"),
+                         std::runtime_error);
 
     // Graded again from the same ZIP: the same class, nothing stale left.
     const ClassSource again = prepare_class_source(zip, out, catalog());
@@ -165,7 +169,7 @@ TEST_CASE("grade lms: Moodle's folders (and its flat names) give the participant
     CHECK(m.unmatched == std::vector<std::string> {"557"});
 }
 
-TEST_CASE("grade lms: Gradescope's export: its metadata names each submission's submitters and time; a group's file goes to each")
+TEST_CASE("grade lms: Gradescope's export: its metadata names each submission's submitters and time, and a group's file goes to each")
 {
     const std::string meta = "submission_1001:\n"
                              "  :submitters:\n"
@@ -211,7 +215,7 @@ TEST_CASE("grade lms: Gradescope's export: its metadata names each submission's 
     CHECK(kept_lms_students(out).at("s1").submitted_at == parsed.at("submission_1001").created_at);
 }
 
-TEST_CASE("grade lms: a class folder as before is graded where it is; a ZIP of one is unpacked and graded")
+TEST_CASE("grade lms: a class folder as before is graded where it is, and a ZIP of one is unpacked and graded")
 {
     const TempDir d;
     d.write("class/ada/vecadd3.cu", kCode);

@@ -35,7 +35,7 @@ std::size_t files_under(const fs::path& dir)
 
 }  // namespace
 
-TEST_CASE("grade zip: escaping names, links and devices are listed with their reason; the rest is unpacked")
+TEST_CASE("grade zip: escaping names, links and devices are listed with their reason, and the rest is unpacked")
 {
     const TempDir d;
     const fs::path zip = d.path() / "download.zip";
@@ -69,7 +69,7 @@ TEST_CASE("grade zip: escaping names, links and devices are listed with their re
     for (const ZipEntry& e : u.entries) CHECK((e.written.empty() != e.why.empty()));
 }
 
-TEST_CASE("grade zip: an entry over the cap is listed; entries adding up past the total refuse the archive before a byte is written")
+TEST_CASE("grade zip: an entry over the cap is listed, and entries adding up past the total refuse the archive before a byte is written")
 {
     const TempDir d;
     const fs::path zip = d.path() / "big.zip";
@@ -101,7 +101,7 @@ TEST_CASE("grade zip: an entry that inflates to more than its declared size is n
     CHECK(entry(u, "fine.cu").written == "fine.cu");
 }
 
-TEST_CASE("grade zip: a file that is not a ZIP is refused by name; unsafe names are told apart")
+TEST_CASE("grade zip: a file that is not a ZIP is refused by name, and unsafe names are told apart")
 {
     const TempDir d;
     const fs::path text = d.write("notes.zip", "not a zip at all");
