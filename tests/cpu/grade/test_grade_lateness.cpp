@@ -150,3 +150,17 @@ TEST_CASE("grade lateness: the CSV and the config entry are read, or refused nam
     CHECK_THROWS_WITH_AS(parse_lateness_policy(nlohmann::json::parse(R"({"late": 1})"), config),
                          doctest::Contains("unknown entry 'late'"), CourseConfigError);
 }
+
+TEST_CASE("grade lateness: a students' CSV hpclab cannot read is refused before anything is graded, naming the cell")
+{
+    const TempDir d;
+    d.write("class/ada/vecadd3.cu", "__global__ void add() {}\n");
+    d.write("ext.csv", "student,extension_days\nada,two\n");
+    const fs::path config = d.write("course-config.json", R"({"lateness": {"penalty_per_day": 0.1, "students": "ext.csv"}})");
+    const ProcessResult r = test::run_hpclab({"grade", (d.path() / "class").string(), "--out", (d.path() / "grades").string(),
+                                              "--config", config.string()},
+                                             true, 60);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "row 2: extension_days 'two' is not a number of days"));
+    CHECK_FALSE(fs::exists(d.path() / "grades" / "results"));
+}
