@@ -191,11 +191,13 @@ std::optional<DetectedLayout> detect_lms_layout(const fs::path& folder)
 {
     if (has_metadata(folder)) return DetectedLayout {LmsLayout::gradescope, folder};
     std::vector<fs::path> subfolders;
-    int canvas = 0, moodle = 0;
+    int canvas = 0, moodle = 0, entries = 0;  // entries: all but macOS's and hidden ones
     for (const fs::directory_entry& e : entries_of(folder)) {
         const std::string name = e.path().filename().string();
         const fs::file_type type = type_of(e);
-        if (type == fs::file_type::directory && name != "__MACOSX") subfolders.push_back(e.path());
+        if (name == "__MACOSX" || name.front() == '.') continue;
+        ++entries;
+        if (type == fs::file_type::directory) subfolders.push_back(e.path());
         if (type == fs::file_type::directory) moodle += parse_moodle_folder(name).has_value();
         if (type == fs::file_type::regular) {
             moodle += parse_moodle_file(name).has_value();
@@ -203,8 +205,10 @@ std::optional<DetectedLayout> detect_lms_layout(const fs::path& folder)
         }
     }
     if (subfolders.size() == 1 && has_metadata(subfolders.front())) return DetectedLayout {LmsLayout::gradescope, subfolders.front()};
-    if (moodle > 0 && moodle >= canvas) return DetectedLayout {LmsLayout::moodle, folder};
-    if (canvas > 0) return DetectedLayout {LmsLayout::canvas, folder};
+    // Most of the entries named as the LMS names them: a class folder with a
+    // stray file that happens to look like one stays a class folder.
+    if (2 * moodle > entries && moodle >= canvas) return DetectedLayout {LmsLayout::moodle, folder};
+    if (2 * canvas > entries) return DetectedLayout {LmsLayout::canvas, folder};
     return std::nullopt;
 }
 

@@ -224,6 +224,10 @@ TEST_CASE("grade lms: a class folder as before is graded where it is, and a ZIP 
     CHECK(plain.class_root == d.path() / "class");
     CHECK_FALSE(fs::exists(d.path() / "grades"));
 
+    // A stray file named as Canvas names one does not make the class a Canvas download.
+    d.write("class/notes_1_2_todo.txt", "grade by Friday");
+    CHECK_FALSE(prepare_class_source(d.path() / "class", d.path() / "grades", catalog()).download);
+
     make_zip(d.path() / "class.zip", {{"ada/vecadd3.cu", kCode}});
     const ClassSource zipped = prepare_class_source(d.path() / "class.zip", d.path() / "grades", catalog());
     CHECK_FALSE(zipped.download);
