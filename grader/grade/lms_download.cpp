@@ -54,6 +54,8 @@ struct Placer {
     bool file(const fs::directory_entry& e, const std::string& student, const fs::path& to)
     {
         const fs::file_type type = type_of(e);
+        if (const std::string why = unsafe_entry_name(to.generic_string()); !why.empty())
+            return leave(e.path(), "the file's name is not one hpclab can place: " + why), false;
         if (type == fs::file_type::symlink) return leave(e.path(), "a symbolic link: hpclab follows none"), false;
         if (type != fs::file_type::regular) return leave(e.path(), "not a file or a folder: never opened"), false;
         std::error_code ec;

@@ -155,6 +155,14 @@ TEST_CASE("grade lms: Moodle's folders (and its flat names) give the participant
     check_accounted(*source.download, files.size());
     CHECK(contains(why_left_out(*source.download, "Ada Lovelace_555_assignsubmission_onlinetext"), "onlinetext"));
     CHECK(contains(why_left_out(*source.download, "readme.txt"), "not named as Moodle names"));
+    // A flat name whose file part is ".." lands nowhere outside the student's folder.
+    const TempDir flat;
+    flat.write("download/Eve Evil_558_assignsubmission_file_..", "x");
+    flat.write("download/Ada Lovelace_555_assignsubmission_file_vecadd3.cu", kCode);
+    const ClassSource evil = prepare_class_source(flat.path() / "download", flat.path() / "grades", catalog());
+    REQUIRE(evil.download);
+    CHECK(contains(why_left_out(*evil.download, "Eve Evil_558_assignsubmission_file_.."), "not one hpclab can place"));
+    CHECK_FALSE(fs::exists(flat.path() / "grades" / "submissions" / "558"));
     const ClassFolder cls = discover_class(source.class_root, catalog(), out);
     CHECK(graded_text(cls, "555") == "ada " + kCode);
     CHECK(graded_text(cls, "556") == "grace " + kCode);
