@@ -3,6 +3,8 @@
 
 #include "grade/class_grading.h"
 #include "grade/class_report.h"
+#include "grade/class_source.h"
+#include "grade/lateness.h"
 #include "grade/slurm_job.h"
 #include "run/gpu_health.h"
 #include "run/process.h"
@@ -148,7 +150,9 @@ void print_outputs(const GradeFolder& out, const ClassOutputs& o)
     for (const BookRow& r : o.book.rows) {
         std::string held;
         for (const std::string& h : r.held) held += (held.empty() ? "" : "; ") + h;
-        fmt::print("{:<24} {:>12}  {}\n", for_terminal(r.student), fmt::format("{:g} / {:g}", r.total, r.max), for_terminal(held));
+        const std::string late = r.late && r.late->penalty > 0 ? fmt::format(" (late: -{:g})", r.late->penalty) : "";
+        fmt::print("{:<24} {:>12}  {}\n", for_terminal(r.student), fmt::format("{:g} / {:g}{}", r.final_points(), r.max, late),
+                   for_terminal(held));
     }
     if (o.roster_match) {
         const RosterMatch& m = *o.roster_match;
@@ -159,6 +163,8 @@ void print_outputs(const GradeFolder& out, const ClassOutputs& o)
                    m.ambiguous.size(), m.ambiguous.empty() ? "" : " (see gradebook.csv)", m.rows_without_submission);
     }
     for (const std::string& u : o.unreadable) fmt::print(stderr, "hpclab: {}: not a result, left out\n", for_terminal(u));
+    for (const std::string& s : o.lateness_unknown)
+        fmt::print(stderr, "hpclab: the lateness CSV names {}, who has no row in the gradebook\n", for_terminal(s));
     const auto shown = [&](const char* name) { return for_terminal((out.root() / name).string()); };
     fmt::print("\nGradebook: {}\nPer-task verdicts: {}\nClass report: {} (with similar files and the leaderboard)\n"
                "Similar files, every pair: {}\nFeedback per student: {}/<student>/feedback.md "
@@ -253,8 +259,12 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
         throw UsageError("--out " + for_terminal(a.out) + " is the submissions folder itself: its results would be "
                          "taken for students; grade into a folder outside it (one inside it is left out of the class)");
     ClassFolder cls;
+    std::optional<FolderLock> lock;  // taken before anything is written into --out
     try {
-        cls = discover_class(a.submissions, ctx.catalog(), fs::absolute(a.out));
+        if (source_writes_output(a.submissions)) lock.emplace(fs::absolute(a.out));
+        const ClassSource source = prepare_class_source(a.submissions, fs::absolute(a.out), ctx.catalog());
+        fmt::print("{}", class_source_summary(source));
+        cls = discover_class(source.class_root, ctx.catalog(), fs::absolute(a.out));
     } catch (const std::runtime_error& e) {
         throw UsageError(e.what());
     }
@@ -268,13 +278,17 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
         }
     ctx.use_course_thresholds(config.thresholds, config.file);
     const GradeFolder out(fs::absolute(a.out));
-    std::optional<FolderLock> lock;
     try {
-        lock.emplace(out.root());
+        if (!lock) lock.emplace(out.root());
     } catch (const std::runtime_error& e) {
         throw UsageError(e.what());
     }
     GradingSettings settings = settings_for(out, a, cls, config);
+    if (!config.lateness.students.empty()) try {  // and so is a students' lateness CSV
+            read_student_deadlines(config.lateness.students);
+        } catch (const std::runtime_error& e) {
+            throw UsageError(e.what());
+        }
     if (!settings.roster.empty()) try {  // a roster hpclab cannot use is refused before anything runs
             read_roster(settings.roster, settings.roster_keys.empty() ? config.roster_keys : settings.roster_keys);
         } catch (const std::runtime_error& e) {

@@ -4,6 +4,8 @@
 #include "grade/class_similarity.h"
 #include "grade/gradescope_fields.h"
 #include "grade/leaderboard.h"
+#include "grade/class_source.h"
+#include "grade/lateness.h"
 #include "grade/student_report.h"
 #include "similarity/similarity_report.h"
 #include "util/text_file.h"
@@ -91,6 +93,10 @@ ClassOutputs write_class_outputs(const GradeFolder& out, const ClassFolder& cls,
                                  const Catalog& catalog, const GradingConfig& config, const GradingSettings& settings)
 {
     ClassOutputs o {.book = make_gradebook(cls, results, catalog, config), .results = results.size()};
+    const LatenessPolicy& late = config.lateness;
+    o.lateness_unknown = apply_lateness(o.book, late, late.students.empty() ? std::map<std::string, StudentDeadline> {}
+                                                                            : read_student_deadlines(late.students),
+                                        kept_lms_students(out.root()));
     std::optional<Roster> roster;
     if (!settings.roster.empty()) {
         roster = read_roster(settings.roster, settings.roster_keys.empty() ? config.roster_keys : settings.roster_keys);

@@ -50,6 +50,7 @@ struct ClassOutputs {
     std::optional<RosterMatch> roster_match;
     std::size_t results = 0;
     std::vector<std::string> unreadable;  // result files that are not results
+    std::vector<std::string> lateness_unknown;  // the lateness CSV's students with no row in the book
 };
 
 // gradebook.csv, verdicts.csv, report.md (with its similarity section),

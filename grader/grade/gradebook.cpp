@@ -52,6 +52,7 @@ std::vector<std::string> score_header(const Gradebook& book)
     std::vector<std::string> h;
     for (const BookColumn& c : book.columns) h.push_back(fmt::format("{} ({})", c.name(), number(c.points)));
     h.insert(h.end(), {"total", "max", "held"});
+    if (book.shows_lateness) h.insert(h.end(), {"days late", "late penalty", "final", "lateness"});
     return h;
 }
 
@@ -67,6 +68,10 @@ std::vector<std::string> score_cells(const Gradebook& book, const BookRow* row)
     if (row)
         for (const std::string& h : row->held) held += (held.empty() ? "" : "; ") + h;
     cells.insert(cells.end(), {number(row ? row->total : 0), number(max), row ? held : "no submission"});
+    if (book.shows_lateness) {
+        const BookLateness late = row && row->late ? *row->late : BookLateness {};
+        cells.insert(cells.end(), {number(late.days), number(late.penalty), number(row ? row->final_points() : 0), late.why});
+    }
     return cells;
 }
 
@@ -152,8 +157,9 @@ std::string gradebook_csv(const Gradebook& book, const Roster* roster, const Ros
     for (const BookRow& r : book.rows) {
         if (match->row_of.count(r.student)) continue;
         auto cells = score_cells(book, &r);
-        cells.back() = std::string(match->ambiguous.count(r.student) ? "matches several roster rows" : "not in the roster") +
-                       (cells.back().empty() ? "" : "; " + cells.back());
+        std::string& held = cells[book.columns.size() + 2];  // after the scores, the total and the max
+        held = std::string(match->ambiguous.count(r.student) ? "matches several roster rows" : "not in the roster") +
+               (held.empty() ? "" : "; " + held);
         out += csv_line(with_scores(CsvRow(roster->header.size()), r.student, cells));
     }
     return out;

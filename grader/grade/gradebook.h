@@ -34,16 +34,27 @@ struct BookCell {
     double earned = 0;
 };
 
+// What lateness costs a student (lateness.h): points off the total, never a verdict.
+struct BookLateness {
+    double days = 0;     // whole days late
+    double share = 0;    // of the total taken off
+    double penalty = 0;  // points taken off
+    std::string why;     // where the days come from
+};
+
 struct BookRow {
     std::string student;
     std::vector<BookCell> cells;  // one per column
-    double total = 0, max = 0;
+    double total = 0, max = 0;    // total: the raw points, before any late penalty
     std::vector<std::string> held;  // "matmul.tiled: inconclusive"
+    std::optional<BookLateness> late;
+    double final_points() const { return total - (late ? late->penalty : 0); }
 };
 
 struct Gradebook {
     std::vector<BookColumn> columns;  // the labs the class handed in (a file graded or refused), in course order
     std::vector<BookRow> rows;        // one per student, by id
+    bool shows_lateness = false;      // the late days, penalty and final points as columns
 };
 
 // `results` are looked up by (student, lab); a result for another version of

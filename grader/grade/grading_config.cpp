@@ -79,8 +79,10 @@ GradingConfig read_grading_config(const std::filesystem::path& file, const Catal
             if (!value.is_string() || !std::set<std::string> {"pseudonyms", "ids", "off"}.contains(value.get<std::string>()))
                 fail(file, "leaderboard: must be \"pseudonyms\", \"ids\" or \"off\"");
             c.leaderboard = value.get<std::string>();
+        } else if (key == "lateness") {
+            c.lateness = parse_lateness_policy(value, file);
         } else {
-            fail(file, "unknown entry '" + key + "' (seed, points, credit, roster_keys, thresholds, leaderboard)");
+            fail(file, "unknown entry '" + key + "' (seed, points, credit, roster_keys, thresholds, leaderboard, lateness)");
         }
     }
     return c;

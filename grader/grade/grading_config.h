@@ -10,12 +10,14 @@
 //    "credit": {"too_slow": 0.5},                   a verdict's share of the points
 //    "roster_keys": ["SIS Login ID"],               the roster's columns that name a student
 //    "thresholds": {"matmul": {"tiled": 1.3}},      speed thresholds of this GPU (hpclab calibrate)
-//    "leaderboard": "pseudonyms"}                   or "ids", or "off" (grade/leaderboard.h)
+//    "leaderboard": "pseudonyms",                   or "ids", or "off" (grade/leaderboard.h)
+//    "lateness": {"penalty_per_day": 0.1, ...}}     points off for lateness (lateness.h)
 #pragma once
 
 #include "course/course_config.h"
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
+#include "grade/late_policy.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -33,6 +35,7 @@ struct GradingConfig {
     std::vector<std::string> roster_keys;
     CourseThresholds thresholds;           // in place of lab.json's (Catalog::use_course_thresholds)
     std::string leaderboard = "pseudonyms";  // how report.md's leaderboard names students: pseudonyms, ids, off
+    LatenessPolicy lateness;               // none given: lateness costs nothing
     std::filesystem::path file;            // where it was read from; empty: the defaults
 
     double points_of(const LabInfo& lab, const TaskInfo& task) const;

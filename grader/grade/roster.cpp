@@ -17,7 +17,8 @@ namespace {
 // The columns the usual LMS exports name their students by.
 const std::set<std::string> kUsualKeys = {"id", "student id", "sis user id", "sis login id", "login id", "login",
                                           "username", "user name", "email", "email address", "e-mail", "id number",
-                                          "student number", "netid", "net id", "user id", "student"};
+                                          "student number", "netid", "net id", "user id", "student",
+                                          "sid", "identifier"};  // Gradescope's roster; Moodle's grading worksheet
 
 bool names_someone(const CsvRow& row, const std::vector<std::size_t>& keys)
 {
@@ -37,6 +38,8 @@ bool row_names(const CsvRow& row, const std::vector<std::size_t>& keys, const st
         if (v == id) return true;
         const auto at = v.find('@');
         if (at != std::string::npos && at > 0 && v.substr(0, at) == id) return true;
+        // Moodle's grading worksheet names a student "Participant <id>", the id its download's folders carry.
+        if (v.rfind("participant ", 0) == 0 && trimmed(v.substr(12)) == id) return true;
     }
     return false;
 }

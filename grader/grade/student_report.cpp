@@ -1,5 +1,6 @@
 #include "grade/student_report.h"
 
+#include "grade/lateness.h"
 #include "util/escape.h"
 
 #include <fmt/format.h>
@@ -64,6 +65,7 @@ std::string feedback_markdown(const Gradebook& book, const BookRow& row)
     for (std::size_t i = 0; i < book.columns.size(); ++i)
         out += fmt::format("| {} | {} | {} | {} / {} |\n", book.columns[i].lab->id, book.columns[i].task->id,
                            cell_verdict(row.cells[i]), number(row.cells[i].earned), number(book.columns[i].points));
+    if (row.late && row.late->days > 0) out += "\n" + for_markdown(lateness_text(row)) + "\n";
     for (std::size_t i = 0; i < book.columns.size(); ++i) {
         const BookColumn& col = book.columns[i];
         out += fmt::format("\n## {} / {}: {}\n\n{}", col.lab->id, col.task->id, col.task->title, cell_text(row.cells[i]));

@@ -13,12 +13,18 @@ std::string upper(std::string_view s)
     return out;
 }
 
-std::string trimmed_lower(std::string_view text)
+std::string trimmed(std::string_view text)
 {
     std::string s(text);
     const auto not_space = [](unsigned char c) { return !std::isspace(c); };
     s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
     s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
+    return s;
+}
+
+std::string trimmed_lower(std::string_view text)
+{
+    std::string s = trimmed(text);
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
 }

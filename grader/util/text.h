@@ -9,6 +9,8 @@
 namespace hpclab {
 
 std::string upper(std::string_view s);
+// The text without leading or trailing white space.
+std::string trimmed(std::string_view s);
 // The text lowercased, without leading or trailing white space.
 std::string trimmed_lower(std::string_view s);
 // Every line of `text` prefixed with `pad`.
