@@ -388,6 +388,18 @@ part_grade() {
   "$hpclab" grade examples/class/submissions --out "$LOGS/sample-gpus0" --seed 11 --gpus 0 > "$LOGS/grade-sample-gpus0.txt" 2>&1
   cmp -s "$LOGS/sample-seed/gradebook.csv" "$LOGS/sample-gpus0/gradebook.csv" && say "--gpus 0 against no option: the same gradebook" \
     || { say "--gpus 0 against no option: gradebooks DIFFER"; diff "$LOGS/sample-seed/verdicts.csv" "$LOGS/sample-gpus0/verdicts.csv" | head | tee -a "$summary"; }
+  # The same class as Canvas's "Download Submissions" ZIP (issue 34): the same verdicts under the
+  # students' Canvas ids, cy's late mark in the gradebook.
+  python3 scripts/sample-class-canvas.py "$LOGS/canvas" > /dev/null
+  t0=$(date +%s)
+  "$hpclab" grade "$LOGS/canvas/canvas.zip" --out "$LOGS/canvas/grades" --again --expect "$LOGS/canvas/expected.csv" \
+    > "$LOGS/grade-canvas.txt" 2>&1; rc=$?
+  [ $rc -eq 0 ] || ctest_rc=$rc
+  grep -E "^(Unpacked|Canvas download|Found|expected|[0-9]+ entries)" "$LOGS/grade-canvas.txt" | tee -a "$summary"
+  say "sample class as a Canvas ZIP: exit $rc, $(( $(date +%s) - t0 )) s; gradebook rows: $(tail -n +2 "$LOGS/canvas/grades/gradebook.csv" 2>/dev/null | cut -d, -f1 | tr '\n' ' ')"
+  grep -i "late" "$LOGS/canvas/grades/gradebook.csv" | head -3 | tee -a "$summary"
+  cp "$LOGS/canvas/grades/gradebook.csv" "$OUT/canvas-gradebook.csv" 2>/dev/null
+  cp "$LOGS/canvas/grades/report.md" "$OUT/canvas-report.md" 2>/dev/null
   fi
 
   [ "$n" -gt 0 ] || return 0  # GRADE_STUDENTS=0: the sample class alone
