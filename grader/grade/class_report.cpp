@@ -33,6 +33,28 @@ std::string class_folder_count(const ClassFolder& cls)
                        cls.left_alone.empty() ? "" : fmt::format(" ({} of them not .cu files, left alone)", cls.left_alone.size()));
 }
 
+namespace {
+
+// The students a late penalty or late days apply to, as gradebook.csv has them
+// (the rules: docs/instructors.md, "Lateness"); nothing when the book shows no lateness.
+std::string lateness_section(const Gradebook& book)
+{
+    if (!book.shows_lateness) return "";
+    std::string out = "\n## Lateness\n\nPoints before and after the late penalty (gradebook.csv's total and final); "
+                      "lateness changes no verdict.\n\n";
+    int late = 0;
+    for (const BookRow& r : book.rows) {
+        if (!r.late || r.late->days <= 0) continue;
+        if (late++ == 0) out += "| student | days late | penalty | total | final | why |\n|---|---|---|---|---|---|\n";
+        out += fmt::format("| {} | {:g} | {:g} | {:g} | {:g} | {} |\n", for_markdown(r.student), r.late->days,
+                           r.late->penalty, r.total, r.final_points(), for_markdown(r.late->why));
+    }
+    if (late == 0) out += "No student is late.\n";
+    return out;
+}
+
+}  // namespace
+
 std::string class_report_markdown(const ClassFolder& cls, const Gradebook& book, const std::vector<LabResult>& results)
 {
     std::string out = fmt::format("# Class report\n\n{} students in {}; {} entries ignored (listed below).\n",
@@ -71,6 +93,7 @@ std::string class_report_markdown(const ClassFolder& cls, const Gradebook& book,
                                for_markdown(cell_message(c)));
         }
     if (held == 0) out += "None.\n";
+    out += lateness_section(book);
 
     out += "\n## Ignored\n\n";
     if (cls.ignored.empty()) out += "Nothing.\n";

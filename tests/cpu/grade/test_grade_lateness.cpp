@@ -3,6 +3,7 @@
 // LMS's late mark; grace days, a penalty per day, a cap; the gradebook shows
 // the raw points, the penalty and the final points, every row kept.
 #include "grade/gradebook.h"
+#include "grade/class_report.h"
 #include "grade/lateness.h"
 #include "grade/timestamp.h"
 #include "course/course_config.h"
@@ -116,9 +117,16 @@ TEST_CASE("grade lateness: the gradebook shows raw points, penalty and final, an
 
     CHECK(lateness_text(t.book.rows[1]) == "Late by 2 days (days_late in the students' CSV): 2 points off, 8 of 10 points in the end.");
 
+    // report.md lists the late students, points before and after; none where the book shows no lateness.
+    const std::string report = class_report_markdown(ClassFolder {}, t.book, {});
+    CHECK(contains(report, "## Lateness"));
+    CHECK(contains(report, "| grace | 2 | 2 | 10 | 8 | days\\_late in the students' CSV |"));
+    CHECK_FALSE(contains(report, "| ada |"));
+
     TwoStudents none;
     apply_lateness(none.book, LatenessPolicy {}, {}, {});
     CHECK_FALSE(contains(gradebook_csv(none.book, nullptr, nullptr), "final"));
+    CHECK_FALSE(contains(class_report_markdown(ClassFolder {}, none.book, {}), "## Lateness"));
 }
 
 TEST_CASE("grade lateness: the CSV and the config entry are read, or refused naming the file, the row and the cell")
