@@ -7,6 +7,7 @@
 #include "check/feedback.h"
 #include "run/gpu_health.h"
 #include "run/task_runner.h"
+#include "util/text_file.h"
 #include "util/timeline.h"
 
 #include <fmt/format.h>
@@ -153,12 +154,14 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
                     out.run_s + out.sanitizer_s));
 
     // 3. Evidence, per task.
+    const std::string source_text = read_text_file(o.source).value_or("");  // built: a file that reads
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         TaskCheck& t = out.tasks.emplace_back(TaskCheck {.task = tasks[i]});
         t.evidence.task = tasks[i]->id;
         gather_evidence(lab, i, plan, reports, t);
         for (auto& f : findings_of_program(lab, *tasks[i], out.build.facts)) t.evidence.findings.push_back(std::move(f));
-        for (auto& f : findings_of_code(*tasks[i], out.build.facts, t.launches)) t.evidence.findings.push_back(std::move(f));
+        for (auto& f : findings_of_code(*tasks[i], out.build.facts, t.launches, source_text,
+                                              o.source.filename().string())) t.evidence.findings.push_back(std::move(f));
     }
 
     // 4. Speed, only where everything else is right, with the GPU alone

@@ -10,11 +10,22 @@
 #include "check/check.h"
 #include "run/program_facts.h"
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace hpclab {
 
+// `source` is the student's file as handed in, `file_name` its name: each
+// message names the kernel with the line where the file defines it.
 std::vector<Finding> findings_of_code(const TaskInfo& task, const ProgramFacts& facts,
-                                      const std::vector<wire::KernelRecord>& launches);
+                                      const std::vector<wire::KernelRecord>& launches, std::string_view source = {},
+                                      const std::string& file_name = {});
+
+// The line (1-based) of `source` where the kernel `name` (demangled, without
+// its parameters: "ns::rotate") is defined: its name followed by "(" in a
+// declaration that says __global__, comments and strings aside. 0 when no
+// such line is there (a kernel made by a macro, or defined in a header).
+int kernel_definition_line(std::string_view source, std::string_view name);
 
 }  // namespace hpclab

@@ -206,6 +206,38 @@ TEST_CASE("code evidence: shared memory declared must be read back, inside the l
     CHECK(contains(outside[0].message, "only outside its loop"));
 }
 
+TEST_CASE("code evidence: each message names the line where the student's file defines the kernel")
+{
+    const char* const src = "// token's cache: __global__ void token(int *x) in a comment is no definition\n"
+                            "#include \"stencil.h\"\n"
+                            "\n"
+                            "const char *s = \"__global__ void token(\";\n"
+                            "__device__ int token_helper(int v) { return v; }\n"
+                            "template <int R>\n"
+                            "__global__ void\n"
+                            "  token (const int *in, int *out, int n)\n"
+                            "{\n"
+                            "    token_helper(0);\n"
+                            "}\n"
+                            "void run(int *d) { token<<<1, 1>>>(d, d, 1); }\n";
+    CHECK(kernel_definition_line(src, "token") == 8);
+    CHECK(kernel_definition_line(src, "void token<3>") == 8);
+    CHECK(kernel_definition_line(src, "ns::token") == 8);
+    CHECK(kernel_definition_line(src, "token_helper") == 0);  // not a kernel
+    CHECK(kernel_definition_line(src, "run") == 0);
+    CHECK(kernel_definition_line("#define K(name) __global__ void name() {}\nK(made)\n", "made") == 0);
+    CHECK(kernel_definition_line("__global__ void a(){}\r\n__global__ void b(){}\r\n", "b") == 2);
+
+    const ProgramFacts facts = facts_of(kListing);
+    const auto token = findings_of_code(task_of("stencil", "shared"), facts, {launch("_Z5tokenPKiPii", 4120)}, src,
+                                        "stencil.cu");
+    REQUIRE(kinds(token) == std::vector<Verdict> {Verdict::no_shared_memory});
+    CHECK(contains(token[0].message, "your kernel token (stencil.cu, line 8) declares shared memory"));
+    const auto empty = findings_of_code(task_of("hello", "hello"), facts, {launch("_Z5emptyv", 0)},
+                                        "__global__ void empty( void ) { }\n", "hello.cu");
+    CHECK(contains(empty[0].message, "your kernel empty (hello.cu, line 1) never calls printf"));
+}
+
 // Needs nvcc (not a GPU), and cuobjdump beside it: real listings.
 #if defined(HPCLAB_HPC_H_PROBE)
 namespace {
