@@ -1,5 +1,5 @@
-// expect: gpu_fault
-// why: the naive kernel computes its indices y * width + x and x * height + (height - 1 - y) in int: right at every size below 2^31 pixels, but at the big size (46349 x 46341, 2^31 + 375361 pixels) the indices of the last rows wrap to negative numbers and the kernel reads and writes 8 GiB before the images: an illegal address (hpclab check --big, or a grading with the big sizes).
+// expect: cuda_error
+// why: the naive kernel computes its indices y * width + x and x * height + (height - 1 - y) in int: right at every size below 2^31 pixels, but at the big size (46349 x 46341, 2^31 + 375361 pixels) the indices of the last rows wrap to negative numbers and the kernel reads and writes 8 GiB before the images: an illegal address, which the cudaCheckError() after the launch reports (hpclab check --big).
 // sizes: big
 /*
  * rotation.cu with one mistake: the naive kernel's indices in int.
