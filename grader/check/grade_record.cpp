@@ -101,7 +101,8 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                               {"harness_ms", t.timing->harness_ms}, {"unreliable", t.timing->unreliable},
                               {"unreliable_why", t.timing->unreliable_why},
                               {"empty_calls_ms", t.timing->empty_calls_ms},
-                              {"student_harness_ms", t.timing->student_harness_ms}};
+                              {"student_harness_ms", t.timing->student_harness_ms},
+                              {"note", t.timing->note}};
         tasks.push_back(std::move(task));
     }
     return {

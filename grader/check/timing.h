@@ -53,6 +53,16 @@ double call_time(const CallReport& c, const RunReport& r, double harness_ms);
 
 // The verdict a speed measurement gives (pass when fast enough).
 Finding finding_of_timing(const Timing& t);
+// A file short of its threshold (the spread's low end below it) is timed
+// once more in fresh processes, and judged on that round alone when its
+// ratio is the better: a process can be slow as a whole, its own empty
+// calls too (a correct vecadd3 at 0.51x, its empty calls 0.31 ms against
+// the baseline's 0.25, where the file's other checks gave 0.91x:
+// docs/results/calibration-h100.txt). Only the student's best measurement
+// counts against it; no program can make hpclab's clock run slower for the
+// baseline. The measurement kept says so in its note.
+bool short_of_threshold(const Timing& t);
+Timing judged_timing(Timing pooled, Timing fresh);
 // A task's timing before any run: what it is measured against, at which
 // size, and the threshold in effect (lab.json's or the course config's).
 // Only for a task with a threshold.
@@ -97,6 +107,10 @@ private:
     RunRequest request(std::size_t index, bool of_student, const std::filesystem::path& program) const;
     RunRequest student_request(std::size_t index, bool of_student, const std::filesystem::path& baseline) const;
     std::pair<RunReport, RunReport> later_round(std::size_t index, const std::filesystem::path& baseline);
+    bool absorb_round(const TaskInfo& task, std::pair<RunReport, RunReport> round, Timing& t,
+                      std::vector<Finding>& findings, bool first);
+    void confirm_shortfall(std::size_t index, const std::filesystem::path& baseline, Timing& timing,
+                           std::vector<Finding>& findings);
 
     const GpuInfo& gpu_;
     const LabInfo& lab_;
