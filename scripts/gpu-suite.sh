@@ -550,9 +550,10 @@ part_readme() {
   local clone="$PWD/$BUILD-logs/clone" t0 rc
   rm -rf "$clone"; mkdir -p "$clone"
   tar --exclude=./build --exclude=./.carry --exclude=./out --exclude=./.git --exclude=./.hpclab -cf - . | tar -xf - -C "$clone"
-  (cd "$clone" && git init -q && git add -A && git -c user.name=hpclab -c user.email=hpclab@localhost commit -qm copy)
+  # A downloaded copy has no .git (README_GIT=1: a clone of one commit instead).
+  [ "${README_GIT:-0}" = 1 ] && (cd "$clone" && git init -q && git add -A && git -c user.name=hpclab -c user.email=hpclab@localhost commit -qm copy)
   say ""
-  say "== the README's two commands in a fresh copy of the tree (${HPCLAB_COMMIT:-commit not given})"
+  say "== the README's two commands in a fresh copy of the tree, $([ "${README_GIT:-0}" = 1 ] && echo "a git repository of one commit" || echo "no .git"); sandbox: $(command -v bwrap || echo "no bwrap") (${HPCLAB_COMMIT:-commit not given})"
   t0=$(date +%s)
   (cd "$clone" && ./setup) 2>&1 | tee -a "$OUT/readme.txt" > "$LOGS/readme-setup.txt"; rc=${PIPESTATUS[0]}
   say "./setup: exit $rc, $(( $(date +%s) - t0 )) s; its last lines:"
