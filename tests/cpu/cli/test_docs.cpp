@@ -12,6 +12,7 @@
 #include "course/image_task.h"
 #include "course/pgm.h"
 #include "test_support.h"
+#include "util/text.h"
 
 #include <doctest/doctest.h>
 
@@ -425,6 +426,16 @@ TEST_CASE("docs: each results file names its device and a commit of this reposit
         const ProcessResult in_repo = run_process(git);
         if (!in_repo.exited() || in_repo.exit_code == 127) {
             MESSAGE("no git here: the commit is not looked up");
+            continue;
+        }
+        // A copy without .git (a download) inside some other checkout would be
+        // looked up in that one's history: only a checkout of this tree counts.
+        git.argv = {"/usr/bin/env", "git", "-C", test::course_root().string(), "rev-parse", "--show-toplevel"};
+        const ProcessResult top = run_process(git);
+        std::error_code same_ec;
+        if (top.exit_code != 0 ||
+            !std::filesystem::equivalent(trimmed(top.out), test::course_root(), same_ec)) {
+            MESSAGE("this tree is no git checkout of its own: the commit is not looked up");
             continue;
         }
         // A copy of the tree committed afresh (the GPU script's clean copy) or
