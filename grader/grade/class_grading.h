@@ -65,4 +65,15 @@ std::vector<LabResult> results_of_chunks(const GradeFolder& out, int chunks, std
 // The chunks some of whose files have no result yet, or a grader error.
 std::vector<int> incomplete_chunks(const ClassFolder& cls, const std::vector<LabResult>& results, int chunks);
 
+// A grading's results (its chunks' and its own: settings.chunks, 0 for
+// none), every output made from them, and the chunks not complete; throws
+// as write_class_outputs does. The book points into `results`.
+struct MergedChunks {
+    std::vector<LabResult> results;
+    ClassOutputs outputs;
+    std::vector<int> incomplete;
+};
+MergedChunks merge_chunks(const GradeFolder& out, const ClassFolder& cls, const Catalog& catalog,
+                          const GradingConfig& config, const GradingSettings& settings);
+
 }  // namespace hpclab
