@@ -226,8 +226,6 @@ ClassRunTotals grade_here(const GradeClassRequest& r, const GradeClassHost& host
 std::vector<LocalChunkEnd> grade_in_chunks(const GradeClassRequest& r, const GradeClassHost& host, const GradeFolder& out,
                                            const GradingSettings& s, const std::vector<GpuInfo>& gpus)
 {
-    if (!r.student.empty() || !r.chunk.empty())
-        usage("--gpus with several GPUs grades the class in chunks, one per GPU: --student and --chunk take one GPU");
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int jobs = r.jobs > 0 ? r.jobs : std::max(1, cores / static_cast<int>(gpus.size()));
     LocalChunks chunks {.hpclab = fs::read_symlink("/proc/self/exe"), .course_root = host.catalog.root(),
@@ -258,6 +256,8 @@ void grade_and_write(const GradeClassRequest& r, const GradeClassHost& host, con
     const GradeFolder out(fs::absolute(r.out));
     const std::vector<GpuInfo> gpus = gpus_to_use(r.gpus);
     const int chunks = gpus.size() > 1 ? static_cast<int>(gpus.size()) : 0;
+    if (chunks && (!r.student.empty() || !r.chunk.empty()))
+        usage("--gpus with several GPUs grades the class in chunks, one per GPU: --student and --chunk take one GPU");
     if (chunks && settings.chunks && settings.chunks != chunks)
         usage(fmt::format("{} was graded in {} chunks: grade it on {} GPUs, merge it (hpclab merge), or grade into "
                           "another folder",

@@ -248,7 +248,7 @@ TEST_CASE("grade cli: the sample class compiles as expected here, and the rest w
     CHECK(has(w.out, "expected dee vecadd3.add: pass, got compile_error"));
 }
 
-TEST_CASE("grade cli: --checks-at-once is the checks sharing a GPU; --per-gpu, its old name, is still taken, with a note")
+TEST_CASE("grade cli: --checks-at-once is the checks sharing a GPU, and --per-gpu, its old name, is still taken with a note")
 {
     TempDir d;
     write_class(d);
