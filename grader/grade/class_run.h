@@ -71,8 +71,8 @@ struct ClassRunOptions {
     // checks at once: few barriers (a simulation from an H100's measured
     // checks of 40 students x 9 labs: 531 s with waves of 48 in job order,
     // 480 s with waves of 128 longest first, 474 s with none). The price:
-    // a GPU found broken voids its whole wave (checked again elsewhere or on
-    // the next run), more files at once, but that is rare.
+    // a GPU found broken voids its whole wave (graded again on the next
+    // run), more files at once, but that is rare.
     int checks_per_wave = 0;
     bool sanitizer = true, timing = true;
     std::filesystem::path gpu_service_dir;  // GPUs out of service (gpu_health.h)

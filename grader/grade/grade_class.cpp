@@ -156,10 +156,11 @@ std::vector<const Student*> selected_students(const ClassFolder& cls, const Grad
 
 // The GPUs to grade on: "" the first one hpclab sees (as hpclab check); a
 // list of indices ("0,1") or "all": each run of a chunk sees its GPU alone.
-std::vector<GpuInfo> gpus_to_use(const std::string& list)
+std::vector<GpuInfo> gpus_to_use(const std::string& list, const GradeClassHost& host)
 {
-    if (list.empty()) return {probe_gpu()};
-    std::vector<GpuInfo> all = probe_gpus();
+    if (list.empty() && !host.probe_gpus) return {probe_gpu()};
+    std::vector<GpuInfo> all = host.probe_gpus ? host.probe_gpus() : probe_gpus();
+    if (list.empty()) return {all.front()};
     if (!all.front().present) return {all.front()};
     std::vector<GpuInfo> chosen;
     if (list == "all") chosen = all;
@@ -228,7 +229,8 @@ std::vector<LocalChunkEnd> grade_in_chunks(const GradeClassRequest& r, const Gra
 {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int jobs = r.jobs > 0 ? r.jobs : std::max(1, cores / static_cast<int>(gpus.size()));
-    LocalChunks chunks {.hpclab = fs::read_symlink("/proc/self/exe"), .course_root = host.catalog.root(),
+    LocalChunks chunks {.hpclab = host.hpclab.empty() ? fs::read_symlink("/proc/self/exe") : host.hpclab,
+                        .course_root = host.catalog.root(),
                         .submissions = s.submissions, .out = out.root(), .seed = s.seed, .gpus = gpus,
                         .grade_flags = chunk_flags(r, s)};
     chunks.grade_flags.insert(chunks.grade_flags.end(),
@@ -254,7 +256,7 @@ void grade_and_write(const GradeClassRequest& r, const GradeClassHost& host, con
                      const GradingConfig& config, GradingSettings settings, GradeClassOutcome& o)
 {
     const GradeFolder out(fs::absolute(r.out));
-    const std::vector<GpuInfo> gpus = gpus_to_use(r.gpus);
+    const std::vector<GpuInfo> gpus = gpus_to_use(r.gpus, host);
     const int chunks = gpus.size() > 1 ? static_cast<int>(gpus.size()) : 0;
     if (chunks && (!r.student.empty() || !r.chunk.empty()))
         usage("--gpus with several GPUs grades the class in chunks, one per GPU: --student and --chunk take one GPU");

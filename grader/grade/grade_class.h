@@ -71,6 +71,10 @@ struct GradeClassHost {
     std::function<void(const ClassSource&, const ClassFolder&)> on_found;
     std::function<void(const GradingStart&)> on_start;
     std::function<void(const ClassProgress&)> on_progress;
+    // The machine's GPUs for --gpus (empty: probe_gpus) and the program each
+    // local chunk runs (empty: this one): the tests stand in for both.
+    std::function<std::vector<GpuInfo>()> probe_gpus;
+    std::filesystem::path hpclab;
 };
 
 struct SlurmWritten {

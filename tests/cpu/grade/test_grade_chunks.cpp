@@ -4,6 +4,7 @@
 // started it. On the CPU with a stand-in for hpclab (a shell script that
 // says what it was given); the real chunks on two GPUs: scripts/gpu-suite.sh, part gpus.
 #include "grade/class_chunks.h"
+#include "grade/grade_class.h"
 #include "test_support.h"
 #include "util/text_file.h"
 
@@ -18,7 +19,9 @@
 #include <cstdlib>
 
 using namespace hpclab;
+using hpclab::test::catalog;
 using hpclab::test::contains;
+using hpclab::test::course_root;
 using hpclab::test::TempDir;
 namespace fs = std::filesystem;
 
@@ -112,4 +115,79 @@ TEST_CASE("grade chunks: a chunk's process ends with the grading that started it
             CHECK(WTERMSIG(status) == SIGTERM);
         }
     }
+}
+
+namespace {
+
+// grade_class on `gpus` stand-in GPUs, in a process of its own (the
+// grading sets the sandbox policy of its whole process): its exit status,
+// 0 when every chunk ended well and complete, 2 for a refused request. The
+// chunks run the real hpclab, which finds no GPU (none visible): their
+// checks say not_run, which answers for a file as a GPU's verdict does.
+int grade_in_child(const GradeClassRequest& r, int gpus)
+{
+    const pid_t child = fork();
+    if (child < 0) return -1;
+    if (child == 0) {
+        setenv("CUDA_VISIBLE_DEVICES", "", 1);
+        setenv("HPCLAB_STATE", (fs::temp_directory_path() / "hpclab-cpu-tests-state").c_str(), 1);
+        const Toolchain tc = Toolchain::configured();
+        const GradeClassHost host {.catalog = catalog(), .toolchain = tc, .probe_gpus = [gpus] {
+                                       std::vector<GpuInfo> all;
+                                       for (int i = 0; i < gpus; ++i) all.push_back(gpu(i));
+                                       return all;
+                                   },
+                                   .hpclab = HPCLAB_EXE};
+        try {
+            const GradeClassOutcome o = grade_class(r, host);
+            _exit(o.chunk_ends.size() == static_cast<std::size_t>(gpus) && !o.failed_to_save() && o.incomplete_chunks.empty()
+                      ? 0
+                      : 1);
+        } catch (const GradeClassError& e) {
+            _exit(e.kind == GradeClassError::Kind::usage ? 2 : 4);
+        } catch (...) {
+            _exit(5);
+        }
+    }
+    int status = 0;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+TEST_CASE("grade chunks: --gpus 0,1 grades a chunk of the class per GPU, merged into the book one grading gives")
+{
+    if (!Toolchain::configured().available()) {
+        MESSAGE("skipped: no CUDA toolchain to build the class with");
+        return;
+    }
+    TempDir d;
+    const std::string hello = read_text_file(course_root() / "solutions/hello/hello.cu").value();
+    for (const char* student : {"ada", "ben", "cy"}) d.write(std::string("class/") + student + "/hello.cu", hello + "// " + student + "\n");
+    GradeClassRequest r {.submissions = (d.path() / "class").string(), .out = (d.path() / "out").string(), .seed = 7,
+                         .jobs = 1, .gpus = "0,1", .no_sandbox = true};
+    REQUIRE(grade_in_child(r, 2) == 0);
+    const auto settings = read_settings(GradeFolder(d.path() / "out"));
+    REQUIRE(settings);
+    CHECK(settings->chunks == 2);
+    // Each chunk graded its own students in its own folder (students_of_chunk: ada; ben and cy).
+    CHECK(GradeFolder(d.path() / "out/chunks/0").load("ada", "hello"));
+    CHECK_FALSE(GradeFolder(d.path() / "out/chunks/0").load("ben", "hello"));
+    CHECK(GradeFolder(d.path() / "out/chunks/1").load("cy", "hello"));
+    CHECK(fs::exists(d.path() / "out/chunks/1/grade.log"));
+    // The book has every chunk's verdicts (a file with no result would read not_graded).
+    const std::string verdicts = read_text_file(d.path() / "out/verdicts.csv").value_or("");
+    for (const char* student : {"ada", "ben", "cy"})
+        CHECK(contains(verdicts, std::string("\n") + student + ",hello,hello,not_run,"));
+
+    // Refused, the folder left as it was: one student on several GPUs, and another number of chunks.
+    const std::string kept = read_text_file(d.path() / "out/grading.json").value_or("");
+    GradeClassRequest one = r;
+    one.student = "ada";
+    CHECK(grade_in_child(one, 2) == 2);
+    GradeClassRequest three = r;
+    three.gpus = "all";
+    CHECK(grade_in_child(three, 3) == 2);
+    CHECK(read_text_file(d.path() / "out/grading.json").value_or("") == kept);
 }
