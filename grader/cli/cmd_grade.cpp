@@ -120,6 +120,9 @@ void print_start(const GradingStart& s)
         fmt::print("{} results of an earlier run that ended before its GPU's health check: checked by one now.\n",
                    s.uncovered);
     for (const std::string& line : s.out_of_service) fmt::print("{}\n", line);
+    for (std::size_t k = 0; k < s.chunk_logs.size(); ++k)
+        fmt::print("Chunk {} on GPU {} ({}): its log, as it goes: {}\n", k, s.gpus[k].index, s.gpus[k].name,
+                   for_terminal(s.chunk_logs[k].string()));
     if (s.turns_only_in_process)
         fmt::print(stderr, "hpclab grade: the GPU turns' lock files in {} cannot be used: a timed phase on one GPU may "
                    "meet another GPU's programs, which slow it\n",
@@ -148,8 +151,7 @@ void print_totals(const ClassRunTotals& t, std::size_t files)
 void print_chunks(const GradeClassOutcome& o)
 {
     for (const LocalChunkEnd& c : o.chunk_ends) {
-        fmt::print("Chunk {} on GPU {} ({}): {}; its log: {}\n", c.chunk, c.gpu.index, c.gpu.name, for_terminal(c.how),
-                   for_terminal(c.log.string()));
+        fmt::print("Chunk {} on GPU {} ({}): {}.\n", c.chunk, c.gpu.index, c.gpu.name, for_terminal(c.how));
         for (const std::string& line : c.summary) fmt::print("  {}\n", for_terminal(line));
     }
     if (!o.incomplete_chunks.empty())

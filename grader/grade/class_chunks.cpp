@@ -2,6 +2,7 @@
 
 #include "grade/grade_folder.h"
 #include "util/text.h"
+#include "util/text_file.h"
 
 #include <fmt/format.h>
 
@@ -63,11 +64,16 @@ std::string resubmit_command(const std::filesystem::path& out, const std::vector
     return fmt::format("sbatch --array={} {}", list, slurm_script_path(out).string());
 }
 
+std::filesystem::path chunk_log(const std::filesystem::path& out, int k) { return GradeFolder(out).chunk_dir(k) / "grade.log"; }
+
 ProcessSpec local_chunk_process(const LocalChunks& c, int k)
 {
     const GpuInfo& gpu = c.gpus.at(static_cast<std::size_t>(k));
     ProcessSpec p;
-    p.argv = {c.hpclab.string(), "grade", c.submissions.string(), "--out", GradeFolder(c.out).chunk_dir(k).string(),
+    // Through a shell that sends all it prints to its log as it goes (a
+    // class takes a while: `tail -f` follows it), then becomes hpclab.
+    p.argv = {"/bin/sh", "-c", "log=$1; shift; exec \"$@\" > \"$log\" 2>&1", "sh", chunk_log(c.out, k).string(),
+              c.hpclab.string(), "grade", c.submissions.string(), "--out", GradeFolder(c.out).chunk_dir(k).string(),
               "--chunk", fmt::format("{}/{}", k, c.gpus.size()), "--seed", std::to_string(c.seed),
               "--gpus", std::to_string(gpu.index)};
     p.argv.insert(p.argv.end(), c.grade_flags.begin(), c.grade_flags.end());
@@ -83,25 +89,23 @@ std::vector<std::string> summary_lines(const std::string& out)
 {
     std::vector<std::string> lines;
     for (const std::string& line : split(out, '\n'))
-        for (const char* start : {"Graded ", "Out of service", "The GPU's time", "hpclab: "})
+        for (const char* start : {"Graded ", "Out of service", "The GPU's time", "hpclab: ", "sh: "})
             if (line.rfind(start, 0) == 0) lines.push_back(line);
     return lines;
 }
 
 LocalChunkEnd run_chunk(const LocalChunks& c, int k)
 {
+    std::error_code ec;
+    std::filesystem::create_directories(GradeFolder(c.out).chunk_dir(k), ec);  // for its log; the chunk says why if it cannot
     const ProcessResult r = run_process(local_chunk_process(c, k));
     LocalChunkEnd end {.chunk = k, .gpu = c.gpus[static_cast<std::size_t>(k)], .exit_code = r.exited() ? r.exit_code : -1,
-                       .log = GradeFolder(c.out).chunk_dir(k) / "grade.log", .summary = summary_lines(r.out + r.err)};
+                       .log = chunk_log(c.out, k)};
     end.how = !r.started ? "did not start: " + r.start_error
               : r.exited() ? fmt::format("exit {}", r.exit_code)
               : r.signal   ? "killed by " + describe_signal(r.signal)
                            : "killed";
-    try {
-        write_file_atomically(end.log, r.out + r.err);
-    } catch (const std::exception& e) {
-        end.summary.push_back(std::string("hpclab: its log could not be written: ") + e.what());
-    }
+    end.summary = summary_lines(read_text_file(end.log).value_or("") + r.out + r.err);  // the shell's own complaints too
     return end;
 }
 

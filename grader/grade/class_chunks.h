@@ -48,15 +48,17 @@ struct LocalChunks {
     std::vector<std::string> grade_flags;  // passed on to each chunk (--config, --jobs, ...)
 };
 // Chunk k's process: `hpclab grade --chunk k/K --gpus <its GPU>` into
-// chunks/<k>/, ending with the grading that started it.
+// chunks/<k>/, all it prints going to its log as it goes (chunk_log),
+// ending with the grading that started it.
 ProcessSpec local_chunk_process(const LocalChunks& chunks, int k);
+std::filesystem::path chunk_log(const std::filesystem::path& out, int k);  // chunks/<k>/grade.log
 
 struct LocalChunkEnd {
     int chunk = 0;
     GpuInfo gpu;
     int exit_code = -1;                 // -1: it did not exit (start_error says why, or it was killed)
     std::string how;                    // "exit 0", "killed by ...", "did not start: ..."
-    std::filesystem::path log;          // chunks/<k>/grade.log: what it printed
+    std::filesystem::path log;          // chunk_log: what it printed
     std::vector<std::string> summary;   // its lines that sum up the grading ("Graded ...", "Out of service ...")
 };
 // Every chunk at once, each on its GPU; returns when the last has ended.

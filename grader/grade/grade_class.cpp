@@ -210,6 +210,7 @@ GradingStart start_of(const GradeFolder& out, const GradingSettings& s, const Pe
                                                            gpus[k].index, gpus[k].name, *why,
                                                            (service_dir(out, k, gpus.size()) / gpus[k].uuid).string()));
     start.turns_only_in_process = gpus.size() > 1 && !GpuTurns(gpus.front().uuid).across_processes();
+    for (std::size_t k = 0; gpus.size() > 1 && k < gpus.size(); ++k) start.chunk_logs.push_back(chunk_log(out.root(), static_cast<int>(k)));
     return start;
 }
 

@@ -58,6 +58,7 @@ struct GradingStart {
     std::size_t uncovered = 0;              // results of an earlier run to cover first
     std::vector<std::string> out_of_service;  // GPUs marked by an earlier run: "GPU 1 (name): why", then the mark's path
     bool turns_only_in_process = false;     // several GPUs, and the turns' lock files cannot be used
+    std::vector<std::filesystem::path> chunk_logs;  // several GPUs: each chunk's log, written as it goes
 };
 
 // What the command lends the grading: the course, the machine's questions,
