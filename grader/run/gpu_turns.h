@@ -40,8 +40,10 @@ class GpuTurns {
 public:
     // The lock files' folder unless $HPCLAB_GPU_TURNS_DIR names another.
     static constexpr const char* kDefaultLockFolder = "/tmp/hpclab-gpu-turns";
-    // The longest a turn waits for other processes' turns on the GPU (one
-    // other check's timing takes a minute or two; a queue of them, a few).
+    // The longest a turn waits for other processes' turns on the GPU: far
+    // above what other checks' timings hold it for (the 40 x 9 class on an
+    // H100: 264 timed phases, 120 s alone in all; docs/results/
+    // calibration-h100.txt), so only a process that never lets go meets it.
     // Past it the turn goes on without them (and the turns after it only
     // try, until one gets in): a process that holds its turn and never ends
     // (an hpclab stopped with Ctrl-Z during its timing) must not hold every
