@@ -1,7 +1,8 @@
-// `hpclab grade` and `hpclab merge` from start to end, short of printing:
-// the grading's settings kept in the output folder (so that the same
-// command resumes, and a regrade runs the same inputs), which files still
-// need a check, and every output made again from the results on disk.
+// The parts of a class's grading that `hpclab grade` (grade_class.h) and
+// `hpclab merge` put together: the grading's settings kept in the output
+// folder (so that the same command resumes, and a regrade runs the same
+// inputs), which files still need a check, the chunks' results merged, and
+// every output made again from the results on disk.
 #pragma once
 
 #include "grade/class_folder.h"
