@@ -10,7 +10,7 @@
 #pragma once
 
 #include "check/baseline_times.h"
-#include "check/gpu_turns.h"
+#include "run/gpu_turns.h"
 #include "check/plan.h"
 #include "check/timing.h"
 #include "course/lab_catalog.h"

@@ -4,7 +4,7 @@
 // sizes would only wait out the same limit.
 #pragma once
 
-#include "check/gpu_turns.h"
+#include "run/gpu_turns.h"
 #include "check/plan.h"
 #include "run/gpu_probe.h"
 #include "run/task_runner.h"

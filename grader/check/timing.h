@@ -9,7 +9,7 @@
 #pragma once
 
 #include "check/baseline_times.h"
-#include "check/gpu_turns.h"
+#include "run/gpu_turns.h"
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
 #include "run/gpu_probe.h"

@@ -10,7 +10,7 @@
 #include "bench/metrics.h"
 #include "bench/plan.h"
 #include "bench/render.h"
-#include "check/gpu_turns.h"
+#include "run/gpu_turns.h"
 #include "util/clock_text.h"
 #include "student/committed_file.h"
 
@@ -165,7 +165,7 @@ private:
                 RunRequest req =
                     bench_request(call, v, *built.program, copy_gb_per_s_ == 0, ctx_.gpu().memory_bytes);
                 // A shared turn on the GPU against every other hpclab
-                // (check/gpu_turns.h), a turn per run: a check's timed calls,
+                // (run/gpu_turns.h), a turn per run: a check's timed calls,
                 // which take the GPU alone, never run beside it. Not alone: a
                 // turn that also covers the making of the inputs on the host
                 // kept every other check off the GPU meanwhile (the H100's test

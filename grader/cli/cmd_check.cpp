@@ -194,7 +194,7 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     std::fflush(stdout);
     // The GPU's turns, with every other hpclab on this machine (another
     // student's check, a ctest run's other tests): the correctness runs
-    // share the GPU, the timing has it alone (check/gpu_turns.h).
+    // share the GPU, the timing has it alone (run/gpu_turns.h).
     std::optional<GpuTurns> turns;
     if (gpu.present) o.gpu_turns = &turns.emplace(gpu.uuid);
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);

@@ -4,7 +4,7 @@
 #include "commands.h"
 
 #include "check/evidence.h"
-#include "check/gpu_turns.h"
+#include "run/gpu_turns.h"
 #include "util/text_file.h"
 
 #include "student/committed_file.h"
@@ -109,7 +109,7 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
             if (!timed && !size.big) together.push_back(plan.back().request);
         }
     // Shared turns on the GPU with every other hpclab on this machine (a
-    // ctest run's other tests, a student's check; check/gpu_turns.h), each
+    // ctest run's other tests, a student's check; run/gpu_turns.h), each
     // while its program runs: a check's timed calls never run beside them.
     // The timed runs too: a selftest asserts nothing about speed (their
     // claims are judged against the calls hpclab saw, with a slack for a busy host, run/claims.cpp),

@@ -1,7 +1,10 @@
 #include "command_line.h"
 
 #include "commands.h"
+#include "grade/grade_class.h"
 #include "size_options.h"
+
+#include <fmt/format.h>
 
 namespace hpclab::cli {
 
@@ -236,9 +239,14 @@ ParsedCommand grade_command(CLI::App& app, Context& ctx)
     c->add_flag("--again", a.again, "Grade every file again, even those already graded");
     c->add_flag("--list", a.list_only, "Only say what is found and what is ignored, and why");
     c->add_option("--jobs", a.jobs, "Compiles at once (default: the CPU cores)")->check(CLI::Range(1, 1024));
-    c->add_option("--per-gpu", a.per_wave, "Checks sharing the GPU at once, a new one as one ends (timing always runs alone; the GPU's health is checked after every sixteen times as many)")
+    c->add_option("--checks-at-once", a.checks_at_once, "Checks sharing a GPU at once, a new one as one ends (timing always runs alone; the GPU's health is checked after every sixteen times as many)")
         ->check(CLI::Range(1, 16));
-    c->add_option("--gpus", a.gpus, "The GPUs to grade on, a worker each: indices (0,1) or all (default: the first)");
+    // Its old name, still taken (scripts and notes of earlier terms), with a note.
+    c->add_option("--per-gpu", a.checks_at_once)
+        ->check(CLI::Range(1, 16))
+        ->each([](const std::string&) { fmt::print(stderr, "hpclab grade: --per-gpu is now called --checks-at-once\n"); })
+        ->group("");
+    c->add_option("--gpus", a.gpus, "The GPUs to grade on, indices (0,1) or all (default: the first); several: a process each, grading its share of the students");
     c->add_flag("--no-sanitizer", a.no_sanitizer, "Leave compute-sanitizer out");
     c->add_flag("--no-timing", a.no_timing, "Leave the speed checks out");
     c->add_flag("--no-sandbox", a.no_sandbox, "Grade without the sandbox (only on a machine that trusts the files)");

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace hpclab {
+struct GradeClassRequest;
+}
+
 namespace hpclab::cli {
 
 struct RunArgs {
@@ -61,28 +65,8 @@ struct ImageArgs {
     std::string reference;  // a lab: its CPU reference applied to the image first
 };
 
-struct GradeArgs {
-    std::string submissions;
-    std::string out;
-    std::string config, roster;
-    std::vector<std::string> roster_keys;
-    std::optional<std::uint64_t> seed;
-    std::string student;       // only this student, graded again
-    bool again = false;        // every file graded again
-    bool list_only = false;    // what is found and ignored, nothing graded
-    int jobs = 0;              // compiles at once (0: the CPU cores)
-    int per_wave = 8;          // checks sharing a GPU at once (8: 1.4 s a file on the H100, 4: 1.7 s; 8 with one CUDA queue per context: 1.2 s)
-    std::string gpus;          // "0,1", "all"; empty: the first GPU, as check uses
-    bool no_sanitizer = false, no_timing = false, no_sandbox = false;
-    std::vector<std::string> needs;  // sandbox, cgroup: skipped (77) without them (unmet_need)
-    std::string chunk;         // "k/K": a Slurm array task
-    bool slurm = false;        // write the job array instead of grading
-    int chunks = 4;
-    std::string partition, time_limit = "02:00:00", gres = "gpu:1";
-    int cpus = 8;              // with --slurm: CPUs per chunk (its compiles)
-    bool submit = false;       // with --slurm: sbatch it too
-    std::string expect;        // a CSV of student,lab,task,verdict: exit 0 iff the book gives them
-};
+// hpclab grade's arguments are the grading's request (grade/grade_class.h).
+using GradeArgs = GradeClassRequest;
 
 struct CalibrateArgs {
     std::vector<std::string> labs;  // empty: every lab with a speed threshold

@@ -1,7 +1,7 @@
 #include "lab_runs.h"
 
 #include "check/evidence.h"
-#include "check/gpu_turns.h"
+#include "run/gpu_turns.h"
 #include "run/run_recipe.h"
 #include "util/shown_path.h"
 #include "util/text.h"
@@ -91,7 +91,7 @@ RunRequest run_request(Context& ctx, const LabInfo& lab, const TaskInfo& task, c
 RunReport run_one(Context& ctx, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
                   const Params& params, const RunOptions& options)
 {
-    // A shared turn on the GPU while the program runs (check/gpu_turns.h):
+    // A shared turn on the GPU while the program runs (run/gpu_turns.h):
     // on a lab server, another student's check times its calls alone.
     RunRequest req = run_request(ctx, lab, task, program, params, options);
     GpuTurns turns(ctx.gpu().uuid);

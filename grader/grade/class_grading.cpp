@@ -156,4 +156,16 @@ std::vector<int> incomplete_chunks(const ClassFolder& cls, const std::vector<Lab
     return out;
 }
 
+MergedChunks merge_chunks(const GradeFolder& out, const ClassFolder& cls, const Catalog& catalog,
+                          const GradingConfig& config, const GradingSettings& settings)
+{
+    MergedChunks m;
+    std::vector<std::string> unreadable;
+    m.results = results_of_chunks(out, settings.chunks, &unreadable);
+    m.outputs = write_class_outputs(out, cls, m.results, catalog, config, settings);
+    m.outputs.unreadable = std::move(unreadable);
+    m.incomplete = incomplete_chunks(cls, m.results, settings.chunks);
+    return m;
+}
+
 }  // namespace hpclab

@@ -1,7 +1,8 @@
-// `hpclab grade` and `hpclab merge` from start to end, short of printing:
-// the grading's settings kept in the output folder (so that the same
-// command resumes, and a regrade runs the same inputs), which files still
-// need a check, and every output made again from the results on disk.
+// The parts of a class's grading that `hpclab grade` (grade_class.h) and
+// `hpclab merge` put together: the grading's settings kept in the output
+// folder (so that the same command resumes, and a regrade runs the same
+// inputs), which files still need a check, the chunks' results merged, and
+// every output made again from the results on disk.
 #pragma once
 
 #include "grade/class_folder.h"
@@ -64,5 +65,16 @@ std::vector<LabResult> results_of_chunks(const GradeFolder& out, int chunks, std
 
 // The chunks some of whose files have no result yet, or a grader error.
 std::vector<int> incomplete_chunks(const ClassFolder& cls, const std::vector<LabResult>& results, int chunks);
+
+// A grading's results (its chunks' and its own: settings.chunks, 0 for
+// none), every output made from them, and the chunks not complete; throws
+// as write_class_outputs does. The book points into `results`.
+struct MergedChunks {
+    std::vector<LabResult> results;
+    ClassOutputs outputs;
+    std::vector<int> incomplete;
+};
+MergedChunks merge_chunks(const GradeFolder& out, const ClassFolder& cls, const Catalog& catalog,
+                          const GradingConfig& config, const GradingSettings& settings);
 
 }  // namespace hpclab

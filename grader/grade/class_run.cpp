@@ -8,9 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <future>
 #include <mutex>
 #include <numeric>
@@ -39,13 +37,6 @@ public:
         state_.last = what;
         if (on_) on_(state_);
     }
-    // Files to be checked again (their wave voided): `n` more steps to come.
-    void more(int n)
-    {
-        std::lock_guard lock(mutex_);
-        state_.total += n;
-    }
-
 private:
     std::function<void(const ClassProgress&)> on_;
     ClassProgress state_;
@@ -99,7 +90,7 @@ ClassSteps real_steps(const Toolchain& tc, const ClassRunOptions& o)
 }
 
 // A timed task's weight in runs: its timing takes the GPU alone
-// (check/gpu_turns.h) while the other checks of the wave wait for it. On
+// (run/gpu_turns.h) while the other checks of the wave wait for it. On
 // the H100 (8 at once) a timed task added about 5 s to a check (vecadd1
 // 10.7 s against hello 5.6 s: one task of five sizes each, vecadd1 timed),
 // a run about 0.15 s (vecadd2's five more runs than hello: 0.8 s).
@@ -138,108 +129,182 @@ std::vector<std::size_t> start_order(const std::vector<int>& cost, std::size_t w
     return order;
 }
 
-// The queue of files to check, shared by the GPUs' workers, in the order
-// they start (start_order). A worker takes a wave at a time: at most a
-// whole wave, but no more than its share of what is left, by expected cost
-// (the cost left over the workers still working; a quarter wave at least),
-// so that the GPUs end together: with the costliest files first, a share
-// by count gave one GPU the first half of a class of ten students (its
-// reductions and matmuls: 82 s on two H100s) and the other the cheap half
-// (50 s). A worker that finds the queue empty waits while another still
-// checks a wave: that wave comes back to the queue's front, as it was, if
-// its GPU fails, and is checked again by a worker still working.
-class JobQueue {
+// Whether the GPU's health is checked (and its results wait to be covered).
+bool watched(const GpuInfo& gpu, const ClassRunOptions& o) { return gpu.present && !o.gpu_service_dir.empty(); }
+
+// Every file compiled, side by side on the CPU cores, in a thread of its
+// own, in the order the checks take them: a check waits for its own file
+// only, so the GPU is busy from the first compiled file on, not after the last.
+class CompilePool {
 public:
-    // `cost`: each job's expected cost (expected_cost), by job index.
-    JobQueue(const std::vector<std::size_t>& order, std::vector<int> cost, int workers)
-        : queue_(order.begin(), order.end()), cost_(std::move(cost)), working_(workers)
+    CompilePool(const ClassSteps& steps, const std::vector<GradeJob>& jobs, const std::vector<std::size_t>& order,
+                const ClassRunOptions& o, std::mutex& progress_mutex)
+        : compiled_(jobs.size())
     {
+        for (auto& p : compiled_) built_.push_back(p.get_future().share());
+        thread_ = std::thread([&, order] {
+            const auto t0 = Clock::now();
+            Progress progress(o, ClassProgress::Phase::compiling, static_cast<int>(jobs.size()), progress_mutex);
+            std::vector<std::function<int()>> builds;
+            for (std::size_t j : order)
+                builds.push_back([&, j] {
+                    bool ok = false;
+                    try {
+                        ok = steps.build(jobs[j]);
+                    } catch (...) {  // the check builds it again and says why; its wait must end either way
+                    }
+                    compiled_[j].set_value();
+                    progress.step(fmt::format("{} {}: {}", jobs[j].student, jobs[j].submission->lab->id,
+                                              ok ? "compiled" : "does not compile"));
+                    return 0;
+                });
+            run_bounded(std::move(builds), o.compile_jobs);
+            wall_s_ = seconds_since(t0);
+        });
     }
-    // The next wave; empty once nothing is left to take (the worker ends).
-    std::vector<std::size_t> take(std::size_t wave_size)
+    ~CompilePool()
     {
-        std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return !queue_.empty() || in_flight_ == 0; });
-        long long left = 0;
-        for (std::size_t j : queue_) left += std::max(1, cost_[j]);
-        const long long share = (left + working_ - 1) / working_;
-        const std::size_t at_least = std::max<std::size_t>(1, wave_size / 4);
-        std::vector<std::size_t> wave;
-        for (long long taken = 0; wave.size() < wave_size && !queue_.empty() && (wave.size() < at_least || taken < share);) {
-            taken += std::max(1, cost_[queue_.front()]);
-            wave.push_back(queue_.front());
-            queue_.pop_front();
-        }
-        if (wave.empty())
-            --working_;  // this worker ends (under the lock: see give_back)
-        else
-            ++in_flight_;
-        return wave;
+        if (thread_.joinable()) thread_.join();  // a check threw: the compiles still end first
     }
-    // A wave checked and saved.
-    void done()
+    void wait_for(std::size_t job) const { built_[job].wait(); }
+    double join()  // the compiles' wall time
     {
-        std::lock_guard lock(mutex_);
-        --in_flight_;
-        changed_.notify_all();
-    }
-    // A worker whose GPU failed: its wave back to the others, if any is still
-    // working (true); else the wave stays with it (false). It ends either way.
-    bool give_back(const std::vector<std::size_t>& wave)
-    {
-        std::lock_guard lock(mutex_);
-        --in_flight_;
-        --working_;
-        if (working_ == 0) return false;
-        queue_.insert(queue_.begin(), wave.begin(), wave.end());
-        changed_.notify_all();
-        return true;
-    }
-    void leave()  // a worker that ends with the queue not empty (its GPU out of service before it began)
-    {
-        std::lock_guard lock(mutex_);
-        --working_;
-        changed_.notify_all();
-    }
-    std::vector<std::size_t> left()
-    {
-        std::lock_guard lock(mutex_);
-        return {queue_.begin(), queue_.end()};
+        thread_.join();
+        return wall_s_;
     }
 
 private:
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::deque<std::size_t> queue_;
-    std::vector<int> cost_;
-    int working_;        // workers not ended
-    int in_flight_ = 0;  // waves taken, not yet done or given back
+    std::vector<std::promise<void>> compiled_;
+    std::vector<std::shared_future<void>> built_;
+    double wall_s_ = 0;
+    std::thread thread_;
 };
 
-bool watched(const GpuInfo& gpu, const ClassRunOptions& o) { return gpu.present && !o.gpu_service_dir.empty(); }
+// A grading's checks on its GPU, a wave at a time: each result written as
+// its check ends, and covered as its wave's GPU is found clean.
+class WaveRun {
+public:
+    WaveRun(const ClassSteps& steps, const GpuInfo& gpu, const std::vector<GradeJob>& jobs, const GradeFolder& folder,
+            const ClassRunOptions& o, ClassRunTotals& totals, std::mutex& progress_mutex)
+        : steps_(steps), gpu_(gpu), jobs_(jobs), folder_(folder), o_(o), totals_(totals), turns_(gpu.uuid),
+          watch_(watched(gpu, o)), progress_(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()), progress_mutex)
+    {
+    }
+    // The wave's checks, at most `at_once` together, then the GPU's health:
+    // false when it failed (the wave's results are void, the GPU out of service).
+    bool check_wave(const std::vector<std::size_t>& wave, const CompilePool& compiles, int at_once)
+    {
+        const GpuBaseline before = watch_ ? steps_.baseline(gpu_) : GpuBaseline {};
+        std::vector<std::function<std::pair<LabCheck, LabResult>()>> checks;
+        for (std::size_t j : wave)
+            checks.push_back([&, j] {
+                compiles.wait_for(j);
+                LabCheck c = steps_.check(jobs_[j], gpu_, &turns_);
+                LabResult r = judged(jobs_[j], c, !watch_);
+                return std::pair {std::move(c), std::move(r)};
+            });
+        auto results = run_bounded(std::move(checks), at_once);
+        const GpuHealth health = health_after(before);
+        if (!health.healthy) {
+            void_wave(wave, results, health.why);
+            return false;
+        }
+        if (watch_)
+            for (auto& [c, r] : results) {
+                r.covered = true;
+                write(r);
+            }
+        return true;
+    }
+    GpuTurns::Split gpu_split() { return turns_.split(); }
+
+private:
+    // A check just ended: its result written at once (covered when `covered`).
+    LabResult judged(const GradeJob& job, const LabCheck& c, bool covered)
+    {
+        LabResult r = lab_result_of(c, job.student, job.folder, job.submission->content_hash, steps_.record(c));
+        r.covered = covered;
+        write(r);
+        {
+            std::lock_guard lock(mutex_);
+            totals_.compile_s += c.compile_s, totals_.run_s += c.run_s, totals_.sanitizer_s += c.sanitizer_s,
+                totals_.timing_s += c.timing_s;
+            ++totals_.checked;
+        }
+        progress_.step(fmt::format("{} {}: {}", job.student, c.lab->id, verdict_name(c.overall)));
+        return r;
+    }
+    void write(const LabResult& r)
+    {
+        try {
+            folder_.save(r);
+        } catch (const std::exception& e) {
+            std::lock_guard lock(mutex_);
+            ++totals_.unsaved;
+            std::fprintf(stderr, "hpclab grade: %s\n", e.what());
+        }
+    }
+    GpuHealth health_after(const GpuBaseline& before)
+    {
+        const auto t0 = Clock::now();
+        GpuHealth health;
+        if (watch_) {  // its canary is a program on the GPU: in a shared turn, as any other
+            const auto turn = GpuTurns::shared(&turns_);
+            health = steps_.health(gpu_, before);
+        }
+        totals_.health_wall_s += seconds_since(t0);
+        ++totals_.waves;
+        return health;
+    }
+    // The GPU out of service, and the wave's results void at once (a kill now
+    // must not leave them to be covered): grader errors, graded on the next run.
+    void void_wave(const std::vector<std::size_t>& wave, std::vector<std::pair<LabCheck, LabResult>>& results,
+                   const std::string& why)
+    {
+        take_out_of_service(o_.gpu_service_dir, gpu_, why);
+        totals_.out_of_service = fmt::format("GPU {} ({}): {}", gpu_.index, gpu_.name, why);
+        for (std::size_t k = 0; k < wave.size(); ++k) {
+            const GradeJob& job = jobs_[wave[k]];
+            const LabCheck c = grader_error(std::move(results[k].first), *job.submission->lab,
+                                            "the GPU was not healthy after this check's wave (" + why +
+                                                "): it is out of service now, and this file is graded again on the next run");
+            write(lab_result_of(c, job.student, job.folder, job.submission->content_hash, steps_.record(c)));
+        }
+    }
+
+    const ClassSteps& steps_;
+    const GpuInfo& gpu_;
+    const std::vector<GradeJob>& jobs_;
+    const GradeFolder& folder_;
+    const ClassRunOptions& o_;
+    ClassRunTotals& totals_;
+    std::mutex mutex_;  // totals_ and the results' files, written from the checks' threads
+    // With every other hpclab on this machine too (a student's check, the
+    // other GPUs' chunks): through the machine's lock files.
+    GpuTurns turns_;
+    bool watch_;
+    Progress progress_;
+};
 
 // The results an earlier run wrote and no health check covered (it was
-// killed first): covered now if every GPU in service is found clean before
-// anything else runs on it; else false, and they are graded again. A GPU
-// found broken is taken out of service, as after a wave.
-bool cover_leftovers(const ClassSteps& steps, const std::vector<GpuInfo>& gpus, const ClassRunOptions& o,
-                     const GradeFolder& folder, const std::vector<GradeJob>& uncovered, ClassRunTotals& totals)
+// killed first): covered now if the GPU is found clean before anything else
+// runs on it; else false, and they are graded again. A GPU found broken is
+// taken out of service, as after a wave.
+bool cover_leftovers(const ClassSteps& steps, const GpuInfo& gpu, const ClassRunOptions& o, const GradeFolder& folder,
+                     const std::vector<GradeJob>& uncovered, ClassRunTotals& totals)
 {
-    bool clean = false;
-    for (const GpuInfo& gpu : gpus) {
-        if (!watched(gpu, o) || out_of_service(o.gpu_service_dir, gpu)) continue;
+    if (!watched(gpu, o) || out_of_service(o.gpu_service_dir, gpu)) return false;
+    {
         GpuTurns turns(gpu.uuid);
         const auto turn = GpuTurns::shared(&turns);
         const GpuHealth health = steps.health(gpu, steps.baseline(gpu));
         ++totals.waves;
         if (!health.healthy) {
             take_out_of_service(o.gpu_service_dir, gpu, health.why);
-            totals.out_of_service.push_back(fmt::format("GPU {} ({}): {}", gpu.index, gpu.name, health.why));
+            totals.out_of_service = fmt::format("GPU {} ({}): {}", gpu.index, gpu.name, health.why);
             return false;
         }
-        clean = true;
     }
-    if (!clean) return false;
     try {
         for (const GradeJob& job : uncovered) {
             auto r = folder.load(job.student, job.submission->lab->id);
@@ -254,170 +319,56 @@ bool cover_leftovers(const ClassSteps& steps, const std::vector<GpuInfo>& gpus, 
     return true;
 }
 
+// The files to check: `to_check`, and the uncovered ones unless a health check covers them now.
+std::vector<GradeJob> jobs_to_check(const ClassSteps& steps, const GpuInfo& gpu, const ClassRunOptions& o,
+                                    const GradeFolder& folder, const std::vector<GradeJob>& to_check,
+                                    const std::vector<GradeJob>& uncovered, ClassRunTotals& totals)
+{
+    std::vector<GradeJob> jobs = to_check;
+    if (uncovered.empty()) return jobs;
+    if (cover_leftovers(steps, gpu, o, folder, uncovered, totals)) totals.covered_leftovers = static_cast<int>(uncovered.size());
+    else {
+        totals.redone_leftovers = static_cast<int>(uncovered.size());
+        jobs.insert(jobs.end(), uncovered.begin(), uncovered.end());
+    }
+    return jobs;
+}
+
 }  // namespace
 
-ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus, const std::vector<GradeJob>& to_check,
+// The grading loop: the compile pool, then the checks a wave at a time
+// (a bounded set at once), each wave followed by the GPU's health check.
+ClassRunTotals grade_jobs(const Toolchain& tc, const GpuInfo& gpu, const std::vector<GradeJob>& to_check,
                           const GradeFolder& folder, const ClassRunOptions& o, const std::vector<GradeJob>& uncovered)
 {
     const ClassSteps steps = real_steps(tc, o);
     ClassRunTotals totals;
-    std::mutex totals_mutex;
-    std::vector<GradeJob> jobs = to_check;
-    if (!uncovered.empty()) {
-        if (cover_leftovers(steps, gpus, o, folder, uncovered, totals)) totals.covered_leftovers = static_cast<int>(uncovered.size());
-        else {
-            totals.redone_leftovers = static_cast<int>(uncovered.size());
-            jobs.insert(jobs.end(), uncovered.begin(), uncovered.end());
-        }
-    }
-
+    const std::vector<GradeJob> jobs = jobs_to_check(steps, gpu, o, folder, to_check, uncovered, totals);
     const int at_once = std::max(1, o.checks_at_once);
     const std::size_t wave_size = static_cast<std::size_t>(o.checks_per_wave > 0 ? o.checks_per_wave : 16 * at_once);
     std::vector<int> cost;
     for (const GradeJob& job : jobs) cost.push_back(expected_cost(*job.submission->lab, o));
     const std::vector<std::size_t> order = start_order(cost, wave_size);
 
-    // 1. Every file compiled, side by side on the CPU, in the order the
-    // checks take them (`order`): a check waits for its own file only, so
-    // the GPU is busy from the first compiled file on, not after the last.
-    auto t0 = Clock::now();
-    std::mutex progress_mutex;
-    std::vector<std::promise<void>> compiled(jobs.size());
-    std::vector<std::shared_future<void>> built;
-    for (auto& p : compiled) built.push_back(p.get_future().share());
-    std::thread compiler([&] {
-        Progress progress(o, ClassProgress::Phase::compiling, static_cast<int>(jobs.size()), progress_mutex);
-        std::vector<std::function<int()>> builds;
-        for (std::size_t j : order)
-            builds.push_back([&, j] {
-                const GradeJob& job = jobs[j];
-                bool ok = false;
-                try {
-                    ok = steps.build(job);
-                } catch (...) {  // the check builds it again and says why; its wait must end either way
-                }
-                compiled[j].set_value();
-                progress.step(fmt::format("{} {}: {}", job.student, job.submission->lab->id, ok ? "compiled" : "does not compile"));
-                return 0;
-            });
-        run_bounded(std::move(builds), o.compile_jobs);
-        totals.compile_wall_s = seconds_since(t0);
-    });
-
-    // 2. The checks: a worker per GPU, a wave at a time, each result written
-    // as its check ends and covered as its wave's GPU is found clean.
-    Progress progress(o, ClassProgress::Phase::checking, static_cast<int>(jobs.size()), progress_mutex);
-    JobQueue queue(order, std::move(cost), static_cast<int>(gpus.size()));
-    const auto write = [&](const LabResult& r) {
-        try {
-            folder.save(r);
-        } catch (const std::exception& e) {
-            std::lock_guard lock(totals_mutex);
-            ++totals.unsaved;
-            std::fprintf(stderr, "hpclab grade: %s\n", e.what());
+    const auto t0 = Clock::now();
+    std::mutex progress_mutex;  // the compiles' and the checks' progress: one line at a time
+    CompilePool compiles(steps, jobs, order, o, progress_mutex);
+    WaveRun run(steps, gpu, jobs, folder, o, totals, progress_mutex);
+    std::size_t begun = 0;  // the files of `order` whose wave began
+    if (!(watched(gpu, o) && out_of_service(o.gpu_service_dir, gpu)))
+        while (begun < order.size()) {
+            const std::size_t end = std::min(order.size(), begun + wave_size);
+            const std::vector<std::size_t> wave(order.begin() + static_cast<std::ptrdiff_t>(begun),
+                                                order.begin() + static_cast<std::ptrdiff_t>(end));
+            begun = end;
+            if (!run.check_wave(wave, compiles, static_cast<int>(std::min<std::size_t>(at_once, wave_size)))) break;
         }
-    };
-    // A check just ended: its result written at once (covered when `covered`).
-    const auto judged = [&](const GradeJob& job, const LabCheck& c, bool covered) {
-        LabResult r = lab_result_of(c, job.student, job.folder, job.submission->content_hash, steps.record(c));
-        r.covered = covered;
-        write(r);
-        {
-            std::lock_guard lock(totals_mutex);
-            totals.compile_s += c.compile_s, totals.run_s += c.run_s, totals.sanitizer_s += c.sanitizer_s,
-                totals.timing_s += c.timing_s;
-            ++totals.checked;
-        }
-        progress.step(fmt::format("{} {}: {}{}", job.student, c.lab->id, verdict_name(c.overall),
-                                  gpus.size() > 1 ? fmt::format(" (GPU {})", c.gpu.index) : ""));
-        return r;
-    };
-    // One GPU's waves, until the queue is empty or the GPU is out of service.
-    const auto check_waves = [&](const GpuInfo& gpu, GpuTurns& turns) {
-        const bool watch = watched(gpu, o);
-        if (watch && out_of_service(o.gpu_service_dir, gpu)) {
-            queue.leave();
-            return;
-        }
-        for (std::vector<std::size_t> wave; !(wave = queue.take(wave_size)).empty();) {
-            const GpuBaseline before = watch ? steps.baseline(gpu) : GpuBaseline {};
-            std::vector<std::function<std::pair<LabCheck, LabResult>()>> checks;
-            for (std::size_t j : wave)
-                checks.push_back([&, j] {
-                    built[j].wait();
-                    LabCheck c = steps.check(jobs[j], gpu, &turns);
-                    LabResult r = judged(jobs[j], c, !watch);
-                    return std::pair {std::move(c), std::move(r)};
-                });
-            std::vector<std::pair<LabCheck, LabResult>> results =
-                run_bounded(std::move(checks), std::min(at_once, static_cast<int>(wave_size)));
-            const auto t_health = Clock::now();
-            GpuHealth health;
-            if (watch) {  // its canary is a program on the GPU: in a shared turn, as any other
-                const auto turn = GpuTurns::shared(&turns);
-                health = steps.health(gpu, before);
-            }
-            {
-                std::lock_guard lock(totals_mutex);
-                totals.health_wall_s += seconds_since(t_health);
-                ++totals.waves;
-            }
-            if (!health.healthy) {
-                take_out_of_service(o.gpu_service_dir, gpu, health.why);
-                {
-                    std::lock_guard lock(totals_mutex);
-                    totals.out_of_service.push_back(fmt::format("GPU {} ({}): {}", gpu.index, gpu.name, health.why));
-                }
-                // Its results void at once (a kill now must not leave them to be covered), then
-                // checked again: on another GPU still working, else on the next run.
-                for (std::size_t k = 0; k < wave.size(); ++k) {
-                    const GradeJob& job = jobs[wave[k]];
-                    const LabCheck c = grader_error(std::move(results[k].first), *job.submission->lab,
-                                                    "the GPU was not healthy after this check's wave (" + health.why +
-                                                        "): it is out of service now, and this file is graded "
-                                                        "again on the next run");
-                    write(lab_result_of(c, job.student, job.folder, job.submission->content_hash, steps.record(c)));
-                }
-                if (queue.give_back(wave)) {
-                    progress.more(static_cast<int>(wave.size()));
-                    std::lock_guard lock(totals_mutex);
-                    totals.moved += static_cast<int>(wave.size());
-                }
-                return;
-            }
-            if (watch)
-                for (auto& [c, r] : results) {
-                    r.covered = true;
-                    write(r);
-                }
-            queue.done();
-        }
-    };
-    std::once_flag said_turns_apart;
-    const auto worker = [&](const GpuInfo& gpu) {
-        // With every other hpclab on this machine too (a student's check),
-        // and with the other GPUs' workers: through the machine's lock files.
-        GpuTurns turns(gpu.uuid);
-        if (gpus.size() > 1 && gpu.present && !turns.across_processes())
-            std::call_once(said_turns_apart, [] {
-                std::fprintf(stderr, "hpclab grade: the GPU turns' lock files in %s cannot be used: a timed phase "
-                             "on one GPU may meet another GPU's programs, which slow it\n",
-                             GpuTurns::lock_folder().c_str());
-            });
-        check_waves(gpu, turns);
-        const GpuTurns::Split split = turns.split();  // where this GPU's time went
-        std::lock_guard lock(totals_mutex);
-        totals.gpu.alone_s += split.alone_s, totals.gpu.shared_s += split.shared_s, totals.gpu.free_s += split.free_s,
-            totals.gpu.alone_turns += split.alone_turns;
-    };
-    std::vector<std::thread> workers;
-    for (const GpuInfo& gpu : gpus) workers.emplace_back(worker, std::cref(gpu));
-    for (std::thread& w : workers) w.join();
-    compiler.join();
-    // Files no GPU could take (every one out of service): said, and graded on a later run.
-    for (std::size_t j : queue.left())
-        std::fprintf(stderr, "hpclab grade: %s %s: not graded, no GPU in service is left\n", jobs[j].student.c_str(),
-                     jobs[j].submission->lab->id.c_str());
+    totals.compile_wall_s = compiles.join();
+    totals.gpu = run.gpu_split();
+    // Files the GPU could not take (out of service): said, and graded on a later run.
+    for (std::size_t k = begun; k < order.size(); ++k)
+        std::fprintf(stderr, "hpclab grade: %s %s: not graded, the GPU is out of service\n", jobs[order[k]].student.c_str(),
+                     jobs[order[k]].submission->lab->id.c_str());
     totals.check_wall_s = seconds_since(t0);
     return totals;
 }

@@ -1,20 +1,20 @@
-// Grading a class's files on one machine: every file compiled in parallel
-// on the CPU cores (builds are cached by content, so the checks find them
-// done), and checked on the GPUs as soon as it is compiled, a worker per GPU taking a wave
-// of files at a time from one queue: the checks of a wave share their GPU
-// for the correctness runs and take it alone for their timing
-// (check/gpu_turns.h). After each wave its GPU must be clean
-// (run/gpu_health.h); if not, the GPU is taken out of service, its worker
-// stops, and the wave's files go back to the queue for the other GPUs (or,
-// with none left, are saved as grader errors, graded again on a later run).
+// Grading a class's files on one GPU: every file compiled in parallel on
+// the CPU cores (builds are cached by content, so the checks find them
+// done), and checked as soon as it is compiled, a bounded set of checks at
+// once sharing the GPU for their correctness runs and taking it alone for
+// their timing (run/gpu_turns.h). The checks go in waves; after each wave
+// the GPU must be clean (run/gpu_health.h); if not, it is taken out of
+// service, the wave's files are saved as grader errors and the grading
+// stops there (the files not checked yet wait for the next run). Several
+// GPUs of one machine are one such grading per GPU, each its own process
+// (grade/class_chunks.h), as a Slurm array's chunks are.
 // Inside a wave the checks start longest expected first (by their lab's
 // planned runs and timed tasks), and the files compile in that order.
 // Each result is written the moment its check ends, not yet covered
 // (lab_result.h), and marked covered as soon as its wave's GPU is found
-// clean; a GPU found broken has its wave's files graded again. A run killed
-// at any point loses only the checks under way: the next run covers the
-// results left uncovered with a health check of its GPUs before it checks
-// anything, or grades them again if one fails.
+// clean. A run killed at any point loses only the checks under way: the
+// next run covers the results left uncovered with a health check of the
+// GPU before it checks anything, or grades them again if it fails.
 #pragma once
 
 #include "check/check.h"
@@ -54,12 +54,15 @@ struct ClassSteps {
     std::function<nlohmann::json(const LabCheck&)> record;
 };
 
+// `hpclab grade --checks-at-once`'s default (ClassRunOptions::checks_at_once).
+inline constexpr int kDefaultChecksAtOnce = 8;
+
 struct ClassRunOptions {
     int compile_jobs = 1;      // compiles at once
-    // Checks sharing a GPU at once, a new one starting as one ends: a check
+    // Checks sharing the GPU at once, a new one starting as one ends: a check
     // spends most of its time waiting for its programs' CUDA contexts, which
     // the others use meanwhile (the driver makes them one at a time).
-    int checks_at_once = 8;
+    int checks_at_once = kDefaultChecksAtOnce;
     // A wave: the checks between two checks of the GPU's health (a canary
     // program, and nothing of the grading left on the GPU), which needs the
     // GPU quiet: the wave's last checks end before the next wave's first
@@ -68,8 +71,8 @@ struct ClassRunOptions {
     // checks at once: few barriers (a simulation from an H100's measured
     // checks of 40 students x 9 labs: 531 s with waves of 48 in job order,
     // 480 s with waves of 128 longest first, 474 s with none). The price:
-    // a GPU found broken voids its whole wave (checked again elsewhere or on
-    // the next run), more files at once, but that is rare.
+    // a GPU found broken voids its whole wave (graded again on the next
+    // run), more files at once, but that is rare.
     int checks_per_wave = 0;
     bool sanitizer = true, timing = true;
     std::filesystem::path gpu_service_dir;  // GPUs out of service (gpu_health.h)
@@ -82,20 +85,18 @@ struct ClassRunTotals {
     int covered_leftovers = 0;           // results of a killed run, covered by this run's first health check
     int redone_leftovers = 0;            // the same, graded again (a GPU failed that check, or none could make it)
     int unsaved = 0;                     // results that could not be written (named on stderr)
-    int moved = 0;                       // files whose wave was voided and went to another GPU
-    std::vector<std::string> out_of_service;  // GPUs taken out during the run, with why
+    std::string out_of_service;          // the GPU taken out during the run, with why; empty: none
     double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0;  // summed over the checks
     double compile_wall_s = 0, check_wall_s = 0;  // both from the start: they overlap
-    double health_wall_s = 0;  // the GPU's checks after each wave (summed over the GPUs' workers)
+    double health_wall_s = 0;  // the GPU's checks after each wave
     int waves = 0;
-    GpuTurns::Split gpu;  // where the GPUs' wall time went during the checks (summed over the GPUs)
+    GpuTurns::Split gpu;  // where the GPU's wall time went during the checks
 };
 
-// `gpus`: one worker each (a single entry that is not present: the checks
-// say not_run, as hpclab check does without a GPU). `uncovered`: files
-// whose results an earlier run wrote and no health check covered yet
-// (pending_jobs, class_grading.h).
-ClassRunTotals grade_jobs(const Toolchain& tc, const std::vector<GpuInfo>& gpus, const std::vector<GradeJob>& jobs,
+// `gpu`: not present, the checks say not_run, as hpclab check does without
+// a GPU. `uncovered`: files whose results an earlier run wrote and no
+// health check covered yet (pending_jobs, class_grading.h).
+ClassRunTotals grade_jobs(const Toolchain& tc, const GpuInfo& gpu, const std::vector<GradeJob>& jobs,
                           const GradeFolder& folder, const ClassRunOptions& options,
                           const std::vector<GradeJob>& uncovered = {});
 

@@ -2,7 +2,8 @@
 // to what it was before, and a canary kernel (run/canary.cu) that gives the
 // right answer. A GPU that fails is taken out of service: no later check
 // uses it until a person puts it back, and the check that found it gets a
-// grader error (never the student's fault) to be run again elsewhere.
+// grader error (never the student's fault), to be run again: by the next
+// `hpclab grade`, or on another GPU.
 #pragma once
 
 #include "run/gpu_probe.h"

@@ -1,6 +1,5 @@
 #include "run/run_recipe.h"
 
-#include "run/gpu_probe.h"
 
 #include <sched.h>
 
@@ -46,20 +45,19 @@ const std::vector<int>& allowed_cpus()
 
 }  // namespace
 
-// A pair of the last CPUs for each GPU's timed programs. The time of a call
+// A pair of the last CPUs for the timed programs. The time of a call
 // includes the host's part (the launches, the wait). On the H100, one
 // program ran every call up to 20% slower than another running the same
 // code; the core each ran on is one difference between them that hpclab
-// can remove. A pair per GPU dates from when two GPUs timed at once; a
-// timed phase now has the machine alone (check/gpu_turns.h), so the pairs
-// are never busy together, and one pair would do as well.
-CpuSplit split_cpus(const std::vector<int>& allowed, int gpus)
+// can remove. One pair for the whole machine, whatever its GPUs: a timed
+// phase has the machine alone (run/gpu_turns.h), so two timed programs
+// never run at once, in this process or in another hpclab's.
+CpuSplit split_cpus(const std::vector<int>& allowed)
 {
-    const std::size_t pairs = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, gpus)), allowed.size() / 4);
     CpuSplit split;
-    auto end = allowed.end();
-    for (std::size_t p = 0; p < pairs; ++p, end -= 2) split.timed.push_back({end - 2, end});
-    if (!split.timed.empty()) split.rest.assign(allowed.begin(), end);
+    if (allowed.size() < 4) return split;
+    split.timed.assign(allowed.end() - 2, allowed.end());
+    split.rest.assign(allowed.begin(), allowed.end() - 2);
     return split;
 }
 
@@ -67,20 +65,13 @@ namespace {
 
 const CpuSplit& machine_split()
 {
-    static const CpuSplit split =
-        split_cpus(allowed_cpus(), std::max<int>(1, static_cast<int>(gpu_node_minors().size())));
+    static const CpuSplit split = split_cpus(allowed_cpus());
     return split;
 }
 
 }  // namespace
 
-const std::vector<int>& timing_cpus(int gpu_minor)
-{
-    static const std::vector<int> any;
-    const auto& timed = machine_split().timed;
-    if (timed.empty()) return any;
-    return timed[static_cast<std::size_t>(std::max(0, gpu_minor)) % timed.size()];
-}
+const std::vector<int>& timing_cpus() { return machine_split().timed; }
 
 const std::vector<int>& untimed_cpus() { return machine_split().rest; }
 
@@ -113,7 +104,7 @@ RunRequest timed_run(const RunTarget& target, const TimedOptions& o)
     req.outputs_only = true;
     req.judge_outputs = o.judge_outputs;
     req.measure_copy = o.measure_copy;
-    req.cpus = timing_cpus(target.gpu_minor);
+    req.cpus = timing_cpus();
     req.reference_budget = kTimedReferenceBudget;
     return req;
 }

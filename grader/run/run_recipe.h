@@ -55,27 +55,21 @@ struct TimedOptions {
 };
 RunRequest timed_run(const RunTarget& target, const TimedOptions& options);
 
-// The CPUs the timed programs on the GPU of /dev/nvidia<gpu_minor> run on
-// (-1: the first GPU's; empty: any).
-const std::vector<int>& timing_cpus(int gpu_minor = -1);
+// The CPUs the timed programs run on (empty: any).
+const std::vector<int>& timing_cpus();
 // The others: where everything else runs (compiles, correctness and
 // sanitizer programs, hpclab's own threads making inputs and judging), so
 // that nothing shares a CPU with the timed calls (empty: any).
 const std::vector<int>& untimed_cpus();
-// The split of the CPUs a process may use among `gpus` GPUs: a pair of the
-// last CPUs for each GPU's timed programs (one at a time on the machine
-// now: run_recipe.cpp says why a pair per GPU stays), the rest for
-// everything else. The pairs take half the
-// CPUs at most: GPUs past that share them (by their node's number, modulo
-// the pairs); none with fewer than four CPUs.
+// The split of the CPUs a process may use: a pair of the last ones for the
+// timed programs, the rest for everything else; none with fewer than four.
 struct CpuSplit {
-    std::vector<std::vector<int>> timed;  // a pair per GPU, the first GPU's last
+    std::vector<int> timed;
     std::vector<int> rest;
 };
-CpuSplit split_cpus(const std::vector<int>& allowed, int gpus = 1);
+CpuSplit split_cpus(const std::vector<int>& allowed);
 // This process, the threads it starts after and the programs they start
-// keep to untimed_cpus() (a pair set aside for each GPU of the machine:
-// gpu_node_minors()) (a timed program moves to timing_cpus() as it
+// keep to untimed_cpus() (a timed program moves to timing_cpus() as it
 // starts). Called first thing: in a class's grading on the H100, hpclab's
 // threads and the other checks' programs ran on any CPU, and one correct
 // file of 360 had timed calls up to 3.5 times slower than the rest of its

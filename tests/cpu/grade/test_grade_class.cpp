@@ -7,7 +7,7 @@
 #include "grade/gradebook.h"
 #include "grade/grading_config.h"
 #include "grade/roster.h"
-#include "grade/slurm_job.h"
+#include "grade/class_chunks.h"
 #include "grade/student_report.h"
 #include "grade_helpers.h"
 #include "test_support.h"

@@ -247,3 +247,23 @@ TEST_CASE("grade cli: the sample class compiles as expected here, and the rest w
     CHECK(w.exit_code == 1);
     CHECK(has(w.out, "expected dee vecadd3.add: pass, got compile_error"));
 }
+
+TEST_CASE("grade cli: --checks-at-once is the checks sharing a GPU, and --per-gpu, its old name, is still taken with a note")
+{
+    TempDir d;
+    write_class(d);
+    const auto listed = [&](const std::vector<std::string>& option) {
+        std::vector<std::string> args = {"grade", (d.path() / "class").string(), "--out", (d.path() / "out").string(), "--list"};
+        args.insert(args.end(), option.begin(), option.end());
+        return run_hpclab(args);
+    };
+    const ProcessResult now = listed({"--checks-at-once", "2"});
+    CHECK(now.exit_code == 0);
+    CHECK_FALSE(has(now.err, "--per-gpu"));
+    const ProcessResult old = listed({"--per-gpu", "2"});
+    CHECK(old.exit_code == 0);
+    CHECK(has(old.err, "--per-gpu is now called --checks-at-once"));
+    CHECK(listed({"--checks-at-once", "17"}).exit_code == 2);  // one range for both names
+    CHECK(listed({"--per-gpu", "0"}).exit_code == 2);
+    CHECK_FALSE(has(run_hpclab({"grade", "--help"}).out, "--per-gpu"));  // the help names the setting once
+}

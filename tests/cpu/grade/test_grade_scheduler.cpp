@@ -1,10 +1,9 @@
-// hpclab grade's scheduling over several GPUs, on the CPU with stand-ins for
-// the compiler, the checks and the GPUs' health: a worker per GPU, waves
-// from one queue, each file checked and saved once; a GPU found unhealthy
-// after a wave is taken out of service and its wave is checked again on
-// another GPU; with no GPU left, the files are grader errors or left for
-// the next run, never lost or passed. Inside a wave the checks start
-// longest expected first, and the files compile in that order.
+// hpclab grade's scheduling on a GPU, on the CPU with stand-ins for the
+// compiler, the checks and the GPU's health: waves of checks, a bounded set
+// at once, each file checked and saved once; a GPU found unhealthy after a
+// wave is taken out of service, its wave's files are grader errors and the
+// rest is left for the next run, never lost or passed. Inside a wave the
+// checks start longest expected first, and the files compile in that order.
 #include "grade/class_run.h"
 #include "grade_helpers.h"
 #include "test_support.h"
@@ -33,28 +32,19 @@ struct StandIns {
     std::vector<std::pair<std::string, int>> checked;  // student, GPU index, in order
     std::map<int, int> waves;                          // GPU index -> health checks
     std::map<int, int> fail_at_wave;                   // GPU index -> the wave after which it is unhealthy
-    std::map<int, int> check_ms;                       // GPU index -> a check's time there (default 15 ms)
     std::map<int, int> in_wave;                        // GPU index -> checks since its last health check
     std::vector<int> wave_sizes;                       // every wave's size, as their health checks came
-    std::map<int, std::vector<std::string>> in_wave_jobs;  // GPU index -> "s10 vecadd3" of its wave under way
-    std::vector<std::vector<std::string>> wave_jobs;       // every wave's files, as their health checks came
 
     ClassSteps steps()
     {
         ClassSteps s;
         s.build = [](const GradeJob&) { return true; };
         s.check = [this](const GradeJob& job, const GpuInfo& gpu, GpuTurns*) {
-            int ms = 15;
-            {
-                std::lock_guard lock(mutex);
-                if (const auto m = check_ms.find(gpu.index); m != check_ms.end()) ms = m->second;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+            std::this_thread::sleep_for(std::chrono::milliseconds(15));
             {
                 std::lock_guard lock(mutex);
                 checked.emplace_back(job.student, gpu.index);
                 ++in_wave[gpu.index];
-                in_wave_jobs[gpu.index].push_back(job.student + " " + job.submission->lab->id);
             }
             return stand_in_check(job, gpu, Verdict::pass);
         };
@@ -63,7 +53,6 @@ struct StandIns {
             std::lock_guard lock(mutex);
             const int wave = ++waves[gpu.index];
             wave_sizes.push_back(std::exchange(in_wave[gpu.index], 0));
-            wave_jobs.push_back(std::exchange(in_wave_jobs[gpu.index], {}));
             return stand_in_health(fail_at_wave, gpu, wave);
         };
         s.record = [](const LabCheck&) { return nlohmann::json::object(); };
@@ -97,134 +86,33 @@ std::string job_name(const GradeJob& job) { return job.student + " " + job.submi
 // timed) > hello (one task of five sizes) > vecadd0 (one size).
 const std::vector<std::string> kMixedLabs {"hello", "vecadd0", "vecadd2", "vecadd3", "reduction"};
 
-TEST_CASE("grade scheduler: two GPUs share the queue, and every file is checked and saved once")
-{
-    StandInClass c(12);
-    StandIns stand_ins;
-    const GradeFolder out(c.dir.path() / "out");
-    ClassRunOptions o {.checks_per_wave = 2, .gpu_service_dir = c.dir.path() / "gpus", .steps = stand_ins.steps()};
-    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
-    CHECK(t.checked == 12);
-    CHECK(t.moved == 0);
-    CHECK(stand_ins.checked.size() == 12);
-    CHECK(stand_ins.waves[0] + stand_ins.waves[1] == 7);  // waves of two, the last two files one each
-    CHECK(stand_ins.waves[0] > 0);
-    CHECK(stand_ins.waves[1] > 0);  // both GPUs worked
-    const auto results = out.all_results();
-    REQUIRE(results.size() == 12);
-    for (const LabResult& r : results) CHECK(r.overall == Verdict::pass);
-}
-
-TEST_CASE("grade scheduler: a GPU unhealthy after a wave leaves, and its wave is checked again on the other")
-{
-    StandInClass c(12);
-    StandIns stand_ins;
-    stand_ins.fail_at_wave[1] = 2;  // GPU 1 breaks during its second wave
-    const GradeFolder out(c.dir.path() / "out");
-    ClassRunOptions o {.checks_per_wave = 2, .gpu_service_dir = c.dir.path() / "gpus", .steps = stand_ins.steps()};
-    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
-    CHECK(stand_ins.waves[1] == 2);  // and no wave after
-    CHECK(t.moved == 2);
-    REQUIRE(t.out_of_service.size() == 1);
-    CHECK(t.out_of_service.front().find("a stand-in fault") != std::string::npos);
-    CHECK(fs::exists(c.dir.path() / "gpus" / "GPU-stand-in-1"));
-    // The voided wave's students ran twice: on GPU 1, then on GPU 0.
-    std::map<std::string, std::vector<int>> runs_of;
-    for (const auto& [student, gpu] : stand_ins.checked) runs_of[student].push_back(gpu);
-    int twice = 0;
-    for (const auto& [student, gpus] : runs_of)
-        if (gpus.size() == 2) {
-            ++twice;
-            CHECK(gpus == std::vector<int> {1, 0});
-        }
-    CHECK(twice == 2);
-    const auto results = out.all_results();
-    REQUIRE(results.size() == 12);  // nothing lost
-    for (const LabResult& r : results) CHECK(r.overall == Verdict::pass);
-}
-
-namespace {
-
-// `c` graded on two stand-in GPUs, `at_once` checks a GPU, waves of `per_wave`.
-ClassRunTotals grade_on_two(const StandInClass& c, StandIns& stand_ins, int at_once, int per_wave)
-{
-    const GradeFolder out(c.dir.path() / "out");
-    ClassRunOptions o {.checks_at_once = at_once, .checks_per_wave = per_wave, .gpu_service_dir = c.dir.path() / "gpus",
-                       .steps = stand_ins.steps()};
-    return grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
-}
-
-}  // namespace
-
-TEST_CASE("grade scheduler: on two GPUs the last waves are shared, so that both end together")
+TEST_CASE("grade scheduler: every file is checked and saved once, in whole waves")
 {
     StandInClass c(40);
     StandIns stand_ins;
-    const ClassRunTotals t = grade_on_two(c, stand_ins, 4, 16);
-    CHECK(t.checked == 40);
-    // A whole wave while there is more than a wave a GPU, then a GPU's
-    // share of what is left, a quarter wave at least: 16, 12 (24 over two),
-    // 6 (12 over two), 4 (3 of 6, raised) and the last 2, where whole waves
-    // (16, 16, 8) left one GPU alone with the last 8.
-    std::vector<int> sizes = stand_ins.wave_sizes;
-    std::sort(sizes.begin(), sizes.end());
-    CHECK(sizes == std::vector<int> {2, 4, 6, 12, 16});
-    CHECK(stand_ins.waves[0] > 0);
-    CHECK(stand_ins.waves[1] > 0);
-    // One GPU alone: whole waves, as before there were two.
-    StandInClass alone(40);
-    StandIns one;
-    const GradeFolder out1(alone.dir.path() / "out");
-    grade_jobs({}, {stand_in_gpu(0)}, alone.jobs, out1,
-               {.checks_at_once = 4, .checks_per_wave = 16, .gpu_service_dir = alone.dir.path() / "gpus", .steps = one.steps()});
-    CHECK(one.wave_sizes == std::vector<int> {16, 16, 8});
-}
-
-TEST_CASE("grade scheduler: on two GPUs a share is by expected cost, not by count: the costly files' wave holds fewer")
-{
-    StandInClass c(8, kMixedLabs);  // 40 files, one wave's worth: the costliest (reduction) first
-    StandIns stand_ins;
-    const ClassRunTotals t = grade_on_two(c, stand_ins, 4, 40);
-    CHECK(t.checked == 40);
-    const auto first = std::find_if(stand_ins.wave_jobs.begin(), stand_ins.wave_jobs.end(), [](const auto& w) {
-        return std::find(w.begin(), w.end(), "s10 reduction") != w.end();
-    });
-    REQUIRE(first != stand_ins.wave_jobs.end());
-    // Half the class's cost is its eight reductions and a few vecadd3:
-    // by count the first wave would be 20 files, the cheap ones left to the other GPU.
-    CHECK(first->size() >= 10);  // a quarter wave at least
-    CHECK(first->size() < 20);
-    CHECK(std::count_if(first->begin(), first->end(), [](const std::string& j) { return j.find("reduction") != std::string::npos; }) == 8);
-}
-
-TEST_CASE("grade scheduler: a GPU done with the queue waits for the others' waves, and checks again one that fails late")
-{
-    StandInClass c(40);
-    StandIns stand_ins;
-    stand_ins.check_ms[1] = 150;    // GPU 1 slow: GPU 0 is done with the queue long before
-    stand_ins.fail_at_wave[1] = 1;  // and GPU 1 fails after its one wave
     const GradeFolder out(c.dir.path() / "out");
-    ClassRunOptions o {.checks_at_once = 10, .checks_per_wave = 10, .gpu_service_dir = c.dir.path() / "gpus",
-                       .steps = stand_ins.steps()};
-    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0), stand_in_gpu(1)}, c.jobs, out, o);
-    CHECK(t.moved == 10);
-    CHECK(stand_ins.waves[1] == 1);
-    // GPU 0 checked the other 30, waited, then checked GPU 1's 10 again.
-    CHECK(std::count_if(stand_ins.checked.begin(), stand_ins.checked.end(), [](const auto& r) { return r.second == 0; }) == 40);
+    const ClassRunTotals t = grade_jobs(
+        {}, stand_in_gpu(0), c.jobs, out,
+        {.checks_at_once = 4, .checks_per_wave = 16, .gpu_service_dir = c.dir.path() / "gpus", .steps = stand_ins.steps()});
+    CHECK(t.checked == 40);
+    CHECK(stand_ins.checked.size() == 40);
+    CHECK(stand_ins.wave_sizes == std::vector<int> {16, 16, 8});
     const auto results = out.all_results();
-    REQUIRE(results.size() == 40);  // nothing lost, nothing left for a later run
+    REQUIRE(results.size() == 40);
     for (const LabResult& r : results) CHECK(r.overall == Verdict::pass);
 }
 
-TEST_CASE("grade scheduler: with no GPU left, a voided wave is saved as grader errors and the rest waits for the next run")
+TEST_CASE("grade scheduler: a GPU unhealthy after a wave leaves: the wave is saved as grader errors and the rest waits for the next run")
 {
     StandInClass c(8);
     StandIns stand_ins;
     stand_ins.fail_at_wave[0] = 1;
     const GradeFolder out(c.dir.path() / "out");
     ClassRunOptions o {.checks_per_wave = 2, .gpu_service_dir = c.dir.path() / "gpus", .steps = stand_ins.steps()};
-    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o);
+    const ClassRunTotals t = grade_jobs({}, stand_in_gpu(0), c.jobs, out, o);
     CHECK(t.checked == 2);
+    CHECK(t.out_of_service.find("a stand-in fault") != std::string::npos);
+    CHECK(fs::exists(c.dir.path() / "gpus" / "GPU-stand-in-0"));
     const auto results = out.all_results();
     REQUIRE(results.size() == 2);
     for (const LabResult& r : results) {
@@ -233,7 +121,7 @@ TEST_CASE("grade scheduler: with no GPU left, a voided wave is saved as grader e
     }
     // The GPU stays out of service: the next run checks nothing on it.
     StandIns again;
-    const ClassRunTotals t2 = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out,
+    const ClassRunTotals t2 = grade_jobs({}, stand_in_gpu(0), c.jobs, out,
                                          {.checks_per_wave = 2, .gpu_service_dir = c.dir.path() / "gpus", .steps = again.steps()});
     CHECK(t2.checked == 0);
     CHECK(again.checked.empty());
@@ -259,7 +147,7 @@ TEST_CASE("grade scheduler: a wave keeps its checks at once going, a new one as 
     };
     const GradeFolder out(c.dir.path() / "out");
     ClassRunOptions o {.checks_at_once = 3, .checks_per_wave = 6, .gpu_service_dir = c.dir.path() / "gpus", .steps = steps};
-    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o);
+    const ClassRunTotals t = grade_jobs({}, stand_in_gpu(0), c.jobs, out, o);
     CHECK(t.checked == 12);
     CHECK(t.waves == 2);
     CHECK(stand_ins.waves[0] == 2);  // one health check after each wave of six
@@ -292,7 +180,7 @@ TEST_CASE("grade scheduler: a file is checked once it is compiled, while later f
     };
     const GradeFolder out(c.dir.path() / "out");
     ClassRunOptions o {.compile_jobs = 1, .gpu_service_dir = c.dir.path() / "gpus", .steps = steps};
-    const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o);
+    const ClassRunTotals t = grade_jobs({}, stand_in_gpu(0), c.jobs, out, o);
     CHECK(t.checked == 8);
     CHECK_FALSE(checked_before_its_compile);
     CHECK(checked_before_all_compiled);  // one compile at a time, 60 ms each: the checks began long before the last
@@ -329,7 +217,7 @@ RunOrder run_order(const StandInClass& c, int checks_per_wave)
     const GradeFolder out(c.dir.path() / "out");
     ClassRunOptions o {.compile_jobs = 1, .checks_at_once = 1, .checks_per_wave = checks_per_wave,
                        .gpu_service_dir = c.dir.path() / "gpus", .steps = steps};
-    r.waves = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o).waves;
+    r.waves = grade_jobs({}, stand_in_gpu(0), c.jobs, out, o).waves;
     r.saved = out.all_results().size();
     return r;
 }
@@ -370,7 +258,7 @@ TEST_CASE("grade scheduler: a wave is sixteen times the checks at once unless to
         StandIns stand_ins;
         const GradeFolder out(c.dir.path() / "out");
         ClassRunOptions o {.checks_at_once = 2, .gpu_service_dir = c.dir.path() / "gpus", .steps = stand_ins.steps()};
-        const ClassRunTotals t = grade_jobs({}, {stand_in_gpu(0)}, c.jobs, out, o);
+        const ClassRunTotals t = grade_jobs({}, stand_in_gpu(0), c.jobs, out, o);
         CHECK(t.checked == files);
         CHECK(t.waves == stand_ins.waves[0]);  // a health check per wave
         return t.waves;

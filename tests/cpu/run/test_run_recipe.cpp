@@ -60,39 +60,22 @@ TEST_CASE("run recipe: the last two CPUs for the timed programs, the rest for ev
     std::vector<int> sixteen(16);
     for (int c = 0; c < 16; ++c) sixteen[c] = c;
     const CpuSplit split = split_cpus(sixteen);
-    CHECK(split.timed == std::vector<std::vector<int>> {{14, 15}});
+    CHECK(split.timed == std::vector<int> {14, 15});
     CHECK(split.rest == std::vector<int>(sixteen.begin(), sixteen.end() - 2));
     const CpuSplit sparse = split_cpus({0, 2, 5, 7});  // a cpuset with holes: by position, not number
-    CHECK(sparse.timed == std::vector<std::vector<int>> {{5, 7}});
+    CHECK(sparse.timed == std::vector<int> {5, 7});
     CHECK(sparse.rest == std::vector<int> {0, 2});
     const CpuSplit two = split_cpus({0, 1});  // too few to set two aside: anywhere
     CHECK(two.timed.empty());
     CHECK(two.rest.empty());
 }
 
-TEST_CASE("run recipe: a pair of timing CPUs per GPU, in half the CPUs at most")
-{
-    std::vector<int> sixteen(16);
-    for (int c = 0; c < 16; ++c) sixteen[c] = c;
-    const CpuSplit two_gpus = split_cpus(sixteen, 2);  // hpclab grade --gpus 0,1 times on both at once
-    CHECK(two_gpus.timed == std::vector<std::vector<int>> {{14, 15}, {12, 13}});
-    CHECK(two_gpus.rest == std::vector<int>(sixteen.begin(), sixteen.end() - 4));
-    const CpuSplit eight_gpus = split_cpus(sixteen, 8);  // eight pairs would leave nothing: four, shared
-    CHECK(eight_gpus.timed.size() == 4);
-    CHECK(eight_gpus.timed.back() == std::vector<int> {8, 9});
-    CHECK(eight_gpus.rest.size() == 8);
-    const CpuSplit few = split_cpus({0, 1, 2, 3, 4, 5}, 2);  // six CPUs: one pair, both GPUs on it
-    CHECK(few.timed == std::vector<std::vector<int>> {{4, 5}});
-    CHECK(few.rest == std::vector<int> {0, 1, 2, 3});
-}
-
-TEST_CASE("run recipe: a timed run keeps to its own GPU's pair")
+TEST_CASE("run recipe: a timed run keeps to the timing CPUs, which nothing else uses")
 {
     const LabInfo& lab = lab_of("vecadd3");
     const RunTarget t {.lab = &lab, .task = &lab.tasks.front(), .program = "/p", .params = {{"n", 1 << 20}}, .gpu_minor = 1};
-    CHECK(timed_run(t, {}).cpus == timing_cpus(1));
-    CHECK(timing_cpus(-1) == timing_cpus(0));  // a GPU of unknown node: the first pair
-    for (int c : timing_cpus(1)) CHECK(std::find(untimed_cpus().begin(), untimed_cpus().end(), c) == untimed_cpus().end());
+    CHECK(timed_run(t, {}).cpus == timing_cpus());
+    for (int c : timing_cpus()) CHECK(std::find(untimed_cpus().begin(), untimed_cpus().end(), c) == untimed_cpus().end());
 }
 
 TEST_CASE("run recipe: hpclab leaves the timing CPUs to the timed programs (in a child: this process keeps its CPUs)")

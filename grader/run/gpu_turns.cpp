@@ -1,4 +1,4 @@
-#include "check/gpu_turns.h"
+#include "run/gpu_turns.h"
 
 #include "util/timeline.h"
 

@@ -1,25 +1,29 @@
-// Turns on one GPU for checks that share it: correctness runs share the GPU
-// (several checks' at once), a timed phase has it alone. Fair: once a timed
-// phase waits, no new shared turn starts before it, so timing never starves
-// behind a stream of correctness runs (std::shared_mutex promises no order).
-// It also keeps where the GPU's time went (alone, shared, no turn at all):
-// the split a class's grading reports.
-//
-// Made for a GPU (its UUID), the turns also hold across processes: every
-// hpclab on this machine (two students' checks on a lab server, the tests
-// of a ctest run, a grading) takes them on the same lock files in a
-// machine-wide folder (kDefaultLockFolder, or $HPCLAB_GPU_TURNS_DIR): a
-// shared turn holds flock(LOCK_SH) on the lock file, an alone turn LOCK_EX.
-// One lock file for all the machine's GPUs, not one per GPU: a program's
-// calls into the driver on one GPU slow a timed call on another that calls
-// it too (scripts/gpu-crosstalk.sh, on two H100s: a reduction's cudaMalloc,
-// copy back and cudaFree 38 times slower on average while contexts were
-// made on the other GPU, 2.5 times while programs there allocated). So
-// correctness runs share all the GPUs, and a timed phase on any GPU has the
-// machine alone. Linux's flock does not prefer a waiting LOCK_EX, so a
-// second file, the gate, keeps the fairness between processes too: an
-// alone turn holds the gate while it waits, and a shared turn passes
-// through the gate (gpu_turns.cpp).
+// Turns on the GPUs for the checks that share them: correctness runs share
+// the GPU (several checks' at once), a timed phase has it alone. What these
+// turns keep, each for what was measured:
+// - The machine-wide lock. The turns hold across processes and GPUs:
+//   every hpclab on this machine (two students' checks on a lab server, the
+//   tests of a ctest run, a grading, each GPU's chunk of one) takes them on
+//   one pair of lock files in a machine-wide folder (kDefaultLockFolder, or
+//   $HPCLAB_GPU_TURNS_DIR): a shared turn holds flock(LOCK_SH) on the lock
+//   file, an alone turn LOCK_EX. One lock file for all the machine's GPUs:
+//   a program's calls into the driver on one GPU slow a timed call on
+//   another (scripts/gpu-crosstalk.sh, on two H100s: a reduction's
+//   cudaMalloc, copy back and cudaFree 38 times slower on average while
+//   contexts were made on the other GPU, 2.5 times while programs there
+//   allocated; two correct reductions came out too_slow when each GPU timed
+//   on its own, docs/instructors.md).
+// - The fairness gate. Once a timed phase waits, no new shared turn starts
+//   before it: neither std::shared_mutex nor Linux's flock prefers a
+//   waiting writer, and in a grading the shared turns overlap nearly without
+//   a gap (the 40 x 9 class graded on an H100: 239 s of shared turns, 120 s
+//   of 264 timed phases, 8 s with no turn at all; docs/results/
+//   calibration-h100.txt), so a timed phase that waited for a gap would
+//   starve (tests/cpu/run/test_gpu_turns_processes.cpp fails without it). Between processes a second file, the gate, keeps it: an alone
+//   turn holds the gate while it waits, a shared turn passes through it.
+// - The give-up clock (kOtherProcessesWait_s): see there.
+// - The accounting (split()): where the GPU's time went, which a grading
+//   prints; the figures above are its output.
 #pragma once
 
 #include <atomic>
@@ -36,8 +40,10 @@ class GpuTurns {
 public:
     // The lock files' folder unless $HPCLAB_GPU_TURNS_DIR names another.
     static constexpr const char* kDefaultLockFolder = "/tmp/hpclab-gpu-turns";
-    // The longest a turn waits for other processes' turns on the GPU (one
-    // other check's timing takes a minute or two; a queue of them, a few).
+    // The longest a turn waits for other processes' turns on the GPU: far
+    // above what other checks' timings hold it for (the 40 x 9 class on an
+    // H100: 264 timed phases, 120 s alone in all; docs/results/
+    // calibration-h100.txt), so only a process that never lets go meets it.
     // Past it the turn goes on without them (and the turns after it only
     // try, until one gets in): a process that holds its turn and never ends
     // (an hpclab stopped with Ctrl-Z during its timing) must not hold every
@@ -65,9 +71,8 @@ public:
     // Turns on the GPU of `uuid` (GpuInfo::uuid) with every process on this
     // machine that takes them too, on any of its GPUs. No UUID, or lock
     // files that cannot be made or opened: turns in this process only, as
-    // above (the turns of two such objects, each for one GPU, then meet
-    // only through the lock files). `wait_s`: the
-    // longest wait for other processes' turns (tests shorten it).
+    // above. `wait_s`: the longest wait for other processes' turns (tests
+    // shorten it).
     explicit GpuTurns(const std::string& uuid, double wait_s = kOtherProcessesWait_s);
     GpuTurns(const GpuTurns&) = delete;
     GpuTurns& operator=(const GpuTurns&) = delete;
@@ -109,7 +114,7 @@ private:
     Split split_;
     Clock::time_point since_ = Clock::now();
     std::filesystem::path machine_lock_, gate_lock_;  // empty: turns in this process only
-    std::string on_;  // " on GPU-43d564dc": which GPU, on the timeline (a grading on several); empty: none named
+    std::string on_;  // " on GPU-43d564dc": which GPU, on the timeline (chunks on several); empty: none named
     double wait_s_ = kOtherProcessesWait_s;
     std::atomic<bool> gave_up_ {false};  // the last wait for other processes was over
 };
