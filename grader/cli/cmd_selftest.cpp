@@ -84,8 +84,8 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
         fmt::print("selftest {} {}: skipped, {}\n", lab.id, what, ctx.toolchain().unavailable);
         return kSkipped;
     }
-    const auto program = skeleton ? build_program(ctx, lab, committed_skeleton(ctx, lab), "skeleton", false)
-                                  : build_program(ctx, lab, Variant::solution, false);
+    const auto program = skeleton ? build_program(ctx.build_site(), lab, committed_skeleton(ctx, lab), "skeleton", false)
+                                  : build_program(ctx.build_site(), lab, Variant::solution, false);
     if (!program) {
         fmt::print("selftest {} {}: FAILED, it does not compile\n", lab.id, what);
         return kFail;
@@ -105,7 +105,7 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
     for (const auto& task : lab.tasks)
         for (const auto& [size, timed] : selftest_plan(task, skeleton, big)) {
             plan.push_back({&task, size, timed,
-                            run_request(ctx, lab, task, *program, size.params, {.timed = timed, .big = size.big})});
+                            run_request(ctx.gpu(), lab, task, *program, size.params, {.timed = timed, .big = size.big})});
             if (!timed && !size.big) together.push_back(plan.back().request);
         }
     // Shared turns on the GPU with every other hpclab on this machine (a
