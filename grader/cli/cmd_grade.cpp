@@ -3,7 +3,7 @@
 
 #include "grade/class_grading.h"
 #include "grade/class_report.h"
-#include "grade/class_source.h"
+#include "intake/class_source.h"
 #include "grade/lateness.h"
 #include "grade/slurm_job.h"
 #include "run/gpu_health.h"

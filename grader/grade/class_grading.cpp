@@ -4,7 +4,7 @@
 #include "grade/class_similarity.h"
 #include "grade/gradescope_fields.h"
 #include "grade/leaderboard.h"
-#include "grade/class_source.h"
+#include "intake/class_source.h"
 #include "grade/lateness.h"
 #include "grade/student_report.h"
 #include "similarity/similarity_report.h"

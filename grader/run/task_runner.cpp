@@ -6,7 +6,7 @@
 #include "run/claims.h"
 #include "run/cuda_env.h"
 #include "run/exchange_shares.h"
-#include "run/input_sets.h"
+#include "course/input_sets.h"
 #include "run/sandbox.h"
 #include "run/sanitizer.h"
 #include "util/keyed_hash.h"

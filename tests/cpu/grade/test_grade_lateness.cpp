@@ -4,7 +4,7 @@
 // the raw points, the penalty and the final points, every row kept.
 #include "grade/gradebook.h"
 #include "grade/lateness.h"
-#include "grade/timestamp.h"
+#include "intake/timestamp.h"
 #include "course/course_config.h"
 #include "test_support.h"
 
