@@ -88,7 +88,7 @@ private:
     // the second in the reverse order, each row from both rounds' calls:
     // a variant and the copy it is compared with are timed close together,
     // twice, rather than once each at moments apart (at small sizes the
-    // copy alone measured 41 and 17 us in one run on the H100).
+    // copy alone measured times apart by more than twice in one run).
     std::vector<BenchRow> measure_interleaved(const BenchCall& call, const TaskPlan& tp,
                                               const std::map<std::string, BuiltVariant>& built)
     {
@@ -138,8 +138,8 @@ private:
                 // (check/gpu_turns.h), a turn per run: a check's timed calls,
                 // which take the GPU alone, never run beside it. Not alone: a
                 // turn that also covers the making of the inputs on the host
-                // kept every other check off the GPU meanwhile (the H100's test
-                // suite: its smoke test of two sizes took 80 s instead of 17).
+                // kept every other check off the GPU meanwhile (a test suite's
+                // smoke test of two sizes took almost five times as long).
                 // The numbers the docs quote come from a quiet machine
                 // (scripts/gpu-suite.sh, part bench), where nothing shares it.
                 RunReport report = while_program_runs(&turns_, false, req, [&] { return run_task(req); });

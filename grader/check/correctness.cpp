@@ -65,8 +65,8 @@ std::vector<std::vector<std::size_t>> jobs_of(const std::vector<PlannedRun>& pla
         else together[plan[j].tool].push_back(j);
     }
     // The sanitizer's programs first (racecheck, then memcheck): the tool
-    // alone takes about a second to start, so they end last (the H100's
-    // timelines), and their inputs are small. Then the plain sizes, which
+    // alone takes about a second to start, so they end last (HPCLAB_TIMELINE
+    // shows it), and their inputs are small. Then the plain sizes, which
     // decide most verdicts; the sizes past 2^31 bytes last.
     std::vector<std::vector<std::size_t>> jobs;
     for (auto it = together.rbegin(); it != together.rend(); ++it)

@@ -36,7 +36,7 @@ struct CorrectnessRuns {
     // Called once, from a worker, when the first jobs have made their runs'
     // inputs (or, at the latest, before run_correctness returns): the check
     // makes its timed runs' inputs then. Made at the same moment, the two
-    // held each other up (the H100: the runs of rotation started 0.6 s late).
+    // held each other up (the first runs started over half a second late).
     std::function<void()> once_inputs_made;
 };
 
