@@ -1,5 +1,6 @@
 #include "bench/variants.h"
 
+#include "course/verdict.h"
 #include "util/shown_path.h"
 #include "util/text_file.h"
 
@@ -9,6 +10,7 @@
 #include <array>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -148,11 +150,17 @@ BenchVariant read_variant_file(const fs::path& file, const std::string& shown, c
     if (text->find('\0') != std::string::npos) throw BenchInputError(fmt::format("{}: not a text file", shown));
 
     std::vector<std::pair<int, std::string>> tagged;  // line number, the fields after the tag
+    std::optional<std::string> expect;
     std::istringstream in(*text);
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const std::string t = trimmed(line);
         if (t.rfind(kVariantTag, 0) == 0) tagged.emplace_back(number, t.substr(kVariantTag.size()));
+        if (t.rfind(kExpectTag, 0) != 0) continue;
+        expect = trimmed(t.substr(kExpectTag.size()));
+        if (!verdict_from_name(*expect))
+            throw BenchInputError(fmt::format("{}:{}: '{}' is not a verdict (hpclab verdicts lists them)", shown,
+                                              number, *expect));
     }
     if (tagged.empty())
         throw BenchInputError(fmt::format("{}: no '{}' line. A variant file says what it is near its top, in one "
@@ -169,6 +177,7 @@ BenchVariant read_variant_file(const fs::path& file, const std::string& shown, c
 
     BenchVariant v = parse_variant_fields(fields, where);
     v.source = file;
+    if (expect) v.expect = *expect;
     v.id = file.stem().string();
     if (!std::all_of(v.id.begin(), v.id.end(), [](char c) { return is_name_char(c) || c == '-'; }))
         throw BenchInputError(fmt::format("{}: a variant's file name is its id: use letters, digits, _ and -", shown));

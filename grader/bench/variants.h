@@ -9,6 +9,10 @@
 // the tables); tasks: the lab tasks it is measured on; title: a short title;
 // link (optional): CUDA toolkit libraries it calls.
 //
+// A variant that computes right with another launch than the lesson's says
+// so in a line of its own, `// hpclab-expect: wrong_launch`: the verdict
+// `hpclab check` must give it in place of the student's file (else pass).
+//
 // kind=limit is the ceiling of a memory-bound task, not a version of it: a
 // device-to-device copy of the bytes the task moves at that size (the file
 // bench/<lab>/cudamemcpy.cu, the only id it may have). Its outputs are not
@@ -40,6 +44,7 @@ struct BenchVariant {
     std::string title;
     std::vector<std::string> link;  // toolkit libraries ("cublas")
     std::filesystem::path source;
+    std::string expect = "pass";  // the verdict `hpclab check` gives the file (its hpclab-expect line)
 
     bool covers(std::string_view task) const;
     // The copy of the same bytes: timed, never judged (its outputs are not the task's).
@@ -47,6 +52,7 @@ struct BenchVariant {
 };
 
 inline constexpr std::string_view kVariantTag = "// hpclab-bench:";
+inline constexpr std::string_view kExpectTag = "// hpclab-expect:";
 // How far from the top the line may be (after a licence header, say).
 inline constexpr int kVariantLineWindow = 30;
 inline constexpr std::string_view kSolutionId = "solution";

@@ -7,10 +7,13 @@
 #include "bench/render.h"
 #include "student/committed_file.h"
 #include "util/clock_text.h"
+#include "util/escape.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <fstream>
 
 namespace hpclab::cli {
 
@@ -114,6 +117,66 @@ int cmd_bench(Context& ctx, const BenchArgs& args)
     const bool any_failure = std::any_of(results.rows.begin(), results.rows.end(),
                                          [](const BenchRow& r) { return is_bench_failure(r.status); });
     return any_failure ? kFail : kPass;
+}
+
+namespace {
+
+// The variants as CMake variables: HPCLAB_BENCH_VARIANTS lists <lab>.<id>,
+// and each has its _FILE, _KIND, _TASKS, _LINK and _EXPECT; a lab whose
+// variants cannot be read is a line of HPCLAB_BENCH_VARIANT_PROBLEMS.
+std::string variants_cmake(const std::vector<BenchVariant>& variants, const std::vector<std::string>& labs,
+                           const std::vector<std::string>& problems)
+{
+    std::string out = "# Written by hpclab variants --cmake: bench/'s variants (grader/bench/variants.cpp).\n";
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        const BenchVariant& v = variants[i];
+        const std::string name = labs[i] + "." + v.id;
+        names.push_back(name);
+        const auto var = [&](const char* field, const std::string& value) {
+            out += fmt::format("set(HPCLAB_BENCH_VARIANT_{}_{} \"{}\")\n", name, field, for_cmake(value));
+        };
+        var("FILE", v.source.string());
+        var("KIND", std::string(kind_name(v.kind)));
+        var("TASKS", fmt::format("{}", fmt::join(v.tasks, ";")));
+        var("LINK", fmt::format("{}", fmt::join(v.link, ";")));
+        var("EXPECT", v.expect);
+    }
+    out += fmt::format("set(HPCLAB_BENCH_VARIANTS \"{}\")\n", fmt::join(names, ";"));
+    out += "set(HPCLAB_BENCH_VARIANT_PROBLEMS \"\")\n";
+    for (const auto& p : problems) out += fmt::format("list(APPEND HPCLAB_BENCH_VARIANT_PROBLEMS \"{}\")\n", for_cmake(p));
+    return out;
+}
+
+}  // namespace
+
+int cmd_variants(Context& ctx, const std::string& cmake_file)
+{
+    const fs::path root = ctx.catalog().root();
+    std::vector<BenchVariant> variants;
+    std::vector<std::string> labs, problems;
+    for (const LabInfo& lab : ctx.catalog().labs()) {
+        try {
+            for (BenchVariant& v : discover_variants(root / "bench", lab, root)) {
+                variants.push_back(std::move(v));
+                labs.push_back(lab.id);
+            }
+        } catch (const BenchInputError& e) {
+            problems.push_back(e.what());
+        }
+    }
+    if (!cmake_file.empty()) {
+        std::ofstream out(cmake_file);
+        out << variants_cmake(variants, labs, problems);
+        if (!out) throw UsageError("cannot write " + cmake_file);
+        return kPass;
+    }
+    fmt::print("{:<10} {:<24} {:<10} {:<22} {}\n", "lab", "variant", "kind", "tasks", "check gives");
+    for (std::size_t i = 0; i < variants.size(); ++i)
+        fmt::print("{:<10} {:<24} {:<10} {:<22} {}\n", labs[i], for_terminal(variants[i].id),
+                   kind_name(variants[i].kind), fmt::join(variants[i].tasks, ","), variants[i].expect);
+    for (const auto& p : problems) fmt::print(stderr, "hpclab: {}\n", for_terminal(p));
+    return problems.empty() ? kPass : kUsage;
 }
 
 }  // namespace hpclab::cli

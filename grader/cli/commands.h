@@ -109,6 +109,8 @@ int cmd_run(Context& ctx, const RunArgs& args);
 // renders a results file instead (no GPU needed).
 int cmd_bench(Context& ctx, const BenchArgs& args);
 int cmd_bench_report(const BenchArgs& args);
+// bench/'s variants as a table; with a file, as CMake variables for the tests.
+int cmd_variants(Context& ctx, const std::string& cmake_file);
 // hpclab image: a PGM as a PNG (or PGM), through a lab's CPU reference if asked.
 int cmd_image(Context& ctx, const ImageArgs& args);
 // Which sizes a selftest runs: the big ones (past 2^31 bytes) are slow.
