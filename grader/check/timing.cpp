@@ -347,7 +347,7 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
 // student's program ends, and the outputs are judged after that.
 void TimingPhase::first_rounds(const std::vector<std::size_t>& indices)
 {
-    const double within_s = std::max(30.0, 2 * lab_.wall_limit_s);
+    const double within_s = ready_wait_s(lab_);
     std::vector<std::size_t> todo;
     for (std::size_t i : indices)
         if (prepared_[i] && !prepared_[i]->first) todo.push_back(i);

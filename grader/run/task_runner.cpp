@@ -32,12 +32,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-// Until its CUDA context is made, a program has this long: on a GPU busy
-// with other checks (a class's wave, the test suite), contexts are made one
-// at a time, and a fault's recovery holds them up: with ten checks at once,
-// a run was killed at a 10 s limit before its first call.
-constexpr double kStartupLimitSeconds = 30;
-
 // A run on the timeline (util/timeline.h): "matmul/tiled n=33 memcheck".
 std::string timeline_label(const RunRequest& req, std::string_view what)
 {

@@ -17,6 +17,16 @@
 
 namespace hpclab {
 
+// Two limits of every run (the table of a run's limits: run/run_recipe.h).
+// Until its CUDA context is made, a program has this long: on a GPU busy
+// with other checks (a class's wave, the test suite), contexts are made one
+// at a time, and a fault's recovery holds them up: with ten checks at once,
+// a run was killed at a 10 s limit before its first call.
+inline constexpr double kStartupLimitSeconds = 30;
+// Once its last call is done, the program and all it started have this long
+// to end: then it is stopped, a time limit (ProcessSpec::done_tags).
+inline constexpr double kLingerLimitSeconds = 20;
+
 struct RunRequest {
     const LabInfo* lab = nullptr;
     const TaskInfo* task = nullptr;
@@ -61,9 +71,7 @@ struct RunRequest {
     // baseline). Its calls then all count as passed.
     bool judge_outputs = true;
     std::vector<std::string> wrapper;  // a command the program runs under (compute-sanitizer ...)
-    // Seconds the program (and all it started) has to end once its last call
-    // is done: then it is stopped, a time limit (ProcessSpec::done_tags).
-    double linger_limit_s = 20;
+    double linger_limit_s = kLingerLimitSeconds;
     // Reference operations per call before outputs are sampled: timed calls
     // need less (a cached or skipped result is wrong nearly everywhere).
     double reference_budget = 4e8;
