@@ -87,6 +87,42 @@ bool all_correct(const TaskCheck& t)
                         [](const Finding& f) { return is_failure(f.kind); });
 }
 
+// One task's findings: its runs', its program's, its code's.
+void gather_task_evidence(LabCheck& out, std::size_t i, const TaskInfo* task, const std::vector<PlannedRun>& plan,
+                          std::vector<std::optional<RunReport>>& reports)
+{
+    TaskCheck& t = out.tasks.emplace_back(TaskCheck {.task = task});
+    t.evidence.task = task->id;
+    gather_evidence(*out.lab, i, plan, reports, t);
+    for (auto& f : findings_of_program(*out.lab, *task, out.build.facts)) t.evidence.findings.push_back(std::move(f));
+    for (auto& f : findings_of_code(*task, out.build.facts, t.launches)) t.evidence.findings.push_back(std::move(f));
+}
+
+// The speed of every task with a threshold whose findings are all right,
+// with the GPU alone while the timed calls run (the timing phase takes its
+// turns).
+void measure_speeds(LabCheck& out, TimingPhase& timing, bool timing_asked)
+{
+    std::vector<std::size_t> timed;
+    for (std::size_t i = 0; i < out.tasks.size(); ++i)
+        if (timing_asked && out.tasks[i].task->threshold && all_correct(out.tasks[i])) timed.push_back(i);
+    if (timing.active()) timing.first_rounds(timed);
+    for (std::size_t i : timed) out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
+    timing.close_all();
+}
+
+// Each task's verdict from its findings, its likely bug, the lab's worst.
+void decide_tasks(LabCheck& out)
+{
+    std::vector<TaskVerdict> verdicts;
+    for (TaskCheck& t : out.tasks) {
+        t.verdict = decide(t.evidence);
+        if (is_failure(t.verdict.verdict)) t.verdict.reason.hint = likely_bug(*out.lab, t.verdict);
+        verdicts.push_back(t.verdict);
+    }
+    out.overall = worst(verdicts);
+}
+
 }  // namespace
 
 LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const CheckOptions& o)
@@ -153,24 +189,12 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
                     out.run_s + out.sanitizer_s));
 
     // 3. Evidence, per task.
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        TaskCheck& t = out.tasks.emplace_back(TaskCheck {.task = tasks[i]});
-        t.evidence.task = tasks[i]->id;
-        gather_evidence(lab, i, plan, reports, t);
-        for (auto& f : findings_of_program(lab, *tasks[i], out.build.facts)) t.evidence.findings.push_back(std::move(f));
-        for (auto& f : findings_of_code(*tasks[i], out.build.facts, t.launches)) t.evidence.findings.push_back(std::move(f));
-    }
+    for (std::size_t i = 0; i < tasks.size(); ++i) gather_task_evidence(out, i, tasks[i], plan, reports);
 
-    // 4. Speed, only where everything else is right, with the GPU alone
-    // while the timed calls run (the timing phase takes its turns).
+    // 4. Speed, only where everything else is right.
     t0 = Clock::now();
     phase_start = timeline_clock();
-    std::vector<std::size_t> timed;
-    for (std::size_t i = 0; i < out.tasks.size(); ++i)
-        if (o.timing && out.tasks[i].task->threshold && all_correct(out.tasks[i])) timed.push_back(i);
-    if (timing.active()) timing.first_rounds(timed);
-    for (std::size_t i : timed) out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
-    timing.close_all();
+    measure_speeds(out, timing, o.timing);
     out.timing_s = seconds_since(t0);
     timeline_note(phase_start, on_timeline + " timing");
 
@@ -183,13 +207,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     timeline_note(phase_start, on_timeline + " the GPU's health after");
 
     // 6. Decide.
-    std::vector<TaskVerdict> verdicts;
-    for (TaskCheck& t : out.tasks) {
-        t.verdict = decide(t.evidence);
-        if (is_failure(t.verdict.verdict)) t.verdict.reason.hint = likely_bug(lab, t.verdict);
-        verdicts.push_back(t.verdict);
-    }
-    out.overall = worst(verdicts);
+    decide_tasks(out);
     out.other_gpu_processes = gpu_processes_now();
     out.total_s = seconds_since(t_start);
     return out;
