@@ -87,6 +87,28 @@ bool all_correct(const TaskCheck& t)
                         [](const Finding& f) { return is_failure(f.kind); });
 }
 
+// A GPU an earlier check found broken (gpu_service_dir): every task a
+// grader error that says how to put it back in service.
+bool found_out_of_service(LabCheck& out, const std::vector<const TaskInfo*>& tasks, const std::filesystem::path& gpu_service_dir)
+{
+    const auto why = out_of_service(gpu_service_dir, out.gpu);
+    if (!why) return false;
+    every_task_finds(out, tasks, Verdict::grader_error,
+                     fmt::format("the GPU {} is out of service since an earlier check: {}(once it is healthy again, "
+                                 "delete {})",
+                                 out.gpu.name, *why, (gpu_service_dir / out.gpu.uuid).string()));
+    return true;
+}
+
+// compute-sanitizer, where it is asked for and installed; the check's note says why not.
+std::optional<std::filesystem::path> sanitizer_of_check(const Toolchain& tc, bool asked, LabCheck& out)
+{
+    const auto sanitizer = asked ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
+    if (!asked) out.sanitizer_note = "left out (--no-sanitizer)";
+    else if (!sanitizer) out.sanitizer_note = "compute-sanitizer is not installed: graded without it";
+    return sanitizer;
+}
+
 // One task's findings: its runs', its program's, its code's.
 void gather_task_evidence(LabCheck& out, std::size_t i, const TaskInfo* task, const std::vector<PlannedRun>& plan,
                           std::vector<std::optional<RunReport>>& reports)
@@ -132,14 +154,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     LabCheck out {.lab = &lab, .source = o.source, .gpu = gpu, .seed = o.seed ? *o.seed : fresh_seed()};
     const std::vector<const TaskInfo*> tasks = checked_tasks(lab, o.only_task);
     const bool watch_gpu = gpu.present && !o.gpu_service_dir.empty();
-    if (watch_gpu)
-        if (const auto why = out_of_service(o.gpu_service_dir, gpu)) {
-            every_task_finds(out, tasks, Verdict::grader_error,
-                             fmt::format("the GPU {} is out of service since an earlier check: {}(once it is healthy "
-                                         "again, delete {})",
-                                         gpu.name, *why, (o.gpu_service_dir / gpu.uuid).string()));
-            return out;
-        }
+    if (watch_gpu && found_out_of_service(out, tasks, o.gpu_service_dir)) return out;
     const GpuBaseline gpu_before = watch_gpu ? gpu_baseline(gpu) : GpuBaseline {};
     // The baseline builds, and its timed programs get ready, during the compile.
     TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing, o.gpu_turns, o.baseline_times);
@@ -167,9 +182,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     if (!gpu.present) return stop_at_build(Verdict::not_run, "no GPU here: " + gpu.why_not);
 
     // 2. Correctness and sanitizer runs, side by side, each a fresh process.
-    const auto sanitizer = o.sanitizer ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
-    if (!o.sanitizer) out.sanitizer_note = "left out (--no-sanitizer)";
-    else if (!sanitizer) out.sanitizer_note = "compute-sanitizer is not installed: graded without it";
+    const auto sanitizer = sanitizer_of_check(tc, o.sanitizer, out);
     const std::vector<PlannedRun> plan = plan_runs(lab, tasks, o.big, sanitizer.has_value());
     std::vector<std::optional<RunReport>> reports;
     t0 = Clock::now();
