@@ -1,10 +1,12 @@
 #include "bench/variants.h"
 
 #include "course/verdict.h"
+#include "util/escape.h"
 #include "util/shown_path.h"
 #include "util/text_file.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -221,6 +223,42 @@ BenchVariant solution_variant(const LabInfo& lab)
     for (const auto& t : lab.tasks)
         if (t.timed) v.tasks.push_back(t.id);
     return v;
+}
+
+CourseVariants course_variants(const Catalog& catalog, const fs::path& dir, const fs::path& root)
+{
+    CourseVariants found;
+    for (const LabInfo& lab : catalog.labs()) {
+        try {
+            for (BenchVariant& v : discover_variants(dir, lab, root)) found.variants.emplace_back(&lab, std::move(v));
+        } catch (const BenchInputError& e) {
+            found.problems.push_back(e.what());
+        }
+    }
+    return found;
+}
+
+std::string variants_cmake(const CourseVariants& found)
+{
+    std::string out = "# Written by hpclab variants --cmake: bench/'s variants (grader/bench/variants.cpp).\n";
+    std::vector<std::string> names;
+    for (const auto& [lab, v] : found.variants) {
+        const std::string name = lab->id + "." + v.id;
+        names.push_back(name);
+        const auto var = [&](const char* field, const std::string& value) {
+            out += fmt::format("set(HPCLAB_BENCH_VARIANT_{}_{} \"{}\")\n", name, field, for_cmake(value));
+        };
+        var("FILE", v.source.string());
+        var("KIND", std::string(kind_name(v.kind)));
+        var("TASKS", fmt::format("{}", fmt::join(v.tasks, ";")));
+        var("LINK", fmt::format("{}", fmt::join(v.link, ";")));
+        var("EXPECT", v.expect);
+    }
+    out += fmt::format("set(HPCLAB_BENCH_VARIANTS \"{}\")\n", fmt::join(names, ";"));
+    out += "set(HPCLAB_BENCH_VARIANT_PROBLEMS \"\")\n";
+    for (const auto& p : found.problems)
+        out += fmt::format("list(APPEND HPCLAB_BENCH_VARIANT_PROBLEMS \"{}\")\n", for_cmake(p));
+    return out;
 }
 
 }  // namespace hpclab

@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hpclab {
@@ -73,6 +74,19 @@ std::vector<BenchVariant> discover_variants(const std::filesystem::path& dir, co
 
 // The lab's solution (the course's version), as the variant of every timed task.
 BenchVariant solution_variant(const LabInfo& lab);
+
+// Every lab's variants in <dir>/<lab>/, and for each lab whose variants
+// cannot be read, why (its BenchInputError's message).
+struct CourseVariants {
+    std::vector<std::pair<const LabInfo*, BenchVariant>> variants;
+    std::vector<std::string> problems;
+};
+CourseVariants course_variants(const Catalog& catalog, const std::filesystem::path& dir,
+                               const std::filesystem::path& root);
+// As CMake variables (hpclab variants --cmake, for the tests):
+// HPCLAB_BENCH_VARIANTS lists <lab>.<id>, each with its _FILE, _KIND,
+// _TASKS, _LINK and _EXPECT; HPCLAB_BENCH_VARIANT_PROBLEMS the problems.
+std::string variants_cmake(const CourseVariants& found);
 
 // Table order: kind (the limit first, library last), then id.
 bool variant_order(const BenchVariant& a, const BenchVariant& b);

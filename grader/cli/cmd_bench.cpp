@@ -119,64 +119,22 @@ int cmd_bench(Context& ctx, const BenchArgs& args)
     return any_failure ? kFail : kPass;
 }
 
-namespace {
-
-// The variants as CMake variables: HPCLAB_BENCH_VARIANTS lists <lab>.<id>,
-// and each has its _FILE, _KIND, _TASKS, _LINK and _EXPECT; a lab whose
-// variants cannot be read is a line of HPCLAB_BENCH_VARIANT_PROBLEMS.
-std::string variants_cmake(const std::vector<BenchVariant>& variants, const std::vector<std::string>& labs,
-                           const std::vector<std::string>& problems)
-{
-    std::string out = "# Written by hpclab variants --cmake: bench/'s variants (grader/bench/variants.cpp).\n";
-    std::vector<std::string> names;
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-        const BenchVariant& v = variants[i];
-        const std::string name = labs[i] + "." + v.id;
-        names.push_back(name);
-        const auto var = [&](const char* field, const std::string& value) {
-            out += fmt::format("set(HPCLAB_BENCH_VARIANT_{}_{} \"{}\")\n", name, field, for_cmake(value));
-        };
-        var("FILE", v.source.string());
-        var("KIND", std::string(kind_name(v.kind)));
-        var("TASKS", fmt::format("{}", fmt::join(v.tasks, ";")));
-        var("LINK", fmt::format("{}", fmt::join(v.link, ";")));
-        var("EXPECT", v.expect);
-    }
-    out += fmt::format("set(HPCLAB_BENCH_VARIANTS \"{}\")\n", fmt::join(names, ";"));
-    out += "set(HPCLAB_BENCH_VARIANT_PROBLEMS \"\")\n";
-    for (const auto& p : problems) out += fmt::format("list(APPEND HPCLAB_BENCH_VARIANT_PROBLEMS \"{}\")\n", for_cmake(p));
-    return out;
-}
-
-}  // namespace
-
 int cmd_variants(Context& ctx, const std::string& cmake_file)
 {
     const fs::path root = ctx.catalog().root();
-    std::vector<BenchVariant> variants;
-    std::vector<std::string> labs, problems;
-    for (const LabInfo& lab : ctx.catalog().labs()) {
-        try {
-            for (BenchVariant& v : discover_variants(root / "bench", lab, root)) {
-                variants.push_back(std::move(v));
-                labs.push_back(lab.id);
-            }
-        } catch (const BenchInputError& e) {
-            problems.push_back(e.what());
-        }
-    }
+    const CourseVariants found = course_variants(ctx.catalog(), root / "bench", root);
     if (!cmake_file.empty()) {
         std::ofstream out(cmake_file);
-        out << variants_cmake(variants, labs, problems);
+        out << variants_cmake(found);
         if (!out) throw UsageError("cannot write " + cmake_file);
         return kPass;
     }
     fmt::print("{:<10} {:<24} {:<10} {:<22} {}\n", "lab", "variant", "kind", "tasks", "check gives");
-    for (std::size_t i = 0; i < variants.size(); ++i)
-        fmt::print("{:<10} {:<24} {:<10} {:<22} {}\n", labs[i], for_terminal(variants[i].id),
-                   kind_name(variants[i].kind), fmt::join(variants[i].tasks, ","), variants[i].expect);
-    for (const auto& p : problems) fmt::print(stderr, "hpclab: {}\n", for_terminal(p));
-    return problems.empty() ? kPass : kUsage;
+    for (const auto& [lab, v] : found.variants)
+        fmt::print("{:<10} {:<24} {:<10} {:<22} {}\n", lab->id, for_terminal(v.id), kind_name(v.kind),
+                   fmt::join(v.tasks, ","), v.expect);
+    for (const auto& p : found.problems) fmt::print(stderr, "hpclab: {}\n", for_terminal(p));
+    return found.problems.empty() ? kPass : kUsage;
 }
 
 }  // namespace hpclab::cli
