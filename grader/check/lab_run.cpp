@@ -95,4 +95,61 @@ RunReport run_one(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& task, 
     return while_program_runs(&turns, false, req, [&] { return run_task(req); });
 }
 
+namespace {
+
+// The runs of one task: every size (or only the big ones), and for the
+// solution the demo size once more through the timed recipe.
+std::vector<std::pair<SizeCase, bool>> selftest_plan(const TaskInfo& task, bool skeleton, BigSizes big)
+{
+    std::vector<std::pair<SizeCase, bool>> plan;  // size, timed
+    for (const auto& s : task.sizes)
+        if (s.big ? big != BigSizes::leave_out : big != BigSizes::only) plan.emplace_back(s, false);
+    if (!skeleton && big != BigSizes::only) plan.emplace_back(SizeCase {task.demo, "the demo size, timed", false}, true);
+    return plan;
+}
+
+}  // namespace
+
+bool run_selftest(const GpuInfo& gpu, const LabInfo& lab, const fs::path& program, bool skeleton, BigSizes big,
+                  const std::function<void(const SelftestRun&)>& each)
+{
+    // Every plain size of every task in one process, as a check runs them
+    // (a CUDA context per process is what the time goes to); a size that did
+    // not finish there, and the timed and big ones, each in a process of its own.
+    struct Planned {
+        const TaskInfo* task;
+        SizeCase size;
+        bool timed;
+        RunRequest request;
+    };
+    std::vector<Planned> plan;
+    std::vector<RunRequest> together;
+    for (const auto& task : lab.tasks)
+        for (const auto& [size, timed] : selftest_plan(task, skeleton, big)) {
+            plan.push_back({&task, size, timed,
+                            run_request(gpu, lab, task, program, size.params, {.timed = timed, .big = size.big})});
+            if (!timed && !size.big) together.push_back(plan.back().request);
+        }
+    // Shared turns on the GPU with every other hpclab on this machine (a
+    // ctest run's other tests, a student's check; check/gpu_turns.h), each
+    // while its program runs: a check's timed calls never run beside them.
+    // The timed runs too: a selftest asserts nothing about speed (their
+    // claims are judged against the calls hpclab saw, with a slack for a busy host, run/claims.cpp),
+    // and an alone turn, held while their inputs are made on the host,
+    // kept every other test off the GPU.
+    GpuTurns turns(gpu.uuid);
+    std::vector<std::optional<RunReport>> reports(together.size());
+    if (!together.empty())
+        reports = while_program_runs(&turns, false, together.front(), [&] { return run_tasks_together(together); });
+    std::size_t next_together = 0;
+    for (Planned& p : plan) {
+        std::optional<RunReport> r;
+        if (!p.timed && !p.size.big) r = std::move(reports[next_together++]);
+        if (!r) r = while_program_runs(&turns, false, p.request, [&] { return run_task(p.request); });
+        if (r->status == RunStatus::no_gpu) return false;
+        each({p.task, p.size, p.timed, std::move(*r)});
+    }
+    return true;
+}
+
 }  // namespace hpclab

@@ -58,4 +58,19 @@ RunRequest run_request(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& t
 RunReport run_one(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& task, const std::filesystem::path& program,
                   const Params& params, const RunOptions& options);
 
+// hpclab selftest's runs of a lab program (the solution, or the skeleton):
+// every size of every task, the big ones (past 2^31 bytes) as `big` says,
+// and for the solution the demo size once more through the timed recipe.
+enum class BigSizes { include, leave_out, only };
+struct SelftestRun {
+    const TaskInfo* task = nullptr;
+    SizeCase size;
+    bool timed = false;
+    RunReport report;
+};
+// Each run handed to `each` in the plan's order as it is known. False: a
+// run found no GPU (and the rest were not run).
+bool run_selftest(const GpuInfo& gpu, const LabInfo& lab, const std::filesystem::path& program, bool skeleton,
+                  BigSizes big, const std::function<void(const SelftestRun&)>& each);
+
 }  // namespace hpclab
