@@ -2,13 +2,17 @@
 
 #include "bench/metrics.h"
 #include "bench/render.h"
+#include "course/exit_status.h"
 #include "util/rate_text.h"
+#include "util/text_file.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
 #include <sstream>
+
+namespace fs = std::filesystem;
 
 namespace hpclab {
 
@@ -100,6 +104,32 @@ int line_of(const std::string& doc, std::size_t at)
     return 1 + static_cast<int>(std::count(doc.begin(), doc.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
+bool has_generated_parts(const std::string& doc)
+{
+    return doc.find(kSectionBegin) != std::string::npos || doc.find(kFigureBegin) != std::string::npos;
+}
+
+// The documents --update names: files as given, a folder's .md files that
+// have something generated (the others are left alone).
+std::vector<fs::path> documents(const std::vector<std::string>& given)
+{
+    std::vector<fs::path> out;
+    for (const auto& g : given) {
+        std::error_code ec;
+        if (!fs::is_directory(g, ec)) {
+            out.emplace_back(g);
+            continue;
+        }
+        std::vector<fs::path> found;
+        for (const auto& e : fs::directory_iterator(g, ec))
+            if (e.path().extension() == ".md" && has_generated_parts(read_text_file(e.path()).value_or("")))
+                found.push_back(e.path());
+        std::sort(found.begin(), found.end());
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<FigureSpan> find_figures(const std::string& doc, const std::string& where)
@@ -157,6 +187,20 @@ std::string regenerate_document(const std::string& doc, const BenchResults& resu
     out += doc.substr(done);
     if (!has_section) return out;
     return replace_generated_section(out, render_markdown(results_of_lab(results, section_lab(out))), where);
+}
+
+std::vector<RegeneratedDocument> regenerate_documents(const std::vector<std::string>& given,
+                                                      const BenchResults& results)
+{
+    std::vector<RegeneratedDocument> out;
+    for (const fs::path& file : documents(given)) {
+        const auto doc = read_text_file(file);
+        if (!doc) throw UsageError(fmt::format("--update {}: cannot be read", file.string()));
+        std::string updated = regenerate_document(*doc, results, file.string());
+        const bool changed = updated != *doc;
+        out.push_back({file, std::move(updated), changed});
+    }
+    return out;
 }
 
 }  // namespace hpclab

@@ -22,6 +22,8 @@
 
 #include "bench/results.h"
 
+#include <filesystem>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,5 +52,17 @@ std::string figure_text(const BenchResults& results, const std::string& spec, co
 // section (the lab's rows where its begin line names one) and every figure.
 // A BenchInputError when it has neither.
 std::string regenerate_document(const std::string& doc, const BenchResults& results, const std::string& where);
+
+// The documents `--update` names, each made again from `results`: files as
+// given, a folder's .md files that have generated parts (the others are left
+// alone). All are made before any is written: one that cannot be read (a
+// UsageError) or made again (a BenchInputError) leaves them all as they were.
+struct RegeneratedDocument {
+    std::filesystem::path file;
+    std::string text;
+    bool changed = false;
+};
+std::vector<RegeneratedDocument> regenerate_documents(const std::vector<std::string>& given,
+                                                      const BenchResults& results);
 
 }  // namespace hpclab

@@ -28,7 +28,7 @@ struct BenchChoices {
 
 inline constexpr int kMinBenchReps = 10;
 // A size's variants are timed in this many rounds, each of its share of the
-// calls, the order reversed in every other one (cli/cmd_bench.cpp).
+// calls, the order reversed in every other one (bench/bench_run.cpp).
 inline constexpr int kBenchRounds = 2;
 inline constexpr int kMaxBenchReps = 63;  // with the warm-up, the most calls a run holds
 

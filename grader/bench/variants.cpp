@@ -1,14 +1,18 @@
 #include "bench/variants.h"
 
+#include "course/verdict.h"
+#include "util/escape.h"
 #include "util/shown_path.h"
 #include "util/text_file.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -148,11 +152,17 @@ BenchVariant read_variant_file(const fs::path& file, const std::string& shown, c
     if (text->find('\0') != std::string::npos) throw BenchInputError(fmt::format("{}: not a text file", shown));
 
     std::vector<std::pair<int, std::string>> tagged;  // line number, the fields after the tag
+    std::optional<std::string> expect;
     std::istringstream in(*text);
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const std::string t = trimmed(line);
         if (t.rfind(kVariantTag, 0) == 0) tagged.emplace_back(number, t.substr(kVariantTag.size()));
+        if (t.rfind(kExpectTag, 0) != 0) continue;
+        expect = trimmed(t.substr(kExpectTag.size()));
+        if (!verdict_from_name(*expect))
+            throw BenchInputError(fmt::format("{}:{}: '{}' is not a verdict (hpclab verdicts lists them)", shown,
+                                              number, *expect));
     }
     if (tagged.empty())
         throw BenchInputError(fmt::format("{}: no '{}' line. A variant file says what it is near its top, in one "
@@ -169,6 +179,7 @@ BenchVariant read_variant_file(const fs::path& file, const std::string& shown, c
 
     BenchVariant v = parse_variant_fields(fields, where);
     v.source = file;
+    if (expect) v.expect = *expect;
     v.id = file.stem().string();
     if (!std::all_of(v.id.begin(), v.id.end(), [](char c) { return is_name_char(c) || c == '-'; }))
         throw BenchInputError(fmt::format("{}: a variant's file name is its id: use letters, digits, _ and -", shown));
@@ -212,6 +223,42 @@ BenchVariant solution_variant(const LabInfo& lab)
     for (const auto& t : lab.tasks)
         if (t.timed) v.tasks.push_back(t.id);
     return v;
+}
+
+CourseVariants course_variants(const Catalog& catalog, const fs::path& dir, const fs::path& root)
+{
+    CourseVariants found;
+    for (const LabInfo& lab : catalog.labs()) {
+        try {
+            for (BenchVariant& v : discover_variants(dir, lab, root)) found.variants.emplace_back(&lab, std::move(v));
+        } catch (const BenchInputError& e) {
+            found.problems.push_back(e.what());
+        }
+    }
+    return found;
+}
+
+std::string variants_cmake(const CourseVariants& found)
+{
+    std::string out = "# Written by hpclab variants --cmake: bench/'s variants (grader/bench/variants.cpp).\n";
+    std::vector<std::string> names;
+    for (const auto& [lab, v] : found.variants) {
+        const std::string name = lab->id + "." + v.id;
+        names.push_back(name);
+        const auto var = [&](const char* field, const std::string& value) {
+            out += fmt::format("set(HPCLAB_BENCH_VARIANT_{}_{} \"{}\")\n", name, field, for_cmake(value));
+        };
+        var("FILE", v.source.string());
+        var("KIND", std::string(kind_name(v.kind)));
+        var("TASKS", fmt::format("{}", fmt::join(v.tasks, ";")));
+        var("LINK", fmt::format("{}", fmt::join(v.link, ";")));
+        var("EXPECT", v.expect);
+    }
+    out += fmt::format("set(HPCLAB_BENCH_VARIANTS \"{}\")\n", fmt::join(names, ";"));
+    out += "set(HPCLAB_BENCH_VARIANT_PROBLEMS \"\")\n";
+    for (const auto& p : found.problems)
+        out += fmt::format("list(APPEND HPCLAB_BENCH_VARIANT_PROBLEMS \"{}\")\n", for_cmake(p));
+    return out;
 }
 
 }  // namespace hpclab

@@ -9,6 +9,10 @@
 // the tables); tasks: the lab tasks it is measured on; title: a short title;
 // link (optional): CUDA toolkit libraries it calls.
 //
+// A variant that computes right with another launch than the lesson's says
+// so in a line of its own, `// hpclab-expect: wrong_launch`: the verdict
+// `hpclab check` must give it in place of the student's file (else pass).
+//
 // kind=limit is the ceiling of a memory-bound task, not a version of it: a
 // device-to-device copy of the bytes the task moves at that size (the file
 // bench/<lab>/cudamemcpy.cu, the only id it may have). Its outputs are not
@@ -22,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hpclab {
@@ -40,6 +45,7 @@ struct BenchVariant {
     std::string title;
     std::vector<std::string> link;  // toolkit libraries ("cublas")
     std::filesystem::path source;
+    std::string expect = "pass";  // the verdict `hpclab check` gives the file (its hpclab-expect line)
 
     bool covers(std::string_view task) const;
     // The copy of the same bytes: timed, never judged (its outputs are not the task's).
@@ -47,6 +53,7 @@ struct BenchVariant {
 };
 
 inline constexpr std::string_view kVariantTag = "// hpclab-bench:";
+inline constexpr std::string_view kExpectTag = "// hpclab-expect:";
 // How far from the top the line may be (after a licence header, say).
 inline constexpr int kVariantLineWindow = 30;
 inline constexpr std::string_view kSolutionId = "solution";
@@ -67,6 +74,19 @@ std::vector<BenchVariant> discover_variants(const std::filesystem::path& dir, co
 
 // The lab's solution (the course's version), as the variant of every timed task.
 BenchVariant solution_variant(const LabInfo& lab);
+
+// Every lab's variants in <dir>/<lab>/, and for each lab whose variants
+// cannot be read, why (its BenchInputError's message).
+struct CourseVariants {
+    std::vector<std::pair<const LabInfo*, BenchVariant>> variants;
+    std::vector<std::string> problems;
+};
+CourseVariants course_variants(const Catalog& catalog, const std::filesystem::path& dir,
+                               const std::filesystem::path& root);
+// As CMake variables (hpclab variants --cmake, for the tests):
+// HPCLAB_BENCH_VARIANTS lists <lab>.<id>, each with its _FILE, _KIND,
+// _TASKS, _LINK and _EXPECT; HPCLAB_BENCH_VARIANT_PROBLEMS the problems.
+std::string variants_cmake(const CourseVariants& found);
 
 // Table order: kind (the limit first, library last), then id.
 bool variant_order(const BenchVariant& a, const BenchVariant& b);

@@ -88,6 +88,65 @@ bool all_correct(const TaskCheck& t)
                         [](const Finding& f) { return is_failure(f.kind); });
 }
 
+// A GPU an earlier check found broken (gpu_service_dir): every task a
+// grader error that says how to put it back in service.
+bool found_out_of_service(LabCheck& out, const std::vector<const TaskInfo*>& tasks, const std::filesystem::path& gpu_service_dir)
+{
+    const auto why = out_of_service(gpu_service_dir, out.gpu);
+    if (!why) return false;
+    every_task_finds(out, tasks, Verdict::grader_error,
+                     fmt::format("the GPU {} is out of service since an earlier check: {}(once it is healthy again, "
+                                 "delete {})",
+                                 out.gpu.name, *why, (gpu_service_dir / out.gpu.uuid).string()));
+    return true;
+}
+
+// compute-sanitizer, where it is asked for and installed; the check's note says why not.
+std::optional<std::filesystem::path> sanitizer_of_check(const Toolchain& tc, bool asked, LabCheck& out)
+{
+    const auto sanitizer = asked ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
+    if (!asked) out.sanitizer_note = "left out (--no-sanitizer)";
+    else if (!sanitizer) out.sanitizer_note = "compute-sanitizer is not installed: graded without it";
+    return sanitizer;
+}
+
+// One task's findings: its runs', its program's, its code's.
+void gather_task_evidence(LabCheck& out, std::size_t i, const TaskInfo* task, const std::vector<PlannedRun>& plan,
+                          std::vector<std::optional<RunReport>>& reports, const std::string& source_text)
+{
+    TaskCheck& t = out.tasks.emplace_back(TaskCheck {.task = task});
+    t.evidence.task = task->id;
+    gather_evidence(*out.lab, i, plan, reports, t);
+    for (auto& f : findings_of_program(*out.lab, *task, out.build.facts)) t.evidence.findings.push_back(std::move(f));
+    for (auto& f : findings_of_code(*task, out.build.facts, t.launches, source_text, out.source.filename().string()))
+        t.evidence.findings.push_back(std::move(f));
+}
+
+// The speed of every task with a threshold whose findings are all right,
+// with the GPU alone while the timed calls run (the timing phase takes its
+// turns).
+void measure_speeds(LabCheck& out, TimingPhase& timing, bool timing_asked)
+{
+    std::vector<std::size_t> timed;
+    for (std::size_t i = 0; i < out.tasks.size(); ++i)
+        if (timing_asked && out.tasks[i].task->threshold && all_correct(out.tasks[i])) timed.push_back(i);
+    if (timing.active()) timing.first_rounds(timed);
+    for (std::size_t i : timed) out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
+    timing.close_all();
+}
+
+// Each task's verdict from its findings, its likely bug, the lab's worst.
+void decide_tasks(LabCheck& out)
+{
+    std::vector<TaskVerdict> verdicts;
+    for (TaskCheck& t : out.tasks) {
+        t.verdict = decide(t.evidence);
+        if (is_failure(t.verdict.verdict)) t.verdict.reason.hint = likely_bug(*out.lab, t.verdict);
+        verdicts.push_back(t.verdict);
+    }
+    out.overall = worst(verdicts);
+}
+
 }  // namespace
 
 LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const CheckOptions& o)
@@ -97,14 +156,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     LabCheck out {.lab = &lab, .source = o.source, .gpu = gpu, .seed = o.seed ? *o.seed : fresh_seed()};
     const std::vector<const TaskInfo*> tasks = checked_tasks(lab, o.only_task);
     const bool watch_gpu = gpu.present && !o.gpu_service_dir.empty();
-    if (watch_gpu)
-        if (const auto why = out_of_service(o.gpu_service_dir, gpu)) {
-            every_task_finds(out, tasks, Verdict::grader_error,
-                             fmt::format("the GPU {} is out of service since an earlier check: {}(once it is healthy "
-                                         "again, delete {})",
-                                         gpu.name, *why, (o.gpu_service_dir / gpu.uuid).string()));
-            return out;
-        }
+    if (watch_gpu && found_out_of_service(out, tasks, o.gpu_service_dir)) return out;
     const GpuBaseline gpu_before = watch_gpu ? gpu_baseline(gpu) : GpuBaseline {};
     // The baseline builds, and its timed programs get ready, during the compile.
     TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing, o.gpu_turns, o.baseline_times);
@@ -132,9 +184,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     if (!gpu.present) return stop_at_build(Verdict::not_run, "no GPU here: " + gpu.why_not);
 
     // 2. Correctness and sanitizer runs, side by side, each a fresh process.
-    const auto sanitizer = o.sanitizer ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
-    if (!o.sanitizer) out.sanitizer_note = "left out (--no-sanitizer)";
-    else if (!sanitizer) out.sanitizer_note = "compute-sanitizer is not installed: graded without it";
+    const auto sanitizer = sanitizer_of_check(tc, o.sanitizer, out);
     const std::vector<PlannedRun> plan = plan_runs(lab, tasks, o.big, sanitizer.has_value());
     std::vector<std::optional<RunReport>> reports;
     t0 = Clock::now();
@@ -155,25 +205,12 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
 
     // 3. Evidence, per task.
     const std::string source_text = read_text_file(o.source).value_or("");  // built: a file that reads
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        TaskCheck& t = out.tasks.emplace_back(TaskCheck {.task = tasks[i]});
-        t.evidence.task = tasks[i]->id;
-        gather_evidence(lab, i, plan, reports, t);
-        for (auto& f : findings_of_program(lab, *tasks[i], out.build.facts)) t.evidence.findings.push_back(std::move(f));
-        for (auto& f : findings_of_code(*tasks[i], out.build.facts, t.launches, source_text,
-                                              o.source.filename().string())) t.evidence.findings.push_back(std::move(f));
-    }
+    for (std::size_t i = 0; i < tasks.size(); ++i) gather_task_evidence(out, i, tasks[i], plan, reports, source_text);
 
-    // 4. Speed, only where everything else is right, with the GPU alone
-    // while the timed calls run (the timing phase takes its turns).
+    // 4. Speed, only where everything else is right.
     t0 = Clock::now();
     phase_start = timeline_clock();
-    std::vector<std::size_t> timed;
-    for (std::size_t i = 0; i < out.tasks.size(); ++i)
-        if (o.timing && out.tasks[i].task->threshold && all_correct(out.tasks[i])) timed.push_back(i);
-    if (timing.active()) timing.first_rounds(timed);
-    for (std::size_t i : timed) out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
-    timing.close_all();
+    measure_speeds(out, timing, o.timing);
     out.timing_s = seconds_since(t0);
     timeline_note(phase_start, on_timeline + " timing");
 
@@ -186,13 +223,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     timeline_note(phase_start, on_timeline + " the GPU's health after");
 
     // 6. Decide.
-    std::vector<TaskVerdict> verdicts;
-    for (TaskCheck& t : out.tasks) {
-        t.verdict = decide(t.evidence);
-        if (is_failure(t.verdict.verdict)) t.verdict.reason.hint = likely_bug(lab, t.verdict);
-        verdicts.push_back(t.verdict);
-    }
-    out.overall = worst(verdicts);
+    decide_tasks(out);
     out.other_gpu_processes = gpu_processes_now();
     out.total_s = seconds_since(t_start);
     return out;

@@ -16,6 +16,7 @@
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
 #include "run/gpu_probe.h"
+#include "run/run_recipe.h"
 #include "run/sanitizer.h"
 #include "run/task_runner.h"
 #include "run/toolchain.h"
@@ -48,12 +49,10 @@ struct CheckOptions {
     // (hpclab grade: once per lab, not once per file; baseline_times.h).
     // Null: this check times the baseline itself.
     BaselineTimes* baseline_times = nullptr;
-    // A plain size not done after this many seconds is a hang (a size takes
-    // milliseconds), said then rather than after the lab's whole limit.
-    // 0: the lab's limit. hpclab grade gives 0: with many programs on the GPU
-    // the H100 had moments when all stalled for seconds (five correct runs
-    // of one wave were cut at 10 s), which the lab's limit absorbs.
-    double hang_after_s = 10;
+    // A plain size's cut: not done after this many seconds, it hangs
+    // (run/run_recipe.h, the table of a run's limits, says why). 0: the
+    // lab's limit, as hpclab grade gives.
+    double hang_after_s = kHangAfterSeconds;
 };
 
 // One fresh process of the lab program.

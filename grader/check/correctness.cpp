@@ -36,16 +36,12 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
                                       .gpu_minor = runs.gpu->minor,
                                       .gpu_uuid = runs.gpu->visible_as(),
                                       .big = p.size.big,
-                                      .facts = runs.facts});
+                                      .facts = runs.facts},
+                                     {.under_sanitizer = p.sanitizer(), .hang_after_s = runs.plain_size_limit_s});
     if (!p.sanitizer()) req.wrapper = runs.wrapper;
-    if (!p.sanitizer() && !p.size.big && runs.plain_size_limit_s > 0)
-        req.wall_limit_s = std::min(req.wall_limit_s, runs.plain_size_limit_s);
     if (p.sanitizer()) {
-        req.trace = RunRequest::Trace::none;
         req.wrapper = sanitizer_command(*runs.sanitizer, p.tool, log->file());
         req.writable.push_back(log->dir());
-        req.guard_zones = false;  // the tool must see the buffers' true ends
-        req.wall_limit_s = std::max(60.0, runs.lab->wall_limit_s * 4);
     }
     return req;
 }
@@ -65,8 +61,8 @@ std::vector<std::vector<std::size_t>> jobs_of(const std::vector<PlannedRun>& pla
         else together[plan[j].tool].push_back(j);
     }
     // The sanitizer's programs first (racecheck, then memcheck): the tool
-    // alone takes about a second to start, so they end last (the H100's
-    // timelines), and their inputs are small. Then the plain sizes, which
+    // alone takes about a second to start, so they end last (HPCLAB_TIMELINE
+    // shows it), and their inputs are small. Then the plain sizes, which
     // decide most verdicts; the sizes past 2^31 bytes last.
     std::vector<std::vector<std::size_t>> jobs;
     for (auto it = together.rbegin(); it != together.rend(); ++it)

@@ -32,11 +32,11 @@ struct CorrectnessRuns {
     // A command each plain run's program runs under (the CPU tests' stand-in
     // lab program, tests/standin); empty in a check.
     std::vector<std::string> wrapper;
-    double plain_size_limit_s = 0;  // > 0: a plain (not big) size's time limit, if below the lab's
+    double plain_size_limit_s = 0;  // > 0: a plain size's cut (CheckOptions::hang_after_s), if below the lab's
     // Called once, from a worker, when the first jobs have made their runs'
     // inputs (or, at the latest, before run_correctness returns): the check
     // makes its timed runs' inputs then. Made at the same moment, the two
-    // held each other up (the H100: the runs of rotation started 0.6 s late).
+    // held each other up (the first runs started over half a second late).
     std::function<void()> once_inputs_made;
 };
 

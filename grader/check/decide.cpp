@@ -8,12 +8,6 @@ namespace {
 
 bool is_sanitizer(Verdict v) { return verdict_info(v).kind == VerdictClass::sanitizer; }
 
-// Findings a sanitizer report explains: the symptom, where it names the cause.
-bool explained_by_sanitizer(Verdict v)
-{
-    return v == Verdict::wrong_answer || v == Verdict::out_of_bounds || v == Verdict::no_output;
-}
-
 }  // namespace
 
 TaskVerdict decide(const TaskEvidence& evidence)
@@ -36,7 +30,7 @@ TaskVerdict decide(const TaskEvidence& evidence)
     std::stable_sort(failures.begin(), failures.end(),
                      [](const Finding* a, const Finding* b) { return precedence(a->kind) < precedence(b->kind); });
     const Finding* chosen = failures.front();
-    if (explained_by_sanitizer(chosen->kind)) {
+    if (verdict_info(chosen->kind).traits.sanitizer_explains) {
         const auto cause = std::find_if(failures.begin(), failures.end(),
                                         [](const Finding* f) { return is_sanitizer(f->kind); });
         if (cause != failures.end()) chosen = *cause;

@@ -17,12 +17,6 @@ bool is_memory_fault(const Finding& f)
     return false;
 }
 
-// The symptoms a memcheck report locates: the program died or wrote wrong.
-bool located_by_memcheck(Verdict v)
-{
-    return v == Verdict::cuda_error || v == Verdict::gpu_fault || v == Verdict::crash;
-}
-
 }  // namespace
 
 std::string likely_bug(const LabInfo& lab, const TaskVerdict& verdict)
@@ -31,7 +25,7 @@ std::string likely_bug(const LabInfo& lab, const TaskVerdict& verdict)
     const Verdict advice_of = v == Verdict::cuda_error && is_memory_fault(verdict.reason) ? Verdict::gpu_fault : v;
     const auto own = lab.feedback.find(std::string(verdict_name(advice_of)));
     std::string text = own != lab.feedback.end() ? own->second : std::string(verdict_info(advice_of).advice);
-    if (located_by_memcheck(v)) {
+    if (verdict_info(v).traits.memcheck_locates) {
         const auto memcheck = std::find_if(verdict.also.begin(), verdict.also.end(),
                                            [](const Finding& f) { return f.kind == Verdict::memcheck; });
         if (memcheck != verdict.also.end())
@@ -39,10 +33,7 @@ std::string likely_bug(const LabInfo& lab, const TaskVerdict& verdict)
                                memcheck->message.substr(0, memcheck->message.find('\n')),
                                memcheck->where.empty() ? "" : " (at " + memcheck->where + ")", text);
     }
-    const VerdictClass kind = verdict_info(v).kind;
-    if (kind != VerdictClass::grader && kind != VerdictClass::integrity && v != Verdict::inconclusive &&
-        v != Verdict::suspicious)
-        text += fmt::format(" Stuck? hpclab hint {}", lab.id);
+    if (verdict_info(v).traits.hint) text += fmt::format(" Stuck? hpclab hint {}", lab.id);
     return text;
 }
 

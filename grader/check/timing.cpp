@@ -100,8 +100,8 @@ bool gpu_was_shared(std::optional<int> before, std::optional<int> after)
 // quickest empty calls. Each program measures the cost in its own process
 // (it differs from one process to the next, and from one moment to the
 // next: a baseline's empty calls measured at a busy moment, taken out of its
-// own calls alone, left it 0.004 ms a call and failed a correct file at
-// 0.04x in a class's grading on the H100); never more than the trusted
+// own calls alone, left it almost no time a call and failed a correct file
+// at a twenty-fifth of its speed); never more than the trusted
 // baseline's measure (a student's program could slow its own empty calls
 // down), and the same for both, so that an error in it moves both times.
 double common_harness_cost(const RunReport& baseline, const RunReport& student)
@@ -362,7 +362,7 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
 // student's program ends, and the outputs are judged after that.
 void TimingPhase::first_rounds(const std::vector<std::size_t>& indices)
 {
-    const double within_s = std::max(30.0, 2 * lab_.wall_limit_s);
+    const double within_s = ready_wait_s(lab_);
     std::vector<std::size_t> todo;
     for (std::size_t i : indices)
         if (prepared_[i] && !prepared_[i]->first) todo.push_back(i);

@@ -1,6 +1,6 @@
 // hpclab list, info, build.
 #include "commands.h"
-#include "progress_view.h"
+#include "student/progress_view.h"
 
 #include "hpclab_build_config.h"
 #include "course/mistakes_table.h"
@@ -142,7 +142,7 @@ int cmd_build(Context& ctx, const std::string& lab_id, Variant v)
         fmt::print(stderr, "hpclab: cannot build: {}\n", ctx.toolchain().unavailable);
         return kSkipped;
     }
-    const auto program = build_program(ctx, lab, v, false);
+    const auto program = build_program(ctx.build_site(), lab, v, false);
     if (!program) return kFail;
     fmt::print("Built {}\n", relative_to_root(ctx, *program));
     return kPass;

@@ -9,11 +9,8 @@
 #include "bench/metrics.h"
 #include "bench/plot.h"
 #include "bench/render.h"
-#include "util/text_file.h"
 
 #include <fmt/format.h>
-
-#include <algorithm>
 
 namespace hpclab::cli {
 
@@ -21,48 +18,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool has_generated_parts(const std::string& doc)
-{
-    return doc.find(kSectionBegin) != std::string::npos || doc.find(kFigureBegin) != std::string::npos;
-}
-
-// The documents --update names: files as given, a folder's .md files that
-// have something generated (the others are left alone).
-std::vector<fs::path> documents(const std::vector<std::string>& given)
-{
-    std::vector<fs::path> out;
-    for (const auto& g : given) {
-        std::error_code ec;
-        if (!fs::is_directory(g, ec)) {
-            out.emplace_back(g);
-            continue;
-        }
-        std::vector<fs::path> found;
-        for (const auto& e : fs::directory_iterator(g, ec))
-            if (e.path().extension() == ".md" && has_generated_parts(read_text_file(e.path()).value_or("")))
-                found.push_back(e.path());
-        std::sort(found.begin(), found.end());
-        out.insert(out.end(), found.begin(), found.end());
-    }
-    return out;
-}
-
-// Every document made again before any is written: one that cannot be
-// (a figure naming no row, say) leaves them all as they were.
 int update_documents(const BenchArgs& args, const BenchResults& results)
 {
-    std::vector<std::pair<fs::path, std::string>> changed;
-    for (const fs::path& file : documents(args.update)) {
-        const auto doc = read_text_file(file);
-        if (!doc) throw UsageError(fmt::format("--update {}: cannot be read", file.string()));
-        std::string updated = regenerate_document(*doc, results, file.string());
-        if (updated == *doc) fmt::print("{} is up to date with {}\n", file.string(), args.report);
-        else changed.emplace_back(file, std::move(updated));
-    }
-    for (const auto& [file, text] : changed) {
-        write_text_file(file, text);
-        fmt::print("Rewrote the generated parts of {} from {}\n", file.string(), args.report);
-    }
+    const std::vector<RegeneratedDocument> docs = regenerate_documents(args.update, results);
+    for (const auto& doc : docs)
+        if (!doc.changed) fmt::print("{} is up to date with {}\n", doc.file.string(), args.report);
+    for (const auto& doc : docs)
+        if (doc.changed) {
+            write_text_file(doc.file, doc.text);
+            fmt::print("Rewrote the generated parts of {} from {}\n", doc.file.string(), args.report);
+        }
     return kPass;
 }
 

@@ -72,7 +72,7 @@ int run_all(Context& ctx, const RunArgs& args)
     int exit = kPass;
     int passed = 0, total = 0;
     for (const auto& lab : ctx.catalog().labs()) {
-        const auto program = build_program(ctx, lab, args.variant, true);
+        const auto program = build_program(ctx.build_site(), lab, args.variant, true);
         for (const auto& task : lab.tasks) {
             ++total;
             std::string check = "COMPILE ERROR", time = "-", tput = "-";
@@ -81,7 +81,7 @@ int run_all(Context& ctx, const RunArgs& args)
                 RunOptions o;
                 o.timed = true;
                 o.seed = args.seed;
-                r = run_one(ctx, lab, task, *program, task.demo, o);
+                r = run_one(ctx.gpu(), lab, task, *program, task.demo, o);
                 const TaskVerdict v = verdict_of_run(task, task.demo, r);
                 check = verdict_word(v);
                 time = format_ms(r.median_gpu_ms());
@@ -174,7 +174,7 @@ int run_size(Context& ctx, const LabInfo& lab, const TaskInfo& task, const std::
     }
     fmt::print("\nTask {} ({}), {}{}:\n", task.id, task.title, format_params(params),
                args.all_sizes ? " - " + size.why : "");
-    const RunReport r = run_one(ctx, lab, task, program, params, o);
+    const RunReport r = run_one(ctx.gpu(), lab, task, program, params, o);
     const TaskVerdict v = verdict_of_run(task, params, r);
     print_run(stdout, r, v);
     int exit = exit_of(v, r);
@@ -211,7 +211,7 @@ int cmd_run(Context& ctx, const RunArgs& args)
                    ctx.toolchain().unavailable);
         return kSkipped;
     }
-    const auto program = build_program(ctx, lab, args.variant, false);  // compile errors first, GPU or not
+    const auto program = build_program(ctx.build_site(), lab, args.variant, false);  // compile errors first, GPU or not
     if (!program) return kFail;
     if (!require_gpu(ctx, ": your code compiles")) return kSkipped;
     fmt::print("GPU: {}\n", ctx.gpu().name);

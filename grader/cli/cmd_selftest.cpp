@@ -4,7 +4,6 @@
 #include "commands.h"
 
 #include "check/evidence.h"
-#include "run/gpu_turns.h"
 #include "util/text_file.h"
 
 #include "student/committed_file.h"
@@ -35,17 +34,6 @@ std::filesystem::path committed_skeleton(Context& ctx, const LabInfo& lab)
     std::ofstream(copy, std::ios::binary) << *committed;
     fmt::print("note: {} has local changes (your work?): testing the skeleton as committed instead\n", rel);
     return copy;
-}
-
-// The runs of one task: every size (or only the big ones), and for the
-// solution the demo size once more through the timed recipe.
-std::vector<std::pair<SizeCase, bool>> selftest_plan(const TaskInfo& task, bool skeleton, BigSizes big)
-{
-    std::vector<std::pair<SizeCase, bool>> plan;  // size, timed
-    for (const auto& s : task.sizes)
-        if (s.big ? big != BigSizes::leave_out : big != BigSizes::only) plan.emplace_back(s, false);
-    if (!skeleton && big != BigSizes::only) plan.emplace_back(SizeCase {task.demo, "the demo size, timed", false}, true);
-    return plan;
 }
 
 // One line per run; the whole report when it is not as expected. The
@@ -84,51 +72,19 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
         fmt::print("selftest {} {}: skipped, {}\n", lab.id, what, ctx.toolchain().unavailable);
         return kSkipped;
     }
-    const auto program = skeleton ? build_program(ctx, lab, committed_skeleton(ctx, lab), "skeleton", false)
-                                  : build_program(ctx, lab, Variant::solution, false);
+    const auto program = skeleton ? build_program(ctx.build_site(), lab, committed_skeleton(ctx, lab), "skeleton", false)
+                                  : build_program(ctx.build_site(), lab, Variant::solution, false);
     if (!program) {
         fmt::print("selftest {} {}: FAILED, it does not compile\n", lab.id, what);
         return kFail;
     }
 
-    // Every plain size of every task in one process, as a check runs them
-    // (a CUDA context per process is what the time goes to); a size that did
-    // not finish there, and the timed and big ones, each in a process of its own.
-    struct Planned {
-        const TaskInfo* task;
-        SizeCase size;
-        bool timed;
-        RunRequest request;
-    };
-    std::vector<Planned> plan;
-    std::vector<RunRequest> together;
-    for (const auto& task : lab.tasks)
-        for (const auto& [size, timed] : selftest_plan(task, skeleton, big)) {
-            plan.push_back({&task, size, timed,
-                            run_request(ctx, lab, task, *program, size.params, {.timed = timed, .big = size.big})});
-            if (!timed && !size.big) together.push_back(plan.back().request);
-        }
-    // Shared turns on the GPU with every other hpclab on this machine (a
-    // ctest run's other tests, a student's check; run/gpu_turns.h), each
-    // while its program runs: a check's timed calls never run beside them.
-    // The timed runs too: a selftest asserts nothing about speed (their
-    // claims are judged against the calls hpclab saw, with a slack for a busy host, run/claims.cpp),
-    // and an alone turn, held while their inputs are made on the host,
-    // kept every other test off the GPU.
-    GpuTurns turns(gpu.uuid);
-    std::vector<std::optional<RunReport>> reports(together.size());
-    if (!together.empty())
-        reports = while_program_runs(&turns, false, together.front(), [&] { return run_tasks_together(together); });
     int bad = 0, runs = 0;
-    std::size_t next_together = 0;
-    for (Planned& p : plan) {
-        std::optional<RunReport> r;
-        if (!p.timed && !p.size.big) r = std::move(reports[next_together++]);
-        if (!r) r = while_program_runs(&turns, false, p.request, [&] { return run_task(p.request); });
-        if (r->status == RunStatus::no_gpu) return kSkipped;
+    const bool found_gpu = run_selftest(gpu, lab, *program, skeleton, big, [&](const SelftestRun& r) {
         ++runs;
-        bad += !report_selftest_run(lab, *p.task, p.size, p.timed, skeleton, *r);
-    }
+        bad += !report_selftest_run(lab, *r.task, r.size, r.timed, skeleton, r.report);
+    });
+    if (!found_gpu) return kSkipped;
     fmt::print("selftest {} {}: {} ({} runs, {} not as expected; seed per run is fresh)\n", lab.id, what,
                bad ? "FAILED" : "passed", runs, bad);
     return bad ? kFail : kPass;

@@ -3,13 +3,14 @@
 // check <lab>` in a child process: watch only shows what it printed and how
 // it ended, so a check that fails, crashes or does not exist yet never stops
 // the watch.
-#include "util/clock_text.h"
-#include "check_child.h"
 #include "commands.h"
+
+#include "student/check_child.h"
+#include "student/file_stamp.h"
 #include "student/progress.h"
-#include "file_stamp.h"
-#include "progress_view.h"
-#include "terminal_input.h"
+#include "student/progress_view.h"
+#include "student/terminal_input.h"
+#include "util/clock_text.h"
 
 #include <fmt/format.h>
 

@@ -55,6 +55,14 @@ ParsedCommand verdicts_command(CLI::App& app, Context&)
     return {c, [&] { return cmd_verdicts(cmake); }};
 }
 
+ParsedCommand variants_command(CLI::App& app, Context& ctx)
+{
+    auto* c = app.add_subcommand("variants", "The benchmark's variants in bench/: kind, tasks, the verdict check gives");
+    auto& cmake = keep<std::string>(g_values);
+    c->add_option("--cmake", cmake, "Write them as CMake variables to this file (for the test suite)");
+    return {c, [&] { return cmd_variants(ctx, cmake); }};
+}
+
 ParsedCommand build_command(CLI::App& app, Context& ctx)
 {
     auto* c = app.add_subcommand("build", "Compile a lab without running it (no GPU needed)");
@@ -313,7 +321,8 @@ std::vector<ParsedCommand> define_commands(CLI::App& app, Context& ctx, int argc
     for (int i = 1; i < argc; ++i) command_line += " " + std::string(argv[i]);
     return {list_command(app, ctx),     info_command(app, ctx),  verdicts_command(app, ctx),
             build_command(app, ctx),    run_command(app, ctx),   check_command(app, ctx),
-            selftest_command(app, ctx), bench_command(app, ctx, command_line), image_command(app, ctx),
+            selftest_command(app, ctx), bench_command(app, ctx, command_line), variants_command(app, ctx),
+            image_command(app, ctx),
             hint_command(app, ctx),     reset_command(app, ctx), watch_command(app, ctx),
             grade_command(app, ctx),    merge_command(app, ctx), calibrate_command(app, ctx),
             export_kit_command(app, ctx)};

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "context.h"
-#include "lab_runs.h"
+#include "run_view.h"
 
 #include <map>
 #include <optional>
@@ -93,10 +93,11 @@ int cmd_run(Context& ctx, const RunArgs& args);
 // renders a results file instead (no GPU needed).
 int cmd_bench(Context& ctx, const BenchArgs& args);
 int cmd_bench_report(const BenchArgs& args);
+// bench/'s variants as a table; with a file, as CMake variables for the tests.
+int cmd_variants(Context& ctx, const std::string& cmake_file);
 // hpclab image: a PGM as a PNG (or PGM), through a lab's CPU reference if asked.
 int cmd_image(Context& ctx, const ImageArgs& args);
-// Which sizes a selftest runs: the big ones (past 2^31 bytes) are slow.
-enum class BigSizes { include, leave_out, only };
+// Which sizes a selftest runs (check/lab_run.h's BigSizes): the big ones are slow.
 int cmd_selftest(Context& ctx, const std::string& lab, bool skeleton, BigSizes big);
 
 // The student's loop: hints one at a time, the skeleton back, a check on every save.

@@ -4,6 +4,7 @@
 #include "hpclab_build_config.h"
 #include "run/cgroup.h"
 #include "run/sandbox.h"
+#include "util/shown_path.h"
 
 #include <cstdlib>
 
@@ -13,6 +14,11 @@ std::filesystem::path course_root()
 {
     if (const char* r = std::getenv("HPCLAB_ROOT"); r && *r) return r;
     return HPCLAB_SOURCE_DIR;
+}
+
+std::string relative_to_root(const Context& ctx, const std::filesystem::path& p)
+{
+    return shown_path(p, ctx.catalog().root());
 }
 
 Context::Context(const std::filesystem::path& root)

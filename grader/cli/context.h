@@ -2,30 +2,20 @@
 // GPU (asked once, lazily), and the exit statuses.
 #pragma once
 
+#include "check/lab_run.h"
 #include "course/exit_status.h"
 #include "run/gpu_probe.h"
 #include "course/lab_catalog.h"
 #include "run/toolchain.h"
 
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace hpclab::cli {
 
-// Exit statuses: course/exit_status.h (the verdict table maps verdicts to them).
-
-// A bad command line or input: printed as one clear message, exit 2.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// The machine or hpclab's build cannot do what was asked (a folder it cannot
-// write, a compiler option nvcc refuses): never the student's fault, exit 4.
-struct SetupError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+// Exit statuses, and UsageError and SetupError: course/exit_status.h (the
+// verdict table maps verdicts to them).
 
 class Context {
 public:
@@ -41,6 +31,7 @@ public:
         catalog_.use_course_thresholds(thresholds, file);
     }
     const Toolchain& toolchain() const { return toolchain_; }
+    BuildSite build_site() const { return {toolchain_, catalog_.root()}; }
     const GpuInfo& gpu();
     // The lab named on the command line, or a UsageError that lists the labs.
     const LabInfo& lab(const std::string& id) const;
@@ -60,6 +51,9 @@ private:
 // (--needs sandbox, --needs cgroup: its verdict holds only with them), or
 // the first need that is not met, in a sentence.
 std::optional<std::string> unmet_need(const std::vector<std::string>& needs);
+
+// `p` as the messages name it: relative to the course's folder where it is inside it.
+std::string relative_to_root(const Context& ctx, const std::filesystem::path& p);
 
 // The course's folder: $HPCLAB_ROOT, else the one this hpclab was built from.
 std::filesystem::path course_root();

@@ -61,8 +61,8 @@ struct Mismatch {
 // them one random index in each of `budget` equal strata. A stratified
 // sample comes sorted and unique as it is drawn (a sort of millions of
 // random draws cost more, on one thread, than comparing every element of
-// a cheap reference on all of them: stencil's timed runs, 0.4 s a call on
-// the H100 host), and it spreads over the whole buffer.
+// a cheap reference on all of them: stencil's timed runs), and it spreads
+// over the whole buffer.
 std::vector<std::uint64_t> sample_indices(std::uint64_t count, std::uint64_t budget, std::uint64_t seed)
 {
     std::vector<std::uint64_t> idx;

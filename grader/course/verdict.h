@@ -1,7 +1,8 @@
 // The verdicts a check can give, as one table: for each its name (for
 // --expect, records and the broken set), its title (for people), the advice
-// a student gets, its class, the exit status it gives, and, by its place in
-// the table, its precedence. Every command judges with this table; the
+// a student gets, its class, the exit status it gives, what grading and
+// feedback do with it (its traits), and, by its place in the table, its
+// precedence. Every command judges with this table; the
 // function that picks a task's verdict from the evidence is check/decide.h.
 #pragma once
 
@@ -59,12 +60,24 @@ enum class VerdictClass {
     none,       // pass, or nothing judged
 };
 
+// What grading and feedback do with a verdict, besides its class.
+struct VerdictTraits {
+    bool held = false;  // held for a person: worth nothing until someone looks (gradebook, reports)
+    // The file's last word: a resumed grading keeps it; else (hpclab's
+    // failure, nothing run) the next run redoes it.
+    bool final = true;
+    bool hint = true;                 // the student's to fix: the feedback offers `hpclab hint`
+    bool sanitizer_explains = false;  // a symptom: a sanitizer finding, where there is one, decides instead
+    bool memcheck_locates = false;    // the program died: a memcheck finding names where
+};
+
 struct VerdictInfo {
     Verdict verdict;
     std::string_view name;    // "wrong_answer"
     std::string_view title;   // "wrong answer"
     VerdictClass kind;
     Exit exit_status;         // of a command whose check ends with this verdict
+    VerdictTraits traits;
     std::string_view advice;  // the likely bug, for a student (a lab.json "feedback" entry overrides it)
 };
 
@@ -77,6 +90,11 @@ std::string_view verdict_title(Verdict v);
 std::optional<Verdict> verdict_from_name(std::string_view name);  // for --expect and the broken set
 std::string_view class_name(VerdictClass c);                      // "result"
 bool is_failure(Verdict v);  // everything but pass and not_run
+// A verdict a person looks at before it becomes a mark: what the program
+// claimed contradicts what hpclab saw, a limit of the sandbox, a speed
+// hpclab could not call, or nothing judged at all (VerdictTraits::held).
+bool held_for_a_person(Verdict v);
+bool is_final(Verdict v);  // VerdictTraits::final
 int precedence(Verdict v);   // 0 first: the smaller wins
 
 // One piece of evidence, with what it says in the student's words.

@@ -4,7 +4,7 @@
 #include "grade/class_similarity.h"
 #include "grade/gradescope_fields.h"
 #include "grade/leaderboard.h"
-#include "grade/class_source.h"
+#include "intake/class_source.h"
 #include "grade/lateness.h"
 #include "grade/student_report.h"
 #include "similarity/similarity_report.h"
@@ -26,13 +26,15 @@ namespace {
 fs::path settings_file(const GradeFolder& out) { return out.root() / "grading.json"; }
 
 // A chunk has answered for a file when a result of this very content exists
-// that is not hpclab's own failure (a node without a GPU answers not_run).
+// that is not hpclab's own failure (the verdict's class grader). Not the same
+// as final: a node without a GPU answers not_run, held in the book and redone
+// by the next run, but its chunk ran to its end and is not submitted again.
 bool answered(const std::map<std::pair<std::string, std::string>, const LabResult*>& results, const std::string& student,
               const Submission& sub)
 {
     const auto r = results.find({student, sub.lab->id});
     return r != results.end() && r->second->content_hash == sub.content_hash && r->second->covered &&
-           r->second->overall != Verdict::grader_error;
+           verdict_info(r->second->overall).kind != VerdictClass::grader;
 }
 
 }  // namespace

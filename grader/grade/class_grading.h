@@ -5,12 +5,12 @@
 // every output made again from the results on disk.
 #pragma once
 
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "grade/class_run.h"
 #include "grade/grade_folder.h"
 #include "grade/gradebook.h"
 #include "grade/grading_config.h"
-#include "grade/roster.h"
+#include "intake/roster.h"
 
 #include <filesystem>
 #include <optional>

@@ -5,7 +5,7 @@
 // where the grading time went.
 #pragma once
 
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "grade/gradebook.h"
 
 #include <string>

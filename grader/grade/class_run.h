@@ -18,7 +18,7 @@
 #pragma once
 
 #include "check/check.h"
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "grade/grade_folder.h"
 #include "run/gpu_health.h"
 #include "run/gpu_probe.h"

@@ -4,7 +4,7 @@
 // since discovery is left out of the comparison (its grading says so).
 #pragma once
 
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "similarity/lab_similarity.h"
 
 #include <vector>

@@ -9,7 +9,7 @@
 #include "grade/class_chunks.h"
 #include "grade/class_grading.h"
 #include "grade/class_run.h"
-#include "grade/class_source.h"
+#include "intake/class_source.h"
 
 #include <cstdint>
 #include <functional>

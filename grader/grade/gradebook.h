@@ -5,10 +5,10 @@
 // column so that nobody exports it unseen.
 #pragma once
 
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "grade/grading_config.h"
 #include "grade/lab_result.h"
-#include "grade/roster.h"
+#include "intake/roster.h"
 
 #include <map>
 #include <optional>

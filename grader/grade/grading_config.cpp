@@ -88,12 +88,6 @@ GradingConfig read_grading_config(const std::filesystem::path& file, const Catal
     return c;
 }
 
-bool held_for_a_person(Verdict v)
-{
-    return v == Verdict::grader_error || v == Verdict::tampering || v == Verdict::resource_limit ||
-           v == Verdict::suspicious || v == Verdict::inconclusive || v == Verdict::not_run;
-}
-
 std::filesystem::path grading_config_file(const std::filesystem::path& given, const std::filesystem::path& course_root)
 {
     if (!given.empty()) return given;

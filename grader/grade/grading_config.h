@@ -45,11 +45,6 @@ struct GradingConfig {
 // Throws CourseConfigError naming the file and the entry at fault.
 GradingConfig read_grading_config(const std::filesystem::path& file, const Catalog& catalog);
 
-// A verdict a person looks at before it becomes a mark: what the program
-// claimed contradicts what hpclab saw, a limit of the sandbox, a speed
-// hpclab could not call, or nothing judged at all.
-bool held_for_a_person(Verdict v);
-
 // The course config a grading reads: `given` (--config), else the course's
 // default one where it exists, else none (empty: the defaults).
 std::filesystem::path grading_config_file(const std::filesystem::path& given, const std::filesystem::path& course_root);

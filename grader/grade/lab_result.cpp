@@ -30,9 +30,7 @@ std::optional<double> optional_number(const json& j, const char* key)
 
 bool LabResult::final() const
 {
-    return std::none_of(tasks.begin(), tasks.end(), [](const TaskResult& t) {
-        return t.verdict == Verdict::grader_error || t.verdict == Verdict::not_run;
-    });
+    return std::all_of(tasks.begin(), tasks.end(), [](const TaskResult& t) { return is_final(t.verdict); });
 }
 
 const TaskResult* LabResult::find(const std::string& task) const

@@ -38,8 +38,8 @@ struct LabResult {
     // again) by the next run's health check.
     bool covered = true;
 
-    // A result that stands: nothing in it is hpclab's or the machine's
-    // failure (a grader error, nothing run for want of a GPU). Any other is
+    // A result that stands: every task's verdict final (course/verdict.h:
+    // not a grader error, not "not run" for want of a GPU). Any other is
     // graded again the next time.
     bool final() const;
     const TaskResult* find(const std::string& task) const;

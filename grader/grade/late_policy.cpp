@@ -1,7 +1,7 @@
 #include "grade/late_policy.h"
 
 #include "course/course_config.h"
-#include "grade/timestamp.h"
+#include "intake/timestamp.h"
 
 namespace hpclab {
 

@@ -1,6 +1,6 @@
 #include "grade/lateness.h"
 
-#include "grade/timestamp.h"
+#include "intake/timestamp.h"
 #include "util/csv.h"
 #include "util/escape.h"
 #include "util/text.h"

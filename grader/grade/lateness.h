@@ -7,7 +7,7 @@
 
 #include "grade/gradebook.h"
 #include "grade/late_policy.h"
-#include "grade/lms_download.h"
+#include "intake/lms_download.h"
 
 #include <cstdint>
 #include <filesystem>

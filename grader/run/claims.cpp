@@ -19,10 +19,10 @@ namespace {
 // timed calls: a delay reading an end line lengthens a call, one reading a
 // begin line shortens it (a reader held off the CPU for a whole call reads
 // its two lines together: 0 ms), and a lie shows in every call. On a busy
-// host (the H100's test suite at eight tests at once) the delays lengthened
-// most calls of an honest 0.36 ms kernel to 1 ms, and shortened one call of
-// a 2.4 ms kernel to less than 0.25 ms (the shortest call, used before, let
-// a redefined clock_gettime through). Calls shorter than the slack cannot
+// host (a test suite at eight tests at once) the delays lengthened most
+// calls of an honest kernel of a third of a millisecond to 1 ms, and
+// shortened a call to a tenth of its time (the shortest call, used before,
+// let a redefined clock_gettime through). Calls shorter than the slack cannot
 // be told apart this way: the copy-bandwidth floor (`suspicious`) is their check.
 // On hpclab's own clock (run/call_driver.h) what it saw is its time from go
 // to done, which the program cannot steer; the same slack covers the

@@ -3,9 +3,9 @@
 //
 // CUDA_DEVICE_MAX_CONNECTIONS=1: a context then opens one hardware work
 // queue, not eight. Contexts are made one at a time across the machine, and
-// a class's grading makes hundreds (one per program); on the H100, 32
-// processes made theirs in 7.5 s with the default, in 2.3 s with one queue
-// (scripts/ctx-cost.sh: 0.236 against 0.073 s each). What it costs: the
+// a class's grading makes hundreds (one per program); with one queue each
+// is made about three times sooner (scripts/ctx-cost.sh measures both on
+// the GPU at hand). What it costs: the
 // streams of one program share the queue, so their kernels do not overlap;
 // no lab uses streams, and the timed calls wait for the whole device anyway
 // (a kernel on a student's own stream is timed all the same).

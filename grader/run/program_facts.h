@@ -46,8 +46,8 @@ std::vector<std::string> kernel_stubs(std::string_view nm_output);
 
 // The SASS listing of the student's kernels, kept beside `program` when it is
 // built: cuobjdump of the object (its own kernels, a fraction of a second)
-// rather than of the linked program (the harness, the runtime: over a second
-// on the H100, in every check of a cached build too).
+// rather than of the linked program (the harness, the runtime: over a
+// second, in every check of a cached build too).
 std::filesystem::path sass_of(const std::filesystem::path& program);
 void keep_sass(const std::filesystem::path& object, const std::filesystem::path& program,
                const std::filesystem::path& cuobjdump);

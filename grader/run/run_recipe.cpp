@@ -24,7 +24,7 @@ RunRequest request_for(const RunTarget& t)
     req.gpu_memory_bytes = t.gpu_memory_bytes;
     req.gpu_minor = t.gpu_minor;
     req.gpu_uuid = t.gpu_uuid;
-    req.wall_limit_s = t.big ? t.lab->big_wall_limit_s : t.lab->wall_limit_s;
+    req.wall_limit_s = wall_limit_s(*t.lab, t.big ? RunUse::big : RunUse::plain);
     return req;
 }
 
@@ -85,10 +85,29 @@ void leave_timing_cpus()
     (void)sched_setaffinity(0, sizeof set, &set);  // a hint: hpclab runs anyway where it cannot hold
 }
 
-RunRequest correctness_run(const RunTarget& target)
+double wall_limit_s(const LabInfo& lab, RunUse use, double hang_after_s)
+{
+    switch (use) {
+    case RunUse::big: return lab.big_wall_limit_s;
+    case RunUse::sanitizer: return std::max(60.0, 4 * lab.wall_limit_s);
+    case RunUse::plain: break;
+    }
+    return hang_after_s > 0 ? std::min(lab.wall_limit_s, hang_after_s) : lab.wall_limit_s;
+}
+
+double ready_wait_s(const LabInfo& lab) { return std::max(30.0, 2 * lab.wall_limit_s); }
+
+RunRequest correctness_run(const RunTarget& target, const CorrectnessOptions& o)
 {
     RunRequest req = request_for(target);
     req.trace = RunRequest::Trace::every_call;
+    if (o.under_sanitizer) {
+        req.trace = RunRequest::Trace::none;
+        req.guard_zones = false;
+        req.wall_limit_s = wall_limit_s(*target.lab, RunUse::sanitizer);
+    } else if (!target.big) {
+        req.wall_limit_s = wall_limit_s(*target.lab, RunUse::plain, o.hang_after_s);
+    }
     return req;
 }
 

@@ -45,7 +45,37 @@ struct RunTarget {
     ProgramFacts facts;                  // of `program`, read when it was built (unknown: not checked)
 };
 
-RunRequest correctness_run(const RunTarget& target);
+// A run's time limits, one table for every command (seconds), filled here
+// from lab.json's "limits" and the command's policy:
+//   what runs                 its wall limit
+//   a plain size              "wall_s"; a command may cut it shorter (hang_after_s:
+//                             hpclab check, kHangAfterSeconds; see below)
+//   a size past 2^31 bytes    "big_wall_s"
+//   under compute-sanitizer   4 x "wall_s", at least 60 s: the tool slows a program
+//                             tenfold and more, and takes seconds to start
+//   a timed run               "wall_s", or "big_wall_s" at a big size; never cut
+// and every run has kStartupLimitSeconds until its CUDA context is made and
+// kLingerLimitSeconds to end after its last call (run/task_runner.h). A
+// check's first timed rounds wait ready_wait_s for their programs ready.
+//
+// Why check cuts a plain size: a size takes milliseconds, so one not done
+// in 10 s hangs, and the student hears so then rather than after the lab's
+// whole limit (20 to 60 s). Every course lab's "wall_s" is above the cut, so
+// in check it applies to the timed runs and the big sizes; `hpclab run`,
+// selftest and grade give plain sizes the lab's limit: with many programs
+// on a GPU, all of them stalled for seconds at moments (correct runs of one
+// wave were cut at 10 s), which the lab's limit absorbs.
+inline constexpr double kHangAfterSeconds = 10;
+enum class RunUse { plain, big, sanitizer };
+// `hang_after_s`: the command's cut of a plain size (0: the lab's limit).
+double wall_limit_s(const LabInfo& lab, RunUse use, double hang_after_s = 0);
+double ready_wait_s(const LabInfo& lab);
+
+struct CorrectnessOptions {
+    bool under_sanitizer = false;  // no trace, no guard zones (the tool must see the true ends), its limit
+    double hang_after_s = 0;       // a plain size's cut (0: the lab's limit)
+};
+RunRequest correctness_run(const RunTarget& target, const CorrectnessOptions& options = {});
 
 struct TimedOptions {
     int reps = 5;                 // timed calls after the warm-up

@@ -6,7 +6,7 @@
 #include "run/claims.h"
 #include "run/cuda_env.h"
 #include "run/exchange_shares.h"
-#include "run/input_sets.h"
+#include "course/input_sets.h"
 #include "run/sandbox.h"
 #include "run/sanitizer.h"
 #include "util/keyed_hash.h"
@@ -31,12 +31,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-// Until its CUDA context is made, a program has this long: on a GPU busy
-// with other checks (a class's wave, the test suite), contexts are made one
-// at a time, and a fault's recovery holds them up. Seen on the H100 with ten
-// checks at once: a run killed at its 10 s limit before its first call.
-constexpr double kStartupLimitSeconds = 30;
 
 // A run on the timeline (util/timeline.h): "matmul/tiled n=33 memcheck".
 std::string timeline_label(const RunRequest& req, std::string_view what)
@@ -150,9 +144,9 @@ std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesys
 }
 
 // On the parent's clock, the program keeps off the CPU its driver spins on
-// (the last of the timing pair): on the H200, with the two on one CPU, the
-// driver's spin took that CPU from the program's launches, and correct
-// files' calls came out up to 100 times slower than alone.
+// (the last of the timing pair): with the two on one CPU, the driver's
+// spin took that CPU from the program's launches, and correct files' calls
+// came out up to a hundred times slower than alone.
 std::vector<int> program_cpus(const RunRequest& req)
 {
     if (!req.parent_clock || req.cpus.size() < 2) return req.cpus;
@@ -623,9 +617,9 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
     }
     // The exchanges are made, and later judged, one after another: most are
     // small, and a large one's own work is shared by threads (parallel_for).
-    // Side by side they gained nothing in a check on the H100 (00d112f
-    // against 952bf5e: the same seconds for every lab) and made a thread for
-    // each, which a class's grading, with many checks at once, pays for.
+    // Side by side they gained nothing (a check took the same seconds for
+    // every lab) and made a thread for each, which a class's grading, with
+    // many checks at once, pays for.
     double noted = timeline_clock();
     std::vector<PreparedExchange> made;
     for (const RunRequest& req : reqs) made.push_back(prepare_exchange(req, req.spec->buffers(req.params), marker));

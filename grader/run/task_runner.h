@@ -17,7 +17,18 @@
 
 namespace hpclab {
 
-struct RunRequest {
+// Two limits of every run (the table of a run's limits: run/run_recipe.h).
+// Until its CUDA context is made, a program has this long: on a GPU busy
+// with other checks (a class's wave, the test suite), contexts are made one
+// at a time, and a fault's recovery holds them up: with ten checks at once,
+// a run was killed at a 10 s limit before its first call.
+inline constexpr double kStartupLimitSeconds = 30;
+// Once its last call is done, the program and all it started have this long
+// to end: then it is stopped, a time limit (ProcessSpec::done_tags).
+inline constexpr double kLingerLimitSeconds = 20;
+
+// What runs: the lab program, the task, the size, its calls and their inputs.
+struct RunSubject {
     const LabInfo* lab = nullptr;
     const TaskInfo* task = nullptr;
     const TaskSpec* spec = nullptr;
@@ -29,6 +40,15 @@ struct RunRequest {
     // every call. Timed runs use a few: consecutive calls still get different
     // inputs, at a device copy's cost instead of the host's.
     std::uint32_t input_sets = 0;
+    std::uint64_t seed = 0;
+    // What hpclab read from the program it built: the trace's claims are
+    // checked against it (claims.h). Unknown: nothing is checked.
+    ProgramFacts facts;
+};
+
+// How it runs: its clock, what is traced and judged, where, and its limits
+// (the run recipes fill these: run/run_recipe.h).
+struct RunManner {
     // Timed runs: on the parent's clock (run/call_driver.h), each call's
     // inputs made by the program from a seed sent as the call starts
     // (wire/reveal.h); needs fills for every input (all_inputs_filled).
@@ -37,17 +57,10 @@ struct RunRequest {
     bool parent_clock = false;
     std::uint32_t empty_calls = 0;
     bool flush_l2 = false;           // start every call with a cold L2 cache
-    std::uint64_t seed = 0;
     double wall_limit_s = 20;
     std::uint64_t gpu_memory_bytes = 0;  // 0: unknown; else refuse sizes that cannot fit
     int gpu_minor = -1;                  // its sandbox gets /dev/nvidia<minor> only (-1: every GPU's)
     std::string gpu_uuid;                // non-empty: CUDA_VISIBLE_DEVICES=<uuid> (hpclab grade --gpus)
-    // Replaces the spec's generator for every call (an image file).
-    std::function<void(CallBuffers&)> fill_inputs;
-    // Called with the first call's buffers once it is judged (to save an
-    // output image): the exchange ends with run_task, so this is the one
-    // moment they can be read.
-    std::function<void(const CallBuffers&)> on_first_outputs;
 
     enum class Trace { none, every_call, first_call };
     Trace trace = Trace::none;      // CUPTI records of the student's calls
@@ -61,12 +74,26 @@ struct RunRequest {
     // baseline). Its calls then all count as passed.
     bool judge_outputs = true;
     std::vector<std::string> wrapper;  // a command the program runs under (compute-sanitizer ...)
-    // Seconds the program (and all it started) has to end once its last call
-    // is done: then it is stopped, a time limit (ProcessSpec::done_tags).
-    double linger_limit_s = 20;
+    double linger_limit_s = kLingerLimitSeconds;
     // Reference operations per call before outputs are sampled: timed calls
     // need less (a cached or skipped result is wrong nearly everywhere).
     double reference_budget = 4e8;
+    std::vector<int> cpus;  // run the program on these CPUs only (process.h)
+    // Inside the sandbox (run/sandbox.h), when one can be made here.
+    bool sandboxed = true;
+    // Folders the program (or the tool it runs under) may write besides its
+    // own work folder: a sanitizer's log.
+    std::vector<std::filesystem::path> writable;
+};
+
+// What the caller hears and says while it runs.
+struct RunHooks {
+    // Replaces the spec's generator for every call (an image file).
+    std::function<void(CallBuffers&)> fill_inputs;
+    // Called with the first call's buffers once it is judged (to save an
+    // output image): the exchange ends with run_task, so this is the one
+    // moment they can be read.
+    std::function<void(const CallBuffers&)> on_first_outputs;
     const std::atomic<bool>* cancel = nullptr;  // stops the program when it turns true
     // Set: the program prepares, then waits at this gate until the caller
     // says go (gate.h); run_task then returns once the calls are done.
@@ -78,16 +105,11 @@ struct RunRequest {
     // Called as soon as the program and every process of its run have ended,
     // before the judging: a timed program's time alone on the GPU ends here.
     std::function<void()> on_program_end;
-    std::vector<int> cpus;  // run the program on these CPUs only (process.h)
-    // What hpclab read from the program it built: the trace's claims are
-    // checked against it (claims.h). Unknown: nothing is checked.
-    ProgramFacts facts;
-    // Inside the sandbox (run/sandbox.h), when one can be made here.
-    bool sandboxed = true;
-    // Folders the program (or the tool it runs under) may write besides its
-    // own work folder: a sanitizer's log.
-    std::vector<std::filesystem::path> writable;
 };
+
+// One run: what runs, how, and the hooks, each part declared on its own
+// and read as one (req.program, req.wall_limit_s, req.gate).
+struct RunRequest : RunSubject, RunManner, RunHooks {};
 
 struct CallReport {
     bool done = false;  // the program finished this call and wrote it back

@@ -364,6 +364,81 @@ bool compile_lab_object(const Toolchain& tc, const LabInfo& lab, const fs::path&
     return false;
 }
 
+namespace {
+
+struct CompileInput {
+    const fs::path& source;
+    const std::string& text;  // the source as read once
+    const fs::path& dir;      // the build's folder
+    const std::vector<std::string>& flags;
+};
+
+// The object file: a speed baseline shipped compiled (the student kit)
+// copied as it is, a file hpclab refuses before nvcc failed as its own
+// compile error, any other compiled from a private copy in the sandbox. On
+// failure, r's diagnostics name the source as given, and no object is left.
+ProcessResult compile_step(const Toolchain& tc, const LabInfo& lab, const CompileInput& in, const BuildFiles& files,
+                           BuildResult& r)
+{
+    ProcessResult cr;
+    fs::path copy = in.source;  // what the compiler's messages name
+    std::error_code ec;
+    if (in.source.extension() == ".o") {
+        cr.started = true;
+        fs::copy_file(in.source, files.object, ec);
+        if (ec) cr.err = fmt::format("nvcc fatal: cannot copy {}: {}", in.source.string(), ec.message());
+        cr.exit_code = ec ? 1 : 0;
+    } else if (const CompilableSource compilable = compilable_source(in.text, in.source.filename().string());
+               !compilable.ok()) {
+        cr.started = true;  // the student's file, refused before nvcc: a compile error of theirs
+        cr.exit_code = 1;
+        cr.err = compilable.refusal;
+    } else {
+        copy = private_copy(in.dir, files.suffix, in.source, compilable.text);
+        cr = compile_object(tc, copy, in.flags, files.object, compile_sandbox(tc, lab, in.dir), r.command);
+        fs::remove_all(copy.parent_path(), ec);
+    }
+    if (!cr.exited() || cr.exit_code != 0) {
+        r.diagnostics = replace_all(compile_failure(cr), copy.string(), in.source.string());
+        r.setup_problem = setup_failure(cr);
+        fs::remove(files.object, ec);
+    }
+    return cr;
+}
+
+struct LinkInput {
+    const fs::path& bind_lib;
+    const std::vector<std::string>& library_flags;
+    bool kernels_inside;  // no library's kernels: the program's SASS is kept
+};
+
+// The object linked into the program, after the check that it defines
+// nothing the harness or a library defines (it would replace it there:
+// link_check.h). False, with r's diagnostics, when it cannot be; the object
+// is removed either way.
+bool link_step(const Toolchain& tc, const LabInfo& lab, const BuildFiles& files, const LinkInput& in, BuildResult& r)
+{
+    std::error_code ec;
+    std::string setup_error;
+    if (auto refusal = link_refusal(tc, files.object, in.bind_lib, setup_error); refusal || !setup_error.empty()) {
+        r.diagnostics = refusal ? *refusal : setup_error;
+        r.setup_problem = !refusal;
+        fs::remove(files.object, ec);
+        return false;
+    }
+    const ProcessResult lr = link_program(tc, files.object, in.bind_lib, in.library_flags, files.program);
+    if (lr.exited() && lr.exit_code == 0 && in.kernels_inside) keep_sass(files.object, r.program, tc.cuobjdump);
+    fs::remove(files.object, ec);
+    if (lr.exited() && lr.exit_code == 0) return true;
+    r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
+    r.setup_problem = setup_failure(lr);
+    if (!r.setup_problem) r.diagnostics = explain_undefined(lab, r.diagnostics) + r.diagnostics;
+    fs::remove(files.program, ec);
+    return false;
+}
+
+}  // namespace
+
 BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs::path& source,
                               const std::string& variant, const std::vector<std::string>& link_libraries)
 {
@@ -414,49 +489,8 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     }
 
     const BuildFiles files = unique_build_files(dir, lab);
-    ProcessResult cr;
-    fs::path copy = source;  // what the compiler's messages name
-    if (source.extension() == ".o") {
-        // A speed baseline shipped compiled (the student kit): linked as it is.
-        cr.started = true;
-        fs::copy_file(source, files.object, ec);
-        if (ec) cr.err = fmt::format("nvcc fatal: cannot copy {}: {}", source.string(), ec.message());
-        cr.exit_code = ec ? 1 : 0;
-    } else if (const CompilableSource compilable = compilable_source(source_text, source.filename().string());
-               !compilable.ok()) {
-        cr.started = true;  // the student's file, refused before nvcc: a compile error of theirs
-        cr.exit_code = 1;
-        cr.err = compilable.refusal;
-    } else {
-        copy = private_copy(dir, files.suffix, source, compilable.text);
-        cr = compile_object(tc, copy, flags, files.object, compile_sandbox(tc, lab, dir), r.command);
-        fs::remove_all(copy.parent_path(), ec);
-    }
-    if (!cr.exited() || cr.exit_code != 0) {
-        r.diagnostics = replace_all(compile_failure(cr), copy.string(), source.string());
-        r.setup_problem = setup_failure(cr);
-        fs::remove(files.object, ec);
-        r.seconds = seconds_since(t0);
-        return r;
-    }
-    // Before the link: a file that defines what the harness or a library
-    // defines would replace it there (link_check.h).
-    std::string setup_error;
-    if (auto refusal = link_refusal(tc, files.object, bind_lib, setup_error); refusal || !setup_error.empty()) {
-        r.diagnostics = refusal ? *refusal : setup_error;
-        r.setup_problem = !refusal;
-        fs::remove(files.object, ec);
-        r.seconds = seconds_since(t0);
-        return r;
-    }
-    const ProcessResult lr = link_program(tc, files.object, bind_lib, library_flags, files.program);
-    if (lr.exited() && lr.exit_code == 0 && kernels_inside) keep_sass(files.object, r.program, tc.cuobjdump);
-    fs::remove(files.object, ec);
-    if (!lr.exited() || lr.exit_code != 0) {
-        r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
-        r.setup_problem = setup_failure(lr);
-        if (!r.setup_problem) r.diagnostics = explain_undefined(lab, r.diagnostics) + r.diagnostics;
-        fs::remove(files.program, ec);
+    const ProcessResult cr = compile_step(tc, lab, {source, source_text, dir, flags}, files, r);
+    if (!cr.exited() || cr.exit_code != 0 || !link_step(tc, lab, files, {bind_lib, library_flags, kernels_inside}, r)) {
         r.seconds = seconds_since(t0);
         return r;
     }

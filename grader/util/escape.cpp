@@ -118,6 +118,22 @@ std::string for_json(std::string_view s)
     return out;
 }
 
+std::string for_cmake(std::string_view s)
+{
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '"': out += "\\\""; break;
+        case '$': out += "\\$"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
 std::string for_svg(std::string_view s)
 {
     std::string out;

@@ -47,4 +47,7 @@ std::string for_json(std::string_view s);
 // them): escaped_text, with & < > " as entities.
 std::string for_svg(std::string_view s);
 
+// For a CMake quoted argument ("..."): \ " $ and line ends escaped.
+std::string for_cmake(std::string_view s);
+
 }  // namespace hpclab

@@ -122,6 +122,17 @@ TEST_CASE("bench variants: a file's line is found near its top, once")
                    "letters, digits, _ and -"));
 }
 
+TEST_CASE("bench variants: the verdict check gives a variant: pass, or the one its hpclab-expect line names")
+{
+    TempDir dir;
+    const std::string line = "// hpclab-bench: kind=further tasks=add title=\"wide\"\n";
+    CHECK(read_variant_file(dir.write("plain.cu", line), "plain.cu", lab_of("vecadd3")).expect == "pass");
+    const auto launch = dir.write("launch.cu", line + "// hpclab-expect: wrong_launch\n");
+    CHECK(read_variant_file(launch, "launch.cu", lab_of("vecadd3")).expect == "wrong_launch");
+    CHECK(contains(file_error("vecadd3", "typo.cu", line + "// hpclab-expect: wrong_lunch\n"),
+                   "typo.cu:2: 'wrong_lunch' is not a verdict"));
+}
+
 TEST_CASE("bench variants: the fixture folder's files, ordered by kind then id")
 {
     const auto dir = test::test_data() / "bench";

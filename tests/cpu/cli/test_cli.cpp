@@ -303,6 +303,23 @@ TEST_CASE("cli: verdicts lists the table in order, and writes it for CMake")
     CHECK(has(text, "set(HPCLAB_TIMED_VERDICTS \"too_slow;inconclusive;suspicious;pass\")"));
 }
 
+TEST_CASE("cli: variants lists bench/'s variants, and writes them for CMake")
+{
+    ProcessResult r = run_hpclab({"variants"});
+    CHECK(r.exit_code == 0);
+    CHECK(has(r.out, "vecadd1    blocks_of_1024"));
+    TempDir dir;
+    const auto file = dir.path() / "variants.cmake";
+    r = run_hpclab({"variants", "--cmake", file.string()});
+    CHECK(r.exit_code == 0);
+    const std::string text = hpclab::read_text_file(file).value_or("");
+    const std::string course = HPCLAB_TEST_ROOT;
+    CHECK(has(text, "set(HPCLAB_BENCH_VARIANT_vecadd1.blocks_of_1024_FILE \"" + course + "/bench/vecadd1/blocks_of_1024.cu\")"));
+    CHECK(has(text, "set(HPCLAB_BENCH_VARIANT_vecadd1.blocks_of_1024_EXPECT \"wrong_launch\")"));
+    CHECK(has(text, "set(HPCLAB_BENCH_VARIANT_matmul.cublas_LINK \"cublas\")"));
+    CHECK(has(text, "set(HPCLAB_BENCH_VARIANT_PROBLEMS \"\")"));
+}
+
 TEST_CASE("cli: --version names hpclab's version and its CUDA compiler")
 {
     const ProcessResult r = run_hpclab({"--version"});

@@ -46,3 +46,24 @@ TEST_CASE("verdict table: exit statuses, classes and advice")
     CHECK(verdict_info(Verdict::grader_error).kind == VerdictClass::grader);
     CHECK(class_name(VerdictClass::result) == "result");
 }
+
+TEST_CASE("verdict table: the traits agree with the classes")
+{
+    for (const VerdictInfo& v : verdict_table()) {
+        CAPTURE(v.name);
+        const VerdictTraits& t = v.traits;
+        // A file not judged for good is never a mark: a person sees it first.
+        if (!t.final) CHECK(t.held);
+        // A failure that is not the student's to fix goes to a person.
+        if (is_failure(v.verdict) && !t.hint) CHECK(t.held);
+        // A sanitizer explains what was written wrong, memcheck locates a death.
+        if (t.sanitizer_explains) CHECK(v.kind == VerdictClass::result);
+        if (t.memcheck_locates) CHECK(v.kind == VerdictClass::run);
+        CHECK(held_for_a_person(v.verdict) == t.held);
+        CHECK(is_final(v.verdict) == t.final);
+    }
+    CHECK_FALSE(is_final(Verdict::grader_error));
+    CHECK(is_final(Verdict::wrong_answer));
+    CHECK(held_for_a_person(Verdict::tampering));
+    CHECK_FALSE(held_for_a_person(Verdict::too_slow));
+}

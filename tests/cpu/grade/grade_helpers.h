@@ -1,7 +1,7 @@
 // Helpers shared by the grading tests.
 #pragma once
 
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "grade/class_run.h"
 #include "run/gpu_probe.h"
 

@@ -1,12 +1,12 @@
 // hpclab grade's parts that need no GPU: what a class's folder holds and
 // what is left out, the course's config, the seeds, the roster, the
 // gradebook's marks, the CSV, the Slurm script, the lock and the writes.
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "grade/class_grading.h"
 #include "grade/grade_folder.h"
 #include "grade/gradebook.h"
 #include "grade/grading_config.h"
-#include "grade/roster.h"
+#include "intake/roster.h"
 #include "grade/class_chunks.h"
 #include "grade/student_report.h"
 #include "grade_helpers.h"

@@ -2,7 +2,7 @@
 // machines): every entry of every kind is graded or listed with why, names
 // are escaped wherever they are written, a refused file is told as such in
 // the student's feedback, and hpclab's own output folder is never a student.
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "grade/class_report.h"
 #include "grade/gradebook.h"
 #include "grade/student_report.h"

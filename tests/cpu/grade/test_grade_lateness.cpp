@@ -5,7 +5,7 @@
 #include "grade/gradebook.h"
 #include "grade/class_report.h"
 #include "grade/lateness.h"
-#include "grade/timestamp.h"
+#include "intake/timestamp.h"
 #include "course/course_config.h"
 #include "test_support.h"
 

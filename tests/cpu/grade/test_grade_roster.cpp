@@ -3,9 +3,9 @@
 // fields with commas and line breaks, Canvas's "Points Possible" row), a
 // printable message naming the encoding or separator otherwise, and a
 // gradebook whose roster cells go back to the LMS byte for byte.
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "grade/gradebook.h"
-#include "grade/roster.h"
+#include "intake/roster.h"
 #include "test_support.h"
 #include "util/csv.h"
 

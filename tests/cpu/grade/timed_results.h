@@ -5,7 +5,7 @@
 #pragma once
 
 #include "check/grade_record.h"
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 #include "grade/lab_result.h"
 #include "test_support.h"
 

@@ -1,7 +1,7 @@
 // Small pieces of the grader core: nvcc's architecture flags, compiler
 // output trimming, the keyed hash of inputs, the exchange file's layout.
 #include "run/exchange_file.h"
-#include "run/input_sets.h"
+#include "course/input_sets.h"
 #include "util/keyed_hash.h"
 #include "util/parallel.h"
 #include "course/random.h"

@@ -34,6 +34,31 @@ TEST_CASE("run recipe: a correctness run traces every call, with the lab's wall 
     CHECK(correctness_run(t).wall_limit_s == doctest::Approx(lab.big_wall_limit_s));
 }
 
+TEST_CASE("run recipe: the table of a run's limits: lab.json's, a plain size cut by the command, never a timed run")
+{
+    const LabInfo& lab = lab_of("matmul");  // "limits": its own wall_s and big_wall_s
+    RunTarget t {.lab = &lab, .task = &lab.tasks.front(), .program = "/p", .params = {{"n", 33}}};
+    CHECK(correctness_run(t, {.hang_after_s = kHangAfterSeconds}).wall_limit_s == doctest::Approx(kHangAfterSeconds));
+    CHECK(correctness_run(t, {.hang_after_s = 0}).wall_limit_s == doctest::Approx(lab.wall_limit_s));
+    CHECK(correctness_run(t, {.hang_after_s = 2 * lab.wall_limit_s}).wall_limit_s == doctest::Approx(lab.wall_limit_s));
+    const RunRequest tool = correctness_run(t, {.under_sanitizer = true, .hang_after_s = kHangAfterSeconds});
+    CHECK(tool.wall_limit_s == doctest::Approx(std::max(60.0, 4 * lab.wall_limit_s)));
+    CHECK(tool.trace == RunRequest::Trace::none);
+    CHECK_FALSE(tool.guard_zones);
+    CHECK(timed_run(t, {}).wall_limit_s == doctest::Approx(lab.wall_limit_s));
+    CHECK(correctness_run(t).linger_limit_s == doctest::Approx(kLingerLimitSeconds));
+    t.big = true;  // the cut is a plain size's only
+    CHECK(correctness_run(t, {.hang_after_s = kHangAfterSeconds}).wall_limit_s == doctest::Approx(lab.big_wall_limit_s));
+    CHECK(timed_run(t, {}).wall_limit_s == doctest::Approx(lab.big_wall_limit_s));
+    // Every course lab's wall_s is above check's cut: in check it is the timed runs' limit.
+    for (const LabInfo& l : hpclab::test::catalog().labs()) {
+        CAPTURE(l.id);
+        CHECK(l.wall_limit_s > kHangAfterSeconds);
+        CHECK(wall_limit_s(l, RunUse::plain, kHangAfterSeconds) == doctest::Approx(kHangAfterSeconds));
+        CHECK(ready_wait_s(l) >= 2 * l.wall_limit_s);
+    }
+}
+
 TEST_CASE("run recipe: a timed run is a warm-up and the reps, cycling input sets, cold, untraced")
 {
     const LabInfo& lab = lab_of("vecadd3");

@@ -1,7 +1,11 @@
 // One escaping function per destination (util/escape.h): a name holding
 // terminal escapes, line breaks, Markdown, CSV, XML or bytes that are not
-// UTF-8 shows as typed, visibly escaped, and acts on nothing.
+// UTF-8 shows as typed, visibly escaped, and acts on nothing; a CMake
+// argument reads back as it was.
 #include "util/escape.h"
+#include "run/process.h"
+#include "test_support.h"
+#include "util/text_file.h"
 
 #include <doctest/doctest.h>
 
@@ -87,4 +91,16 @@ TEST_CASE("escape: CSV cells hpclab writes show escapes and never run as formula
     CHECK(has(s, "&lt;b&gt;&amp;"));
     CHECK(has(s, "&quot;'"));  // ' needs no entity inside double quotes
     CHECK_FALSE(has(s, "<b>"));
+}
+
+TEST_CASE("escape: a CMake quoted argument reads back as the text it was made from")
+{
+    const hpclab::test::TempDir d;
+    const std::string text = "a \"path\" with ${HOME} and $ENV{USER}, \\ and\nlines";
+    const auto out = d.path() / "out.txt";
+    d.write("read.cmake", "set(x \"" + for_cmake(text) + "\")\nfile(WRITE \"" + for_cmake(out.string()) + "\" \"${x}\")\n");
+    ProcessSpec spec;
+    spec.argv = {HPCLAB_CMAKE, "-P", (d.path() / "read.cmake").string()};
+    CHECK(run_process(spec).exit_code == 0);
+    CHECK(read_text_file(out).value_or("") == text);
 }

@@ -1,4 +1,4 @@
-#include "run/input_sets.h"
+#include "course/input_sets.h"
 
 #include "util/parallel.h"
 #include "course/random.h"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-namespace hpclab::cli {
+namespace hpclab {
 
 struct ChildStatus {
     bool started = false;
@@ -21,4 +21,4 @@ ChildStatus run_check_child(const std::filesystem::path& course_root, const std:
 // "exit status 1 (a check failed)", "killed by segmentation fault (SIGSEGV)", ...
 std::string describe(const ChildStatus& status);
 
-}  // namespace hpclab::cli
+}  // namespace hpclab

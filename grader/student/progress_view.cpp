@@ -1,4 +1,4 @@
-#include "progress_view.h"
+#include "student/progress_view.h"
 
 #include "course/verdict.h"
 
@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace hpclab::cli {
+namespace hpclab {
 
 namespace {
 
@@ -63,4 +63,4 @@ const LabInfo* first_unsolved(const Catalog& catalog, const Progress& progress)
     return nullptr;
 }
 
-}  // namespace hpclab::cli
+}  // namespace hpclab

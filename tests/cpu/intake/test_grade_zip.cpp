@@ -2,7 +2,7 @@
 // the folder, no link is written, sizes are capped from the archive's own
 // directory before anything is inflated (and a size that lies fails), and
 // every entry is accounted for.
-#include "grade/zip_unpack.h"
+#include "intake/zip_unpack.h"
 #include "test_support.h"
 #include "zip_maker.h"
 

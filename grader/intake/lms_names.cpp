@@ -1,4 +1,4 @@
-#include "grade/lms_names.h"
+#include "intake/lms_names.h"
 
 #include <regex>
 

@@ -1,4 +1,4 @@
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 
 #include "util/escape.h"
 #include "util/keyed_hash.h"

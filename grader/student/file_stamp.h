@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 
-namespace hpclab::cli {
+namespace hpclab {
 
 struct FileStamp {
     bool exists = false;
@@ -42,4 +42,4 @@ private:
     Clock::time_point seen_since_ {};
 };
 
-}  // namespace hpclab::cli
+}  // namespace hpclab

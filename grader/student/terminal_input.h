@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace hpclab::cli {
+namespace hpclab {
 
 enum class WatchCommand { hint, next, prev, check, quit, help, unknown };
 
@@ -45,4 +45,4 @@ private:
 // The command a word or a key names: "hint" or "h", "next" or "n", ...
 WatchRequest watch_request_of(std::string typed);
 
-}  // namespace hpclab::cli
+}  // namespace hpclab

@@ -1,4 +1,4 @@
-#include "grade/zip_unpack.h"
+#include "intake/zip_unpack.h"
 
 #include "util/escape.h"
 

@@ -1,8 +1,7 @@
-#include "check_child.h"
+#include "student/check_child.h"
 
+#include "course/exit_status.h"
 #include "run/orphans.h"
-
-#include "context.h"
 #include "run/process.h"
 
 #include <fmt/format.h>
@@ -19,7 +18,7 @@
 
 extern char** environ;
 
-namespace hpclab::cli {
+namespace hpclab {
 
 namespace {
 
@@ -98,4 +97,4 @@ std::string describe(const ChildStatus& status)
     return fmt::format("exit status {}{}", status.exit_code, meaning);
 }
 
-}  // namespace hpclab::cli
+}  // namespace hpclab

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "course/lab_catalog.h"
-#include "grade/class_folder.h"
+#include "intake/class_folder.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,11 +3,11 @@
 // graded as they come: zipped or unzipped, each student's id taken from the
 // names, the newest upload kept and the older ones listed, the late mark
 // kept, and every entry placed in a student's folder or listed with why.
-#include "grade/class_folder.h"
-#include "grade/class_source.h"
-#include "grade/gradescope_metadata.h"
-#include "grade/lms_names.h"
-#include "grade/roster.h"
+#include "intake/class_folder.h"
+#include "intake/class_source.h"
+#include "intake/gradescope_metadata.h"
+#include "intake/lms_names.h"
+#include "intake/roster.h"
 #include "test_support.h"
 #include "zip_maker.h"
 

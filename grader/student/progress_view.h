@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace hpclab::cli {
+namespace hpclab {
 
 // '[x]' solved, '[!]' the last check failed, '[ ]' not tried (or never judged).
 std::string progress_mark(const LabProgress* p);
@@ -18,4 +18,4 @@ std::string progress_bar(const Catalog& catalog, const Progress& progress);
 // The first lab in course order that is not solved, or nullptr when all are.
 const LabInfo* first_unsolved(const Catalog& catalog, const Progress& progress);
 
-}  // namespace hpclab::cli
+}  // namespace hpclab

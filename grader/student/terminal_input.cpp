@@ -1,4 +1,4 @@
-#include "terminal_input.h"
+#include "student/terminal_input.h"
 
 #include "util/text.h"
 
@@ -12,7 +12,7 @@
 #include <cerrno>
 #include <thread>
 
-namespace hpclab::cli {
+namespace hpclab {
 
 namespace {
 
@@ -164,4 +164,4 @@ void TerminalInput::parse_lines(const char* data, std::size_t n, std::vector<Wat
     }
 }
 
-}  // namespace hpclab::cli
+}  // namespace hpclab

@@ -6,8 +6,8 @@
 // download.json there, for the lateness of every later run and merge.
 #pragma once
 
-#include "grade/lms_download.h"
-#include "grade/zip_unpack.h"
+#include "intake/lms_download.h"
+#include "intake/zip_unpack.h"
 
 #include <filesystem>
 #include <optional>

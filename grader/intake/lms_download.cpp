@@ -1,8 +1,8 @@
-#include "grade/lms_download.h"
+#include "intake/lms_download.h"
 
-#include "grade/gradescope_metadata.h"
-#include "grade/lms_names.h"
-#include "grade/zip_unpack.h"
+#include "intake/gradescope_metadata.h"
+#include "intake/lms_names.h"
+#include "intake/zip_unpack.h"
 #include "util/text_file.h"
 
 #include <fmt/format.h>

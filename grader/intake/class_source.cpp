@@ -1,4 +1,4 @@
-#include "grade/class_source.h"
+#include "intake/class_source.h"
 
 #include "util/atomic_file.h"
 #include "util/escape.h"

@@ -1,8 +1,8 @@
-#include "file_stamp.h"
+#include "student/file_stamp.h"
 
 #include <sys/stat.h>
 
-namespace hpclab::cli {
+namespace hpclab {
 
 FileStamp stamp_of(const std::filesystem::path& file)
 {
@@ -38,4 +38,4 @@ bool SaveDetector::saved(Clock::time_point now)
     return seen_ != handled_ && now - seen_since_ >= settle_;
 }
 
-}  // namespace hpclab::cli
+}  // namespace hpclab

@@ -1,6 +1,6 @@
-#include "grade/gradescope_metadata.h"
+#include "intake/gradescope_metadata.h"
 
-#include "grade/timestamp.h"
+#include "intake/timestamp.h"
 #include "util/text.h"
 
 namespace hpclab {

@@ -1,4 +1,4 @@
-#include "grade/timestamp.h"
+#include "intake/timestamp.h"
 
 #include <ctime>
 #include <regex>

@@ -1,4 +1,4 @@
-#include "grade/roster.h"
+#include "intake/roster.h"
 
 #include "util/escape.h"
 #include "util/text.h"
