@@ -415,7 +415,7 @@ part_grade() {
   # Each line with the second it came (a call cut at its limit still shows the pace).
   # GRADE_TIMELINE=1: every process, phase and GPU turn of the grading on one time line (logs.tar.gz).
   [ "${GRADE_TIMELINE:-0}" = 1 ] && export HPCLAB_TIMELINE="$LOGS/timeline-class.txt"
-  timeout -s INT "${GRADE_TIMEOUT:-3600}" "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} 2>&1 \
+  timeout -s INT "${GRADE_TIMEOUT:-3600}" "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} 2>&1 \
     | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"
   rc=${PIPESTATUS[0]}
   unset HPCLAB_TIMELINE
@@ -427,10 +427,10 @@ part_grade() {
 
   say ""
   say "== killed after ${GRADE_KILL_S:-60} s, then the same command"
-  timeout -s KILL "${GRADE_KILL_S:-60}" "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} > "$LOGS/grade-killed.txt" 2>&1
+  timeout -s KILL "${GRADE_KILL_S:-60}" "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} > "$LOGS/grade-killed.txt" 2>&1
   say "killed: exit $? with $(find "$LOGS/killed/results" -name '*.json' 2>/dev/null | wc -l) results written; $(pgrep -x hpclab | wc -l) hpclab processes left a moment after"
   t0=$(date +%s)
-  "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_PER_GPU:+--per-gpu "$GRADE_PER_GPU"} > "$LOGS/grade-resumed.txt" 2>&1
+  "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} > "$LOGS/grade-resumed.txt" 2>&1
   say "resumed: exit $?, $(( $(date +%s) - t0 )) s; $(grep -E '^Course seed' "$LOGS/grade-resumed.txt")"
   cmp -s "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" && say "gradebook after kill -9 + resume: IDENTICAL" \
     || { say "gradebook after kill -9 + resume: DIFFERS"; diff "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" | head -10 | tee -a "$summary"; }
@@ -462,7 +462,7 @@ grade_gpus() {  # $1: name (the out folder, the log, the wall time), $2: class f
   rc=${PIPESTATUS[0]}
   seconds_since "$t0" > "$m/$name.wall"
   say "$name ($*): exit $rc, $(cat "$m/$name.wall") s wall"
-  grep -E "^[0-9]+ (Course seed|Graded|The GPU|GPU [0-9]+ after|Out of service|[0-9]+ files of a voided)" "$LOGS/grade-$name.txt" | cut -d' ' -f2- | tee -a "$summary"
+  grep -E "^[0-9]+ (Course seed|Graded|The GPU|GPU [0-9]+ after|Out of service|Chunk [0-9]+ on GPU|  (Graded|The GPU's time|Out of service))" "$LOGS/grade-$name.txt" | cut -d' ' -f2- | tee -a "$summary"
   grep -hoE "files checked on .*: compile" "$m/$name/report.md" 2>/dev/null | sed 's/: compile$//' | tee -a "$summary"
   say "$name: $(grep -c 'not ready at its gate' "$LOGS/timeline-$name.txt" 2>/dev/null) timed programs not ready when their preparing turn ran out (their uploads then beside others' timed calls)"
 }
@@ -530,9 +530,9 @@ part_gpus() {
       probe)
         rm -rf "$m/probe-class"
         for i in $(seq -w 1 16); do mkdir -p "$m/probe-class/p$i"; { cat tests/hostile/vecadd3/other_gpu.cu; echo "/* p$i */"; } > "$m/probe-class/p$i/vecadd3.cu"; done
-        grade_gpus probe "$m/probe-class" --gpus 0,1 --per-gpu 2 --no-timing --no-sanitizer
+        grade_gpus probe "$m/probe-class" --gpus 0,1 --checks-at-once 2 --no-timing --no-sanitizer
         say "probe in the sandbox: $(verdicts_of "$m/probe/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';') files per GPU: $(grep -rhoE '"gpu": ?"GPU [0-9]+' "$m/probe/results" | grep -oE 'GPU [0-9]+' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
-        grade_gpus probe-nosandbox "$m/probe-class" --gpus 0,1 --per-gpu 2 --no-timing --no-sanitizer --no-sandbox
+        grade_gpus probe-nosandbox "$m/probe-class" --gpus 0,1 --checks-at-once 2 --no-timing --no-sanitizer --no-sandbox
         say "probe without the sandbox: $(verdicts_of "$m/probe-nosandbox/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';') $(grep -m1 -h 'wrong' "$m/probe-nosandbox/verdicts.csv" | cut -d, -f9 | head -c 200)" ;;
       *) say "gpus: no step '$step' (warm two one compare diag fault probe)" ;;
     esac

@@ -1,7 +1,7 @@
 #include "run/gpu_health.h"
 
 #include "hpclab_build_config.h"
-#include "run/cuda_env.h"
+#include "run/run_recipe.h"
 #include "run/process.h"
 #include "util/keyed_hash.h"
 #include "util/text_file.h"

@@ -17,6 +17,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace hpclab {
@@ -105,5 +107,19 @@ CpuSplit split_cpus(const std::vector<int>& allowed);
 // file of 360 had timed calls up to 3.5 times slower than the rest of its
 // own (too close to call): a busy timing CPU is one cause hpclab can remove.
 void leave_timing_cpus();
+
+// The CUDA environment of every program hpclab puts on the GPU (lab
+// programs, sanitizer runs, the health check's canary), in one place.
+//
+// CUDA_DEVICE_MAX_CONNECTIONS=1: a context then opens one hardware work
+// queue, not eight. Contexts are made one at a time across the machine, and
+// a class's grading makes hundreds (one per program); with one queue each
+// is made about three times sooner (scripts/ctx-cost.sh measures both on
+// the GPU at hand). What it costs: the
+// streams of one program share the queue, so their kernels do not overlap;
+// no lab uses streams, and the timed calls wait for the whole device anyway
+// (a kernel on a student's own stream is timed all the same).
+// `gpu_uuid` non-empty: the program sees that GPU alone (CUDA_VISIBLE_DEVICES).
+std::vector<std::pair<std::string, std::string>> cuda_env(const std::string& gpu_uuid);
 
 }  // namespace hpclab

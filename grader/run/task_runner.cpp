@@ -4,7 +4,7 @@
 #include "run/call_driver.h"
 #include "run/cgroup.h"
 #include "run/claims.h"
-#include "run/cuda_env.h"
+#include "run/run_recipe.h"
 #include "run/exchange_shares.h"
 #include "course/input_sets.h"
 #include "run/sandbox.h"

@@ -104,7 +104,7 @@ struct Listener {
         return;                                                                             \
     }
 
-// run/cuda_env.h: one hardware queue per context makes a class's hundreds
+// run/run_recipe.h cuda_env: one hardware queue per context makes a class's hundreds
 // of contexts three times faster; the program gets it with or without the sandbox.
 TEST_CASE("a lab program runs with one CUDA connection, sandboxed or not")
 {
