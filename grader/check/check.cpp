@@ -122,6 +122,20 @@ void gather_task_evidence(LabCheck& out, std::size_t i, const TaskInfo* task, co
         t.evidence.findings.push_back(std::move(f));
 }
 
+// The big sizes this GPU's memory cannot hold, named: left out of the plan,
+// not failed (a run would refuse them as a grader error).
+std::vector<std::string> big_sizes_left_out(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks,
+                                            const GpuInfo& gpu)
+{
+    std::vector<std::string> lines;
+    for (const TaskInfo* t : tasks)
+        for (const SizeCase& s : t->sizes)
+            if (s.big && !fits_gpu(*find_task_spec(lab.id, t->id), s.params, gpu.memory_bytes))
+                lines.push_back(fmt::format("left out {} {}: its buffers need more than the {:.0f} GB this GPU has",
+                                            t->id, format_params(s.params), gpu.memory_bytes / 1e9));
+    return lines;
+}
+
 // The speed of every task with a threshold whose findings are all right,
 // with the GPU alone while the timed calls run (the timing phase takes its
 // turns).
@@ -185,7 +199,8 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
 
     // 2. Correctness and sanitizer runs, side by side, each a fresh process.
     const auto sanitizer = sanitizer_of_check(tc, o.sanitizer, out);
-    const std::vector<PlannedRun> plan = plan_runs(lab, tasks, o.big, sanitizer.has_value());
+    const std::vector<PlannedRun> plan = plan_runs(lab, tasks, o.big, sanitizer.has_value(), gpu.memory_bytes);
+    for (const std::string& line : o.big ? big_sizes_left_out(lab, tasks, gpu) : std::vector<std::string> {}) say(line);
     std::vector<std::optional<RunReport>> reports;
     t0 = Clock::now();
     phase_start = timeline_clock();

@@ -50,15 +50,23 @@ std::vector<SizeCase> sanitizer_sizes(const TaskSpec& spec, const TaskInfo& task
     return out;
 }
 
+bool fits_gpu(const TaskSpec& spec, const Params& params, std::uint64_t gpu_memory_bytes)
+{
+    std::uint64_t device = 0;
+    for (const auto& d : spec.buffers(params))
+        if (d.place == Place::device) device += d.bytes();
+    return gpu_memory_bytes == 0 || device <= gpu_memory_bytes * 9 / 10;
+}
+
 std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, bool big,
-                                  bool sanitizer)
+                                  bool sanitizer, std::uint64_t gpu_memory_bytes)
 {
     std::vector<PlannedRun> plan;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
-        for (const auto& s : tasks[i]->sizes)
-            if (!s.big || big) plan.push_back({i, s, ""});
-        if (!sanitizer) continue;
         const TaskSpec& spec = *find_task_spec(lab.id, tasks[i]->id);
+        for (const auto& s : tasks[i]->sizes)
+            if (!s.big || (big && fits_gpu(spec, s.params, gpu_memory_bytes))) plan.push_back({i, s, ""});
+        if (!sanitizer) continue;
         for (const auto& s : sanitizer_sizes(spec, *tasks[i], 2)) plan.push_back({i, s, "memcheck"});
         if (tasks[i]->technique == "shared_memory") {
             if (tasks[i]->racecheck_size) plan.push_back({i, *tasks[i]->racecheck_size, "racecheck"});

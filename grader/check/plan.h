@@ -24,13 +24,18 @@ struct PlannedRun {
     bool sanitizer() const { return !tool.empty(); }
 };
 
-// Every task at every size (the big ones only when `big`), and, when
+// Every task at every size (the big ones only when `big`, and of those only
+// the ones whose device buffers fit 9/10 of `gpu_memory_bytes` when it is
+// known: the same bound a run refuses past, run/task_runner.cpp), and, when
 // `sanitizer`, memcheck at two small sizes and racecheck at one for
 // shared-memory tasks. Ordered: the small correctness runs first (a hang
 // shows there within the lab's time limit and cancels the task's other
 // runs), then the sanitizer's (slow), then the large correctness runs.
 std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, bool big,
-                                  bool sanitizer);
+                                  bool sanitizer, std::uint64_t gpu_memory_bytes = 0);
+
+// Whether a size's device buffers fit a GPU of `gpu_memory_bytes` (0: unknown, taken to fit).
+bool fits_gpu(const TaskSpec& spec, const Params& params, std::uint64_t gpu_memory_bytes);
 
 // The sizes compute-sanitizer runs a task at: small ones, one of them not
 // a multiple of a block or tile.

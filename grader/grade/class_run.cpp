@@ -73,6 +73,7 @@ ClassSteps real_steps(const Toolchain& tc, const ClassRunOptions& o)
             c.seed = job.seed;
             c.sanitizer = o.sanitizer;
             c.timing = o.timing;
+            c.big = o.big;
             c.gpu_turns = turns;
             c.baseline_times = baselines.get();
             c.hang_after_s = 0;  // the lab's limit: see CheckOptions
@@ -109,7 +110,7 @@ int expected_cost(const LabInfo& lab, const ClassRunOptions& o)
         tasks.push_back(&t);
         if (t.threshold) ++timed;
     }
-    return static_cast<int>(plan_runs(lab, tasks, false, o.sanitizer).size()) + (o.timing ? kTimedTaskRuns * timed : 0);
+    return static_cast<int>(plan_runs(lab, tasks, o.big, o.sanitizer).size()) + (o.timing ? kTimedTaskRuns * timed : 0);
 }
 
 // The order the checks start in (indices into `jobs`): waves of

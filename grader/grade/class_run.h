@@ -75,6 +75,7 @@ struct ClassRunOptions {
     // run), more files at once, but that is rare.
     int checks_per_wave = 0;
     bool sanitizer = true, timing = true;
+    bool big = false;  // the big sizes too, where the GPU's memory holds them (check/plan.h)
     std::filesystem::path gpu_service_dir;  // GPUs out of service (gpu_health.h)
     std::function<void(const ClassProgress&)> on_progress;  // called from one thread at a time
     ClassSteps steps;

@@ -106,6 +106,7 @@ std::vector<std::string> chunk_flags(const GradeClassRequest& r, const GradingSe
     if (r.no_sanitizer) flags.push_back("--no-sanitizer");
     if (r.no_timing) flags.push_back("--no-timing");
     if (r.no_sandbox) flags.push_back("--no-sandbox");
+    if (r.big) flags.push_back("--big");
     return flags;
 }
 
@@ -219,7 +220,7 @@ ClassRunTotals grade_here(const GradeClassRequest& r, const GradeClassHost& host
 {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const ClassRunOptions o {.compile_jobs = r.jobs > 0 ? r.jobs : static_cast<int>(cores), .checks_at_once = r.checks_at_once,
-                             .sanitizer = !r.no_sanitizer, .timing = !r.no_timing,
+                             .sanitizer = !r.no_sanitizer, .timing = !r.no_timing, .big = r.big,
                              .gpu_service_dir = out.root() / "gpus", .on_progress = host.on_progress};
     return grade_jobs(host.toolchain, gpu, pending.to_check, out, o, pending.uncovered);
 }

@@ -33,6 +33,7 @@ struct GradeClassRequest {
     int checks_at_once = kDefaultChecksAtOnce;  // checks sharing a GPU at once (ClassRunOptions)
     std::string gpus;          // "0,1", "all"; empty: the first GPU, as check uses
     bool no_sanitizer = false, no_timing = false, no_sandbox = false;
+    bool big = false;  // also the big sizes (past 2^31 bytes or elements) that the GPU's memory holds
     std::vector<std::string> needs;  // sandbox, cgroup: skipped without them (GradeClassHost::unmet_need)
     std::string chunk;         // "k/K": one chunk of a Slurm array or of a grading on several GPUs
     bool slurm = false;        // write the job array instead of grading

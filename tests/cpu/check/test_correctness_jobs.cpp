@@ -155,3 +155,21 @@ TEST_CASE("correctness jobs: the check hears once that the runs' inputs are made
     REQUIRE(reports.front());
     CHECK(reports.front()->status == RunStatus::timed_out);
 }
+
+TEST_CASE("plan: the big sizes only when asked, and only those the GPU's memory holds")
+{
+    const LabInfo& lab = lab_of("rotation");
+    const std::vector<const TaskInfo*> tasks = {lab.find_task("naive")};
+    const auto bigs = [&](bool big, std::uint64_t memory) {
+        int n = 0;
+        for (const PlannedRun& r : plan_runs(lab, tasks, big, false, memory)) n += r.size.big;
+        return n;
+    };
+    // 46349 x 46341 floats in and out: 17.2 GB of device buffers.
+    CHECK(bigs(false, 80'000'000'000ull) == 0);
+    CHECK(bigs(true, 80'000'000'000ull) == 1);
+    CHECK(bigs(true, 16'000'000'000ull) == 0);
+    CHECK(bigs(true, 0) == 1);  // memory unknown: the run itself refuses what does not fit
+    const TaskSpec& spec = *find_task_spec("rotation", "naive");
+    CHECK(fits_gpu(spec, tasks[0]->sizes.front().params, 1'000'000));
+}

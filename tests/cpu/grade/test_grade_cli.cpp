@@ -267,3 +267,14 @@ TEST_CASE("grade cli: --checks-at-once is the checks sharing a GPU, and --per-gp
     CHECK(listed({"--per-gpu", "0"}).exit_code == 2);
     CHECK_FALSE(has(run_hpclab({"grade", "--help"}).out, "--per-gpu"));  // the help names the setting once
 }
+
+TEST_CASE("grade cli: --big reaches every chunk of a Slurm grading")
+{
+    if (!can_build()) return;
+    const TempDir d;
+    write_class(d);
+    const ProcessResult slurm = grade(d, {"--slurm", "--chunks", "2", "--big"}, "big");
+    INFO(slurm.out, slurm.err);
+    REQUIRE(slurm.exit_code == 0);
+    CHECK(has(file(d, "big/slurm/grade.sbatch"), "--big"));
+}
