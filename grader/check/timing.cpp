@@ -440,17 +440,20 @@ bool TimingPhase::absorb_round(const TaskInfo& task, std::pair<RunReport, RunRep
     return doubtful;
 }
 
-// A file short of its threshold: once more, in fresh processes (timing.h, judged_timing).
-void TimingPhase::confirm_shortfall(std::size_t index, const std::filesystem::path& baseline, Timing& timing,
+// A file short of its threshold: once more, in fresh processes (timing.h,
+// judged_timing). True when the round kept is the fresh one and its
+// harness cost was doubtful (absorb_round).
+bool TimingPhase::confirm_shortfall(std::size_t index, const std::filesystem::path& baseline, Timing& timing,
                                     std::vector<Finding>& findings)
 {
     update_ratio(timing);
-    if (!short_of_threshold(timing)) return;
+    if (!short_of_threshold(timing)) return false;
     Timing fresh = timing;
     fresh.student_ms.clear();
     fresh.baseline_ms.clear();
-    absorb_round(*tasks_[index], later_round(index, baseline), fresh, findings, false);
+    const bool doubtful = absorb_round(*tasks_[index], later_round(index, baseline), fresh, findings, false);
     timing = judged_timing(std::move(timing), std::move(fresh));
+    return doubtful && !timing.note.empty();  // judged_timing notes the fresh round when it keeps it
 }
 
 std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Finding>& findings)
@@ -486,7 +489,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
             again = true;
         }
     }
-    confirm_shortfall(index, base.program, timing, findings);
+    harness_cost_doubtful |= confirm_shortfall(index, base.program, timing, findings);
     if (gpu_was_shared(gpu_processes_before_, gpu_processes_now()))
         timing.unreliable_why = named_gpu_users();
     else if (harness_cost_doubtful)

@@ -109,7 +109,7 @@ private:
     std::pair<RunReport, RunReport> later_round(std::size_t index, const std::filesystem::path& baseline);
     bool absorb_round(const TaskInfo& task, std::pair<RunReport, RunReport> round, Timing& t,
                       std::vector<Finding>& findings, bool first);
-    void confirm_shortfall(std::size_t index, const std::filesystem::path& baseline, Timing& timing,
+    bool confirm_shortfall(std::size_t index, const std::filesystem::path& baseline, Timing& timing,
                            std::vector<Finding>& findings);
 
     const GpuInfo& gpu_;
