@@ -1,5 +1,7 @@
 #include "check/plan.h"
 
+#include "run/task_runner.h"
+
 #include <algorithm>
 
 namespace hpclab {
@@ -52,10 +54,7 @@ std::vector<SizeCase> sanitizer_sizes(const TaskSpec& spec, const TaskInfo& task
 
 bool fits_gpu(const TaskSpec& spec, const Params& params, std::uint64_t gpu_memory_bytes)
 {
-    std::uint64_t device = 0;
-    for (const auto& d : spec.buffers(params))
-        if (d.place == Place::device) device += d.bytes();
-    return gpu_memory_bytes == 0 || device <= gpu_memory_bytes * 9 / 10;
+    return fits_gpu_memory(spec.buffers(params), gpu_memory_bytes);
 }
 
 std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, bool big,

@@ -440,11 +440,8 @@ void judge_calls(const RunRequest& req, const PreparedExchange& ex, const SeenCa
 // A size whose device buffers cannot fit the GPU: not worth starting.
 std::optional<std::string> too_large(const RunRequest& req, const std::vector<BufferDecl>& decls)
 {
-    std::uint64_t device_bytes = 0;
-    for (const auto& d : decls)
-        if (d.place == Place::device) device_bytes += d.bytes();
-    if (!req.gpu_memory_bytes || device_bytes <= req.gpu_memory_bytes * 9 / 10) return std::nullopt;
-    return fmt::format("this size needs {:.1f} GB of GPU memory; the GPU has {:.1f} GB", device_bytes / 1e9,
+    if (fits_gpu_memory(decls, req.gpu_memory_bytes)) return std::nullopt;
+    return fmt::format("this size needs {:.1f} GB of GPU memory; the GPU has {:.1f} GB", device_bytes(decls) / 1e9,
                        req.gpu_memory_bytes / 1e9);
 }
 
@@ -641,6 +638,19 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
     }
     timeline_note(noted, timeline_label(reqs.front(), fmt::format("judging of {} runs from", reqs.size())));
     return reports;
+}
+
+std::uint64_t device_bytes(const std::vector<BufferDecl>& decls)
+{
+    std::uint64_t bytes = 0;
+    for (const auto& d : decls)
+        if (d.place == Place::device) bytes += d.bytes();
+    return bytes;
+}
+
+bool fits_gpu_memory(const std::vector<BufferDecl>& decls, std::uint64_t gpu_memory_bytes)
+{
+    return gpu_memory_bytes == 0 || device_bytes(decls) <= gpu_memory_bytes * 9 / 10;
 }
 
 }  // namespace hpclab

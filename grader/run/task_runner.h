@@ -186,4 +186,11 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
 // A fresh seed from the operating system's entropy.
 std::uint64_t fresh_seed();
 
+// A size's device buffers, and whether they fit a GPU of `gpu_memory_bytes`
+// (0: unknown, taken to fit): 9/10 of its memory, the rest left to the CUDA
+// context and the student's own allocations. A run refuses a size past it
+// (too_large), and a check plans no big size past it (check/plan.h).
+std::uint64_t device_bytes(const std::vector<BufferDecl>& decls);
+bool fits_gpu_memory(const std::vector<BufferDecl>& decls, std::uint64_t gpu_memory_bytes);
+
 }  // namespace hpclab
