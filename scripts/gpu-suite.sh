@@ -467,6 +467,8 @@ grade_gpus() {  # $1: name (the out folder, the log, the wall time), $2: class f
   say "$name: $(grep -c 'not ready at its gate' "$LOGS/timeline-$name.txt" 2>/dev/null) timed programs not ready when their preparing turn ran out (their uploads then beside others' timed calls)"
 }
 verdicts_of() { tail -n +2 "$1" | cut -d, -f1-4 | sort; }  # student, lab, task, verdict
+# Results per local chunk, each graded on its own GPU (chunk k on the k-th GPU of --gpus).
+files_per_chunk() { local c; for c in "$1"/chunks/*/; do printf 'chunk %s: %s; ' "$(basename "$c")" "$(find "$c/results" -name '*.json' 2>/dev/null | wc -l)"; done; }
 
 part_gpus() {
   local m="$BUILD-logs/gpus" n=${GRADE_STUDENTS:-40} step count t0 rc fpid i
@@ -494,7 +496,7 @@ part_gpus() {
         cmp -s <(verdicts_of "$m/one/verdicts.csv") <(verdicts_of "$m/two/verdicts.csv") \
           && say "verdicts: every one IDENTICAL ($(verdicts_of "$m/one/verdicts.csv" | wc -l) task verdicts)" \
           || { say "verdicts: DIFFER"; diff <(verdicts_of "$m/one/verdicts.csv") <(verdicts_of "$m/two/verdicts.csv") | head -20 | tee -a "$summary"; }
-        say "two GPUs, files per GPU: $(grep -rhoE '"gpu": ?"GPU [0-9]+' "$m/two/results" | grep -oE 'GPU [0-9]+' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+        say "two GPUs, files per GPU: $(files_per_chunk "$m/two")"
         say "verdicts (two GPUs): $(verdicts_of "$m/two/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
         tar -C "$m" -czf "$OUT/gpus-books.tar.gz" one/verdicts.csv one/gradebook.csv one/report.md two/verdicts.csv two/gradebook.csv two/report.md 2>/dev/null ;;
       diag)  # where a machine's time goes: the first ten students on both GPUs, then on GPU 0, CPUs and GPUs sampled
@@ -518,8 +520,16 @@ part_gpus() {
         grade_gpus fault "$m/fault-class" --gpus 0,1
         kill "$fpid" 2>/dev/null; pkill -f "$m/gpu-fault" 2>/dev/null; wait "$fpid" 2>/dev/null
         say "the stand-in fault: $(head -1 "$LOGS/gpu-fault.txt") (GPU 1's memory taken ${FAULT_AFTER_S:-15} s in)"
-        say "fault: $(find "$m/fault/results" -name '*.json' | wc -l) results for $(find "$m/fault-class" -name '*.cu' | wc -l) files; GPU 1 marked out of service: $(ls "$m/fault/gpus" 2>/dev/null | tr '\n' ' ')"
-        say "fault, files per GPU: $(grep -rhoE '"gpu": ?"GPU [0-9]+' "$m/fault/results" | grep -oE 'GPU [0-9]+' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+        # Local chunks (one per GPU): chunk 1 ran on GPU 1, whose mark sits in its own folder.
+        say "fault: $(find "$m/fault/chunks" -path '*/results/*' -name '*.json' | wc -l) results for $(find "$m/fault-class" -name '*.cu' | wc -l) files; marked out of service: $(cd "$m/fault/chunks" 2>/dev/null && ls -d */gpus/* 2>/dev/null | tr '\n' ' ')"
+        say "fault, files per chunk (chunk k on GPU k): $(files_per_chunk "$m/fault")"
+        # What docs/instructors.md tells an instructor to do: the broken GPU's chunk graded on
+        # another GPU with its own command, then one gradebook from both chunks.
+        t0=$(date +%s)
+        "$hpclab" grade "$m/fault-class" --out "$m/fault/chunks/1" --chunk 1/2 --seed 5 --gpus 0 > "$LOGS/grade-fault-redo.txt" 2>&1; rc=$?
+        say "chunk 1 graded again on GPU 0: exit $rc, $(( $(date +%s) - t0 )) s; $(grep -m1 -E 'files to grade' "$LOGS/grade-fault-redo.txt")"
+        "$hpclab" merge "$m/fault" > "$LOGS/merge-fault.txt" 2>&1; rc=$?
+        say "hpclab merge: exit $rc; $(grep -E '^(Merged|Every chunk)' "$LOGS/merge-fault.txt" | tr '\n' ' ')"
         for i in one two; do  # the ten students' verdicts in the whole class's gradings
           [ -f "$m/$i/verdicts.csv" ] || continue
           cmp -s <(grep -E '^s(0[1-9]|10),' "$m/$i/verdicts.csv" | cut -d, -f1-4 | sort) <(verdicts_of "$m/fault/verdicts.csv") \
@@ -531,7 +541,7 @@ part_gpus() {
         rm -rf "$m/probe-class"
         for i in $(seq -w 1 16); do mkdir -p "$m/probe-class/p$i"; { cat tests/hostile/vecadd3/other_gpu.cu; echo "/* p$i */"; } > "$m/probe-class/p$i/vecadd3.cu"; done
         grade_gpus probe "$m/probe-class" --gpus 0,1 --checks-at-once 2 --no-timing --no-sanitizer
-        say "probe in the sandbox: $(verdicts_of "$m/probe/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';') files per GPU: $(grep -rhoE '"gpu": ?"GPU [0-9]+' "$m/probe/results" | grep -oE 'GPU [0-9]+' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+        say "probe in the sandbox: $(verdicts_of "$m/probe/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';') files per GPU: $(files_per_chunk "$m/probe")"
         grade_gpus probe-nosandbox "$m/probe-class" --gpus 0,1 --checks-at-once 2 --no-timing --no-sanitizer --no-sandbox
         say "probe without the sandbox: $(verdicts_of "$m/probe-nosandbox/verdicts.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ';') $(grep -m1 -h 'wrong' "$m/probe-nosandbox/verdicts.csv" | cut -d, -f9 | head -c 200)" ;;
       *) say "gpus: no step '$step' (warm two one compare diag fault probe)" ;;
