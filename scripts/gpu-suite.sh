@@ -513,7 +513,8 @@ part_gpus() {
         done ;;
       fault)
         rm -rf "$m/fault-class"; mkdir -p "$m/fault-class"
-        for i in $(seq -w 1 10); do cp -r "$m/class/s$i" "$m/fault-class/"; done  # their builds are cached
+        mapfile -t ten < <(LC_ALL=C ls "$m/class" | head -10)  # the first ten students (fewer in a smaller class)
+        for i in "${ten[@]}"; do cp -r "$m/class/$i" "$m/fault-class/"; done  # their builds are cached
         nvcc -O2 -cudart static -o "$m/gpu-fault" scripts/gpu-fault.cu > "$LOGS/gpu-fault-build.txt" 2>&1 || { say "gpu-fault does not build"; continue; }
         ( sleep "${FAULT_AFTER_S:-15}"; exec env CUDA_VISIBLE_DEVICES=1 "$m/gpu-fault" 300 ) > "$LOGS/gpu-fault.txt" 2>&1 &
         fpid=$!
@@ -532,9 +533,9 @@ part_gpus() {
         say "hpclab merge: exit $rc; $(grep -E '^(Merged|Every chunk)' "$LOGS/merge-fault.txt" | tr '\n' ' ')"
         for i in one two; do  # the ten students' verdicts in the whole class's gradings
           [ -f "$m/$i/verdicts.csv" ] || continue
-          cmp -s <(grep -E '^s(0[1-9]|10),' "$m/$i/verdicts.csv" | cut -d, -f1-4 | sort) <(verdicts_of "$m/fault/verdicts.csv") \
-            && say "fault: the ten students' verdicts IDENTICAL to theirs in grading '$i' ($(verdicts_of "$m/fault/verdicts.csv" | wc -l) task verdicts)" \
-            || { say "fault: verdicts DIFFER from grading '$i'"; diff <(grep -E '^s(0[1-9]|10),' "$m/$i/verdicts.csv" | cut -d, -f1-4 | sort) <(verdicts_of "$m/fault/verdicts.csv") | head -20 | tee -a "$summary"; }
+          cmp -s <(grep -E "^($(IFS='|'; echo "${ten[*]}")),"  "$m/$i/verdicts.csv" | cut -d, -f1-4 | sort) <(verdicts_of "$m/fault/verdicts.csv") \
+            && say "fault: the ${#ten[@]} students' verdicts IDENTICAL to theirs in grading '$i' ($(verdicts_of "$m/fault/verdicts.csv" | wc -l) task verdicts)" \
+            || { say "fault: verdicts DIFFER from grading '$i'"; diff <(grep -E "^($(IFS='|'; echo "${ten[*]}"))," "$m/$i/verdicts.csv" | cut -d, -f1-4 | sort) <(verdicts_of "$m/fault/verdicts.csv") | head -20 | tee -a "$summary"; }
         done
         say "GPUs after: $(nvidia-smi --query-gpu=index,memory.used --format=csv,noheader | tr '\n' ';') $(nvidia-smi --query-compute-apps=pid --format=csv,noheader | wc -l) compute processes" ;;
       probe)

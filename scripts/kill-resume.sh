@@ -83,11 +83,15 @@ grade "$dir/killed" "$dir/last.log"
 for log in "$dir"/run*.log "$dir/last.log"; do
     name=$(basename "$log" .log)
     to_grade=$(grep -m1 -o '[0-9]* files to grade' "$log" | grep -o '^[0-9]*')
+    found=$(grep -m1 -o '^[0-9]* results of an earlier run that ended before' "$log" | grep -o '^[0-9]*')
     kept=$(grep -m1 -o '^[0-9]* results of the earlier run kept' "$log" | grep -o '^[0-9]*')
     again=$(grep -m1 -o '^[0-9]* results of the earlier run graded again' "$log" | grep -o '^[0-9]*')
     # Redone: files that had a result when the run began and were checked again.
     redone=$(( ${to_grade:-0} + ${again:-0} - (files - ${before[$name]}) ))
-    say "$name: began with ${before[$name]} results; checked ${to_grade:-?} files (redid $redone); of the earlier run's uncovered results ${kept:-0} kept, ${again:-0} checked again"
+    # A killed run never prints its totals: what became of the uncovered results it found shows in
+    # the next kill's count of uncovered results (or in its own line, for the run left to end).
+    if grep -q '^Graded ' "$log"; then fate="${kept:-0} kept, ${again:-0} checked again"; else fate="killed before its totals"; fi
+    say "$name: began with ${before[$name]} results, ${found:-0} of them uncovered; checked ${to_grade:-?} files (redid $redone); the uncovered: $fate"
 done
 
 say "== compared with the uninterrupted run"

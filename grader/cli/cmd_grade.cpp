@@ -148,16 +148,24 @@ void print_totals(const ClassRunTotals& t, std::size_t files)
                    t.gpu.alone_s, t.gpu.alone_turns, t.gpu.shared_s, t.gpu.free_s);
 }
 
-void print_chunks(const GradeClassOutcome& o)
+void print_chunks(const GradeClassOutcome& o, const fs::path& out)
 {
     for (const LocalChunkEnd& c : o.chunk_ends) {
         fmt::print("Chunk {} on GPU {} ({}): {}.\n", c.chunk, c.gpu.index, c.gpu.name, for_terminal(c.how));
         for (const std::string& line : c.summary) fmt::print("  {}\n", for_terminal(line));
     }
-    if (!o.incomplete_chunks.empty())
-        fmt::print("{} of {} chunks are not complete (a file with no result, or a grader error): run the same command "
-                   "again.\n",
-                   o.incomplete_chunks.size(), o.chunk_ends.size());
+    if (o.incomplete_chunks.empty()) return;
+    fmt::print("{} of {} chunks are not complete (a file with no result, or a grader error).\n", o.incomplete_chunks.size(),
+               o.chunk_ends.size());
+    bool moved = false;
+    for (const LocalChunkEnd& c : o.chunk_ends)
+        if (!c.elsewhere.empty()) {
+            fmt::print("Chunk {}'s GPU {} is out of service: grade that chunk on a healthy GPU, then merge:\n  {}\n  "
+                       "hpclab merge {}\n",
+                       c.chunk, c.gpu.index, for_terminal(c.elsewhere), for_terminal(out.string()));
+            moved = true;
+        }
+    fmt::print("{}\n", moved ? "Any other chunk: run the same command again." : "Run the same command again.");
 }
 
 int print_slurm(const SlurmWritten& w)
@@ -215,7 +223,7 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
     case GradeClassOutcome::Kind::graded: break;
     }
     print_totals(o.totals, o.start.files);
-    print_chunks(o);
+    print_chunks(o, fs::absolute(a.out));
     for (const std::string& line : o.gpus_after) fmt::print("{}\n", line);
     print_outputs(GradeFolder(fs::absolute(a.out)), o.outputs);
     if (o.failed_to_save()) return kGraderError;

@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <thread>
@@ -80,6 +81,17 @@ ProcessSpec local_chunk_process(const LocalChunks& c, int k)
     p.set_env = {{"HPCLAB_ROOT", c.course_root.string()}, {kParentVariable, std::to_string(getpid())}};
     p.wall_limit_s = 1e7;  // a class takes what it takes: Ctrl-C or a kill ends it, as a grading on one GPU
     return p;
+}
+
+std::string local_chunk_command(const LocalChunks& c, int k, const GpuInfo& on)
+{
+    LocalChunks moved = c;
+    moved.gpus.at(static_cast<std::size_t>(k)) = on;
+    const ProcessSpec p = local_chunk_process(moved, k);
+    std::string line;  // hpclab's own arguments, without the shell that sends them to the log
+    for (auto a = std::find(p.argv.begin(), p.argv.end(), c.hpclab.string()); a != p.argv.end(); ++a)
+        line += (line.empty() ? "" : " ") + quoted(*a);
+    return line;
 }
 
 namespace {

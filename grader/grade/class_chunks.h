@@ -60,7 +60,13 @@ struct LocalChunkEnd {
     std::string how;                    // "exit 0", "killed by ...", "did not start: ..."
     std::filesystem::path log;          // chunk_log: what it printed
     std::vector<std::string> summary;   // its lines that sum up the grading ("Graded ...", "Out of service ...")
+    // Its GPU went out of service: the command that grades this chunk on a
+    // healthy GPU of the grading (the same command would find its GPU out of
+    // service again and grade nothing); empty otherwise.
+    std::string elsewhere;
 };
+// Chunk k's own command, for a person's shell, on the GPU `on` instead of its own.
+std::string local_chunk_command(const LocalChunks& chunks, int k, const GpuInfo& on);
 // Every chunk at once, each on its GPU; returns when the last has ended.
 std::vector<LocalChunkEnd> run_local_chunks(const LocalChunks& chunks);
 

@@ -238,7 +238,18 @@ std::vector<LocalChunkEnd> grade_in_chunks(const GradeClassRequest& r, const Gra
     chunks.grade_flags.insert(chunks.grade_flags.end(),
                               {"--jobs", std::to_string(jobs), "--checks-at-once", std::to_string(r.checks_at_once)});
     if (r.again) chunks.grade_flags.push_back("--again");
-    return run_local_chunks(chunks);
+    std::vector<LocalChunkEnd> ends = run_local_chunks(chunks);
+    // A chunk whose GPU is out of service now is graded on a healthy one by a person's command.
+    const auto in_service = [&](std::size_t k) { return !out_of_service(service_dir(out, k, gpus.size()), gpus[k]); };
+    for (std::size_t k = 0; k < ends.size(); ++k) {
+        if (in_service(k)) continue;
+        for (std::size_t j = 0; j < gpus.size(); ++j)
+            if (j != k && in_service(j)) {
+                ends[k].elsewhere = local_chunk_command(chunks, static_cast<int>(k), gpus[j]);
+                break;
+            }
+    }
+    return ends;
 }
 
 std::vector<std::string> gpus_after(const std::vector<GpuInfo>& gpus)

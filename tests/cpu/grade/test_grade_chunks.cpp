@@ -60,6 +60,17 @@ TEST_CASE("grade chunks: chunk k grades its share of the class on its GPU, into 
     CHECK(p.wall_limit_s > 24 * 3600);  // a class takes what it takes
 }
 
+TEST_CASE("grade chunks: a chunk whose GPU went out of service gets its own command on another GPU, for a shell")
+{
+    LocalChunks c = two_chunks("/opt/hpc lab", "/out");
+    GpuInfo other = c.gpus.at(0);
+    other.index = 7;
+    CHECK(local_chunk_command(c, 1, other) ==
+          "'/opt/hpc lab' 'grade' '/class' '--out' '/out/chunks/1' '--chunk' '1/2' '--seed' '42' '--gpus' '7' "
+          "'--no-timing' '--jobs' '4'");
+    CHECK(c.gpus.at(1).index == 3);  // the grading's own chunks unchanged
+}
+
 TEST_CASE("grade chunks: every chunk runs, each one's log and summary kept, a failing one said")
 {
     TempDir d;
