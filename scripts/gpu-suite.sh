@@ -48,6 +48,9 @@ pack() { tar -C "$(dirname "$LOGS")" -czf "$OUT/logs.tar.gz" logs; }
 summary="$OUT/summary.txt"
 : > "$summary"
 say() { echo "$*" | tee -a "$summary"; }
+# LABS="symbols streams": parts course, selftest, checktimes, brokentimes, calibrate and bench
+# do those labs alone (default: every lab).
+in_labs() { [ -z "${LABS:-}" ] || [[ " $LABS " == *" $1 "* ]]; }
 seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }  # $1: a date +%s.%N
 
 say "== hpclab GPU suite, $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -134,6 +137,7 @@ part_course() {
   say "== hpclab check of the solutions (the course's versions) against the speed baselines"
   for d in bench/*/; do
     lab=$(basename "$d")
+    in_labs "$lab" || continue
     "$hpclab" check "$lab" --solution --json "$LOGS/check-$lab-solution.json" > "$LOGS/check-$lab-solution.txt" 2>&1
     rc=$?
     say "$(printf '%-9s %-15s exit %d: ' "$lab" solution $rc)$(grep -E 'x the|tasks pass' "$LOGS/check-$lab-solution.txt" | head -3 | tr -s ' ' | tr '\n' ' ')"
@@ -142,6 +146,7 @@ part_course() {
   say "== hpclab check of the variants in bench/ (the tuned speed baselines, going further; library ones need their library)"
   for f in bench/*/*.cu; do
     lab=$(basename "$(dirname "$f")"); v=$(basename "$f" .cu)
+    in_labs "$lab" || continue
     grep -q "link=" "$f" && continue
     grep -q "hpclab-bench:.* kind=limit" "$f" && continue  # the copy: its outputs are not the task's
     # As ctest's gpu.<lab>.bench.<variant> (tests/CMakeLists.txt): a library's or the naive
@@ -160,6 +165,23 @@ part_course() {
   done
 }
 
+# The maintainer check of each lab (LABS): the solution passes every task at
+# every size, big ones included where the GPU holds them; the skeleton fails.
+part_selftest() {
+  local j lab rc1 rc2 t0
+  say ""
+  say "== hpclab selftest <lab> --solution, then --skeleton"
+  for j in labs/*/lab.json; do
+    lab=$(basename "$(dirname "$j")")
+    in_labs "$lab" || continue
+    t0=$(date +%s)
+    "$hpclab" selftest "$lab" --solution > "$LOGS/selftest-$lab-solution.txt" 2>&1; rc1=$?
+    "$hpclab" selftest "$lab" --skeleton > "$LOGS/selftest-$lab-skeleton.txt" 2>&1; rc2=$?
+    say "$(printf '%-10s solution exit %d, skeleton exit %d, %d s' "$lab" $rc1 $rc2 $(( $(date +%s) - t0 )))"
+    [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || { course_rc=1; grep -vE '^\s*$' "$LOGS/selftest-$lab-solution.txt" "$LOGS/selftest-$lab-skeleton.txt" | grep -iE 'fail|error|wrong|expected' | head -12 | tee -a "$summary"; }
+  done
+}
+
 # The broken and the hostile sets, each its own part: their verdicts line by
 # line straight into $OUT (a call cut short at its limit still brings back
 # what ran), and what the GPU looks like after them.
@@ -167,7 +189,8 @@ part_set() {
   local set=$1 t0; t0=$(date +%s)
   say ""
   say "== the $set set (ctest -L $set)"
-  ctest --test-dir "$BUILD" -L "$set" --no-tests=error -j "${CTEST_JOBS:-10}" --timeout 300 --output-on-failure \
+  local only=(); [ -n "${LABS:-}" ] && only=(-R "\\.($(echo $LABS | tr ' ' '|'))\\.")  # LABS: theirs alone
+  ctest --test-dir "$BUILD" -L "$set" "${only[@]}" --no-tests=error -j "${CTEST_JOBS:-10}" --timeout 300 --output-on-failure \
     2>&1 | tee "$OUT/$set.txt" | grep -E "Test +#|=> |expected .*NO" > "$LOGS/$set-lines.txt"
   local rc=${PIPESTATUS[0]}
   [ "$rc" -eq 0 ] || ctest_rc=$rc
@@ -191,6 +214,7 @@ part_checktimes() {
   say "== check times of a correct file: hpclab check <lab>, wall seconds (first check; after a save, sandboxed; the same without the sandbox)"
   for j in labs/*/lab.json; do
     lab=$(basename "$(dirname "$j")")
+    in_labs "$lab" || continue
     t0=$(date +%s.%N)
     "$hpclab" check "$lab" --solution > "$LOGS/checktime-first-$lab.txt" 2>&1
     first=$(seconds_since "$t0")
@@ -225,6 +249,7 @@ part_brokentimes() {
   for f in tests/broken/*/*.cu; do
     lab=$(basename "$(dirname "$f")")
     [ -z "${BROKEN_LABS:-}" ] || [[ " $BROKEN_LABS " == *" $lab "* ]] || continue  # BROKEN_LABS="matmul stencil": those alone
+    in_labs "$lab" || continue
     t0=$(date +%s.%N)
     log="$LOGS/brokentime-$lab-$(basename "$f" .cu).txt"
     "$hpclab" check "$lab" --file "$f" > "$log" 2>&1; rc=$?
@@ -243,6 +268,7 @@ part_calibrate() {
   mkdir -p "$LOGS/calibrate"
   for j in labs/*/lab.json; do
     lab=$(basename "$(dirname "$j")")
+    in_labs "$lab" || continue
     grep -q '"threshold"' "$j" || continue
     for i in $(seq "${CAL_REPS:-3}"); do
       "$hpclab" check "$lab" --solution --no-sanitizer --json "$LOGS/calibrate/$lab-solution-$i.json" \
@@ -251,6 +277,7 @@ part_calibrate() {
   done
   for f in $(grep -l "expect: too_slow" tests/broken/*/*.cu); do
     lab=$(basename "$(dirname "$f")"); v=$(basename "$f" .cu)
+    in_labs "$lab" || continue
     "$hpclab" check "$lab" --file "$f" --no-sanitizer --json "$LOGS/calibrate/$lab-broken-$v.json" \
       > "$LOGS/calibrate/$lab-broken-$v.txt" 2>&1
   done
@@ -325,7 +352,8 @@ part_bench() {
   say "== hpclab bench (every lab with a sweep): \$OUT/bench-$tag.json"
   [ "$tag" = h100 ] || say "NOTE: not an H100: the docs' results are docs/results/bench-h100.json; this is bench-$tag.json"
   t0=$(date +%s)
-  timeout "${BENCH_TIMEOUT:-420}" "$hpclab" bench --json "$OUT/bench-$tag.json" --csv "$OUT/bench-$tag.csv" \
+  # shellcheck disable=SC2086  # LABS: a list of lab ids
+  timeout "${BENCH_TIMEOUT:-420}" "$hpclab" bench ${LABS:-} --json "$OUT/bench-$tag.json" --csv "$OUT/bench-$tag.csv" \
     > "$LOGS/bench.txt" 2> "$LOGS/bench.err"
   bench_rc=$?
   cat "$LOGS/bench.txt" >> "$summary"
