@@ -88,13 +88,15 @@ TEST_CASE("bench plan: the course's sweeps, smallest first")
         CHECK(ns(task_of("reduction", task).bench_sizes) == std::vector<std::int64_t> {1 << 20, 1 << 22, 1 << 24, 1 << 26});
     CHECK(ns(task_of("stencil", "shared").bench_sizes) == std::vector<std::int64_t> {1 << 20, 1 << 22, 1 << 24, 1 << 26});
     CHECK(ns(task_of("matmul", "tiled").bench_sizes) == std::vector<std::int64_t> {512, 1024, 2048, 4096});
+    for (const char* task : {"aos", "soa", "convert"})
+        CHECK(ns(task_of("aos_soa", task).bench_sizes) == std::vector<std::int64_t> {1 << 20, 1 << 22, 1 << 24, 1 << 26});
     const auto& rotation = task_of("rotation", "naive").bench_sizes;
     REQUIRE(rotation.size() == 3);
     CHECK(rotation.back() == Params {{"width", 8192}, {"height", 8192}});
     std::vector<std::string> ids;
     for (const LabInfo* lab : labs_with_sweeps(test::catalog())) ids.push_back(lab->id);
     CHECK(ids == std::vector<std::string> {"hello", "vecadd0", "vecadd1", "vecadd2", "vecadd3", "stencil", "reduction",
-                                            "matmul", "rotation"});
+                                            "matmul", "rotation", "aos_soa"});
 }
 
 TEST_CASE("bench plan: the sweep, the size options instead, and --quick")

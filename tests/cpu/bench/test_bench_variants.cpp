@@ -190,7 +190,7 @@ TEST_CASE("bench variants: the limit is the file cudamemcpy.cu, and that file is
 
 TEST_CASE("bench variants: the course's memory-bound labs have their copy, first, and matmul has none")
 {
-    for (const char* lab : {"vecadd3", "stencil", "reduction", "rotation"}) {
+    for (const char* lab : {"vecadd3", "stencil", "reduction", "rotation", "aos_soa"}) {
         CAPTURE(lab);
         const auto found = discover_variants(test::course_root() / "bench", lab_of(lab), test::course_root());
         REQUIRE_FALSE(found.empty());
