@@ -29,7 +29,7 @@ float horner_float(const std::vector<float>& c, float x, int terms = kTerms)
 
 }  // namespace
 
-TEST_CASE("symbols: buffers: the sum's array on the device; the coefficients on the host, the points on the device")
+TEST_CASE("symbols: buffers: the sum's array on the device, the coefficients on the host, the points on the device")
 {
     const Params p {{"n", 1000}};
     const auto partial = spec_of("symbols", "partial").buffers(p);
@@ -89,7 +89,7 @@ TEST_CASE("symbols: poly's reference, hand-computed, and its scale")
     CHECK(scale[2] == doctest::Approx(1 + 1 + 0.125 + std::pow(0.5, 63)));
 }
 
-TEST_CASE("symbols: Horner in float passes poly's tolerance; a quarter of the coefficients does not")
+TEST_CASE("symbols: Horner in float passes poly's tolerance, a quarter of the coefficients does not")
 {
     const TaskSpec& spec = spec_of("symbols", "poly");
     const TaskInfo& task = task_of("symbols", "poly");
