@@ -94,6 +94,22 @@ std::optional<Finding> shared_read_finding(const TaskInfo& task, const std::vect
                                name));
 }
 
+// A task whose data the lesson puts in __constant__ memory: some launched
+// kernel reads the constant bank of the file's __constant__ variables, or
+// may (a call the listing does not name).
+std::optional<Finding> constant_bank_finding(const std::vector<const KernelCode*>& code, std::string_view source,
+                                             const std::string& file_name)
+{
+    if (std::any_of(code.begin(), code.end(),
+                    [](const KernelCode* k) { return k->reads_user_constants || k->calls_unnamed; }))
+        return std::nullopt;
+    return finding(Verdict::wrong_launch,
+                   fmt::format("{} never reads __constant__ memory (its machine code has no read of the constant "
+                               "bank): the lesson copies the data every thread reads into a __constant__ array "
+                               "with cudaMemcpyToSymbol, and the kernel reads it from there by name",
+                               kernel_named(*code.front(), source, file_name)));
+}
+
 }  // namespace
 
 int kernel_definition_line(std::string_view source, std::string_view name)
@@ -131,6 +147,8 @@ std::vector<Finding> findings_of_code(const TaskInfo& task, const ProgramFacts& 
     if (code.empty()) return out;
     if (task.expect.prints)
         if (auto f = printf_finding(code, source, file_name)) out.push_back(std::move(*f));
+    if (task.expect.reads_constant_bank)
+        if (auto f = constant_bank_finding(code, source, file_name)) out.push_back(std::move(*f));
     const bool declares_shared = std::any_of(launches.begin(), launches.end(), [](const wire::KernelRecord& k) {
         return k.static_shared + k.dynamic_shared > 0;
     });

@@ -209,6 +209,13 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
                                        describe_launch(t.kernel[0])),
                            where));
     if (auto f = finding_of_cache_size(task, t, recorded)) out.push_back(make(Verdict::no_shared_memory, *f, where));
+    if (e.no_device_malloc && t.allocations > 0)
+        out.push_back(make(Verdict::wrong_launch,
+                           fmt::format("the call allocated device memory ({} cudaMalloc, {} bytes): this task keeps "
+                                       "its data in __device__ variables, allocated when the program is loaded, and "
+                                       "copies it with cudaMemcpyFromSymbol / cudaMemcpyToSymbol, with no cudaMalloc",
+                                       t.allocations, t.allocated_bytes),
+                           where));
     if (e.frees && t.allocated_bytes > t.freed_bytes)
         out.push_back(make(Verdict::memory_leak,
                            fmt::format("the call allocated {} bytes of device memory ({} cudaMalloc) and freed {} "

@@ -152,6 +152,8 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
     if (e.shared_per_thread < 0 || e.shared_extra < 0) r.fail("shared_per_thread", "and shared_extra must not be negative");
     e.prints = r.boolean_or("prints", false);
     e.shared_reads_in_loop = r.boolean_or("shared_reads_in_loop", false);
+    e.no_device_malloc = r.boolean_or("no_device_malloc", false);
+    e.reads_constant_bank = r.boolean_or("reads_constant_bank", false);
     return e;
 }
 

@@ -73,6 +73,12 @@ struct LaunchExpectation {
     // kernel reads shared memory inside a loop (a tiled product's steps).
     bool prints = false;
     bool shared_reads_in_loop = false;
+    // The call allocates no device memory (its data lives in __device__
+    // variables, statically allocated): the trace's cudaMalloc count is 0.
+    bool no_device_malloc = false;
+    // From the machine code: a launched kernel reads the constant bank of
+    // the file's __constant__ variables (run/sass.h reads_user_constants).
+    bool reads_constant_bank = false;
 };
 
 // One of a lab's classic mistakes (lab.json "mistakes"): what a student

@@ -61,7 +61,7 @@ std::string kit_readme(const Catalog& catalog)
         labs += fmt::format("| {} | [{}](docs/{}.md) | {} |\n", lab.order, lab.id, lab.id, lab.title);
     return fmt::format(R"(# The CUDA Programming labs
 
-Nine hands-on labs after Moreno Marzolla's lecture "CUDA Programming" (University of Bologna,
+Ten hands-on labs after Moreno Marzolla's lecture "CUDA Programming" (University of Bologna,
 CC BY-SA 4.0): from a kernel that says hello to a shared-memory matrix product. Each lab is a
 skeleton `labs/<lab>/<lab>.cu` with numbered `TODO` steps, a walkthrough in `docs/`, and
 `hpclab`, which runs your code on the GPU and checks it against a CPU reference.

@@ -66,6 +66,9 @@ std::optional<std::uint64_t> branch_target(const Instruction& i, const std::map<
     return std::nullopt;
 }
 
+// How an operand in the bank of the file's __constant__ variables begins.
+constexpr std::string_view kUserConstantBank = "c[0x3][";
+
 // The facts of one function from its instructions (and nvdisasm's labels).
 KernelCode facts_of(std::string name, const std::vector<Instruction>& code,
                     const std::map<std::string, std::uint64_t>& labels)
@@ -83,6 +86,7 @@ KernelCode facts_of(std::string name, const std::vector<Instruction>& code,
             else k.callees.push_back(m[1].str());
         }
         if (is(i, "LD")) k.generic_loads = true;
+        if (i.operands.find(kUserConstantBank) != std::string::npos) k.reads_user_constants = true;
         if (is(i, "BRA") || is(i, "JMP"))
             if (const auto t = branch_target(i, labels); t && *t < i.address) loops.emplace_back(*t, i.address);
     }
@@ -108,6 +112,7 @@ void merge(std::vector<KernelCode>& all, KernelCode k)
     it->reads_shared |= k.reads_shared;
     it->reads_shared_in_loop |= k.reads_shared_in_loop;
     it->generic_loads |= k.generic_loads;
+    it->reads_user_constants |= k.reads_user_constants;
     it->callees.insert(it->callees.end(), k.callees.begin(), k.callees.end());
 }
 
@@ -137,6 +142,7 @@ void inherit_from_callees(std::vector<KernelCode>& all)
                 // Where the call stands is not tracked: a loop is given the benefit of the doubt.
                 gain(k.reads_shared_in_loop, c->reads_shared);
                 gain(k.generic_loads, c->generic_loads);
+                gain(k.reads_user_constants, c->reads_user_constants);
             }
     }
 }

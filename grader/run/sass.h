@@ -18,6 +18,10 @@ struct KernelCode {
     bool reads_shared = false;          // a shared-memory load (LDS, LDSM) that can execute
     bool reads_shared_in_loop = false;  // one of them between a backward branch and its target
     bool generic_loads = false;         // LD through a generic pointer: may be shared memory too
+    // An operand in constant bank 3, where the file's __constant__ variables
+    // are (its object's section .nv.constant3; bank 0 holds the parameters):
+    // "FFMA R0, R0, R3, c[0x3][0x4]", "LDC R2, c[0x3][R0]", "ULDC UR4, c[0x3][0x0]".
+    bool reads_user_constants = false;
     std::vector<std::string> callees;   // the functions it calls by name (vprintf aside)
 };
 

@@ -95,8 +95,8 @@ TEST_CASE("bench plan: the course's sweeps, smallest first")
     CHECK(rotation.back() == Params {{"width", 8192}, {"height", 8192}});
     std::vector<std::string> ids;
     for (const LabInfo* lab : labs_with_sweeps(test::catalog())) ids.push_back(lab->id);
-    CHECK(ids == std::vector<std::string> {"hello", "vecadd0", "vecadd1", "vecadd2", "vecadd3", "stencil", "reduction",
-                                            "matmul", "rotation", "aos_soa"});
+    CHECK(ids == std::vector<std::string> {"hello", "vecadd0", "vecadd1", "vecadd2", "vecadd3", "stencil", "symbols",
+                                            "reduction", "matmul", "rotation", "aos_soa"});
 }
 
 TEST_CASE("bench plan: the sweep, the size options instead, and --quick")

@@ -120,6 +120,25 @@ TEST_CASE("trace: device memory allocated in the call must be freed")
               std::vector<Verdict> {Verdict::memory_leak});
 }
 
+TEST_CASE("trace: symbols' partial sums live in a __device__ array: no cudaMalloc in the call")
+{
+    const TaskInfo& partial = task_of("symbols", "partial");
+    wire::CallTrace t = trace({kernel("sum_kernel", {256, 1, 1}, {512, 1, 1}, 2048)});
+    t.any_shared = 1;
+    CHECK(findings_of_trace(partial, {{"n", 200003}}, t).empty());
+    // Allocated and freed: not a leak, still not the lesson.
+    t.allocations = 1;
+    t.allocated_bytes = 1024;
+    t.frees = 1;
+    t.freed_bytes = 1024;
+    const auto malloced = findings_of_trace(partial, {{"n", 200003}}, t);
+    REQUIRE(kinds(malloced) == std::vector<Verdict> {Verdict::wrong_launch});
+    CHECK(contains(malloced[0].message, "1 cudaMalloc, 1024 bytes"));
+    CHECK(contains(malloced[0].message, "__device__ variables"));
+    // A task without the rule may allocate (reduction's partial sums, freed).
+    CHECK(findings_of_trace(task_of("reduction", "naive"), {{"n", 200003}}, t).empty());
+}
+
 TEST_CASE("timing: pass, too slow, inconclusive, unreliable, suspicious")
 {
     Timing t;

@@ -206,6 +206,51 @@ TEST_CASE("code evidence: shared memory declared must be read back, inside the l
     CHECK(contains(outside[0].message, "only outside its loop"));
 }
 
+TEST_CASE("code evidence: symbols' poly kernel reads the constant bank of __constant__ variables")
+{
+    // Bank 3 holds the file's __constant__ variables (the object's section
+    // .nv.constant3), bank 0 the kernel's parameters: an operand of an
+    // arithmetic instruction, a uniform load or an indexed load of bank 3
+    // counts; a parameter or a global load does not.
+    const std::string listing = R"SASS(
+		Function : _Z11poly_kernelPKfPfi
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+        /*0010*/                   LDG.E R2, desc[UR4][R2.64] ;
+        /*0020*/                   FFMA R5, R2, R5, c[0x3][0xf8] ;
+        /*0030*/                   EXIT ;
+		Function : _Z7uniformPKfPfi
+        /*0000*/                   ULDC UR4, c[0x3][0x0] ;
+        /*0010*/                   EXIT ;
+		Function : _Z7indexedPKfPfi
+        /*0000*/                   LDC R3, c[0x3][R0+0x4] ;
+        /*0010*/                   EXIT ;
+		Function : _Z11poly_kernelPKfS0_Pfi
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+        /*0010*/                   LDC.64 R2, c[0x0][0x210] ;
+        /*0020*/                   LDG.E R4, desc[UR4][R2.64] ;
+        /*0030*/                   FFMA R5, R4, R5, R6 ;
+        /*0040*/              @!PT LDC R7, c[0x3][0x0] ;
+        /*0050*/                   EXIT ;
+)SASS";
+    const auto all = parse_sass(listing);
+    CHECK(find(all, "_Z11poly_kernelPKfPfi").reads_user_constants);
+    CHECK(find(all, "_Z7uniformPKfPfi").reads_user_constants);
+    CHECK(find(all, "_Z7indexedPKfPfi").reads_user_constants);
+    CHECK_FALSE(find(all, "_Z11poly_kernelPKfS0_Pfi").reads_user_constants);  // params, global, "@!PT" never runs
+
+    const TaskInfo& poly = task_of("symbols", "poly");
+    const ProgramFacts facts = facts_of(listing);
+    CHECK(findings_of_code(poly, facts, {launch("_Z11poly_kernelPKfPfi", 0)}).empty());
+    const auto global = findings_of_code(poly, facts, {launch("_Z11poly_kernelPKfS0_Pfi", 0)});
+    REQUIRE(kinds(global) == std::vector<Verdict> {Verdict::wrong_launch});
+    CHECK(contains(global[0].message, "your kernel poly_kernel never reads __constant__ memory"));
+    // A kernel that calls what the listing cannot name may read it there.
+    const ProgramFacts opaque = facts_of("Function : _Z11poly_kernelPKfS0_Pfi\n        /*0000*/   CALL.REL.NOINC 0x40 ;\n");
+    CHECK(findings_of_code(poly, opaque, {launch("_Z11poly_kernelPKfS0_Pfi", 0)}).empty());
+    // Other tasks do not ask for it.
+    CHECK(findings_of_code(task_of("vecadd3", "add"), facts, {launch("_Z11poly_kernelPKfS0_Pfi", 0)}).empty());
+}
+
 TEST_CASE("code evidence: each message names the line where the student's file defines the kernel")
 {
     const char* const src = "// token's cache: __global__ void token(int *x) in a comment is no definition\n"
@@ -278,5 +323,22 @@ TEST_CASE("code evidence: real listings of hello's solution, its empty-kernel mi
     const ProgramFacts matmul = built_facts("matmul", root / "solutions" / "matmul" / "matmul.cu");
     REQUIRE(matmul.code_of("_Z7matmulbPKfS0_Pfi"));
     CHECK(matmul.code_of("_Z7matmulbPKfS0_Pfi")->reads_shared_in_loop);
+}
+
+TEST_CASE("code evidence: real listings of symbols' poly kernel, from __constant__ and from global memory")
+{
+    if (Toolchain::configured().cuobjdump.empty()) {
+        MESSAGE("no cuobjdump beside nvcc: the real listings are read where the CUDA toolkit is whole");
+        return;
+    }
+    const auto root = course_root();
+    const ProgramFacts solution = built_facts("symbols", root / "solutions" / "symbols" / "symbols.cu");
+    REQUIRE(solution.code_of("_Z11poly_kernelPKfPfi"));
+    CHECK(solution.code_of("_Z11poly_kernelPKfPfi")->reads_user_constants);
+    CHECK_FALSE(solution.code_of("_Z10sum_kernelPKii")->reads_user_constants);  // a __device__ array is global memory
+    const ProgramFacts global =
+        built_facts("symbols", root / "tests" / "broken" / "symbols" / "poly_global_memory.cu");
+    REQUIRE(global.code_of("_Z11poly_kernelPKfS0_Pfi"));
+    CHECK_FALSE(global.code_of("_Z11poly_kernelPKfS0_Pfi")->reads_user_constants);
 }
 #endif
