@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 namespace hpclab {
 
@@ -143,6 +144,38 @@ std::optional<std::string> finding_of_cache_size(const TaskInfo& task, const wir
                        k.static_shared + k.dynamic_shared);
 }
 
+// The sizes a task's overlap is asked at: every parameter of `from` at
+// least its value (a few small chunks may run one after the other however
+// they were queued: their copies take microseconds, a launch as long).
+bool overlap_asked(const Params& from, const Params& params)
+{
+    if (from.empty()) return false;
+    for (const auto& [name, least] : from) {
+        const auto it = params.find(name);
+        if (it == params.end() || it->second < least) return false;
+    }
+    return true;
+}
+
+// The streams lab's lesson, from the copy records: pinned host memory, and
+// copies that run while kernels of other streams run.
+std::optional<std::string> finding_of_copies(const LaunchExpectation& e, const Params& params, const wire::CallTrace& t)
+{
+    const std::uint32_t host_copies = t.pinned_copies + t.pageable_copies;
+    if ((e.pinned || !e.overlap_from.empty()) && t.pageable_copies > 0)
+        return fmt::format("{} of the call's {} copies between host and device were from or to pageable memory: "
+                           "the driver stages them through a buffer of its own, at a fraction of the bus's speed, "
+                           "and an asynchronous one waits for the host. Allocate the host vectors in pinned memory "
+                           "(cudaHostAlloc in host_alloc)",
+                           t.pageable_copies, host_copies);
+    if (overlap_asked(e.overlap_from, params) && host_copies > 0 && t.overlapped_copies == 0)
+        return fmt::format("none of the call's {} copies between host and device ran while a kernel of another "
+                           "stream ran: its {} copies and {} kernel launch(es) used {} stream(s), and each kernel "
+                           "waited for the copies or they for it",
+                           host_copies, t.copies, t.kernels, t.streams);
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string demangle(const std::string& name)
@@ -216,6 +249,7 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
                                        "copies it with cudaMemcpyFromSymbol / cudaMemcpyToSymbol, with no cudaMalloc",
                                        t.allocations, t.allocated_bytes),
                            where));
+    if (auto f = finding_of_copies(e, params, t)) out.push_back(make(Verdict::slow_copies, *f, where));
     if (e.frees && t.allocated_bytes > t.freed_bytes)
         out.push_back(make(Verdict::memory_leak,
                            fmt::format("the call allocated {} bytes of device memory ({} cudaMalloc) and freed {} "

@@ -154,6 +154,11 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
     e.shared_reads_in_loop = r.boolean_or("shared_reads_in_loop", false);
     e.no_device_malloc = r.boolean_or("no_device_malloc", false);
     e.reads_constant_bank = r.boolean_or("reads_constant_bank", false);
+    e.pinned = r.boolean_or("pinned", false);
+    if (r.has("overlap_from")) {
+        e.overlap_from = read_params(r.child("overlap_from"), lab, {});
+        if (e.overlap_from.empty()) r.fail("overlap_from", "must name at least one size parameter");
+    }
     return e;
 }
 
@@ -378,6 +383,9 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
             lab.feedback[key] = value.get<std::string>();
         }
     }
+    lab.device_max_connections = static_cast<int>(r.integer_or("device_max_connections", lab.device_max_connections));
+    if (lab.device_max_connections < 1 || lab.device_max_connections > 32)
+        r.fail("device_max_connections", "must be between 1 and 32 (CUDA's range)");
     if (r.has("limits")) {
         const Reader l = r.child("limits");
         lab.wall_limit_s = l.number_or("wall_s", lab.wall_limit_s);

@@ -79,6 +79,12 @@ struct LaunchExpectation {
     // From the machine code: a launched kernel reads the constant bank of
     // the file's __constant__ variables (run/sass.h reads_user_constants).
     bool reads_constant_bank = false;
+    // From the CUPTI copy records (streams): every copy between host and
+    // device is from or to pinned memory; and, at the sizes at least
+    // `overlap_from` (each of its parameters at least its value; empty: never
+    // asked), some copy ran while a kernel of another stream ran.
+    bool pinned = false;
+    Params overlap_from;
 };
 
 // One of a lab's classic mistakes (lab.json "mistakes"): what a student
@@ -137,6 +143,9 @@ struct LabInfo {
     std::map<std::string, std::string> feedback;
     std::vector<TaskInfo> tasks;
     std::vector<Mistake> mistakes;  // the classic mistakes, each a file of the broken set
+    // CUDA_DEVICE_MAX_CONNECTIONS of every program of the lab (lab.json
+    // "device_max_connections"; run_recipe.h cuda_env says why 1 by default).
+    int device_max_connections = 1;
     double wall_limit_s = 20;      // per run of the lab program
     double big_wall_limit_s = 120; // per run at a big size
 

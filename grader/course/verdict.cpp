@@ -66,6 +66,10 @@ constexpr std::array kTable = {
                  "then compute from it."},
     VerdictInfo {V::memory_leak, "memory_leak", "device memory not freed", C::lesson, kFail, kPlain,
                  "Every cudaMalloc of the function needs its cudaFree before it returns."},
+    VerdictInfo {V::slow_copies, "slow_copies", "copies not pinned or not overlapped", C::lesson, kFail, kPlain,
+                 "Copies run at full speed only from pinned host memory (cudaHostAlloc), and beside other work "
+                 "only when each chunk's cudaMemcpyAsync and kernel go to a stream of its own (never the default "
+                 "stream), with no wait between the chunks."},
     VerdictInfo {V::memcheck, "memcheck", "invalid memory access (memcheck)", C::sanitizer, kFail, kPlain,
                  "The line named above accesses memory outside its array: check the bounds of that access in the "
                  "last (partial) block."},

@@ -38,6 +38,7 @@ enum class Verdict {
     wrong_launch,      // the launch configuration is not the one the lesson asks for
     no_shared_memory,  // the task asks for shared memory and the kernels use none
     memory_leak,       // device memory allocated by the call was not freed
+    slow_copies,       // copies from pageable memory, or none beside other work (streams)
     memcheck,          // compute-sanitizer memcheck: an invalid access
     race,              // compute-sanitizer racecheck: a shared-memory data race
     too_slow,          // the speed ratio is below the lab's threshold

@@ -8,6 +8,7 @@
 // grader sent, which comes from the lab's spec.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -52,9 +53,20 @@ template <> inline std::uint32_t Call::code<float>() { return 2; }
 // The value an entry point returned, or 0 for a void function.
 using TaskFunction = std::function<int(const Call&)>;
 
+// Where the harness puts the host buffers of a "pointers": "host" lab. By
+// default the C library's heap; a lab whose lesson is the host memory itself
+// (streams: pinned memory) has the student's own functions allocate it, so
+// that the copies of the student's calls run from what the student chose.
+struct HostMemory {
+    void* (*allocate)(std::size_t bytes) = nullptr;
+    void (*release)(void* p) = nullptr;
+};
+
 class Bindings {
 public:
     void add(std::string task, TaskFunction fn) { tasks_.emplace_back(std::move(task), std::move(fn)); }
+    void host_memory(HostMemory m) { host_memory_ = m; }
+    const HostMemory& host_memory() const { return host_memory_; }
     const TaskFunction* find(std::string_view task) const
     {
         for (const auto& [name, fn] : tasks_)
@@ -64,6 +76,7 @@ public:
 
 private:
     std::vector<std::pair<std::string, TaskFunction>> tasks_;
+    HostMemory host_memory_;
 };
 
 // A mismatch between bind.cpp and the job: a bug of the course, not the student.

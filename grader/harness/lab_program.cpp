@@ -227,8 +227,7 @@ void LabProgram::allocate(OwnedBuffer& b)
                  total / 1e9, b.desc->name, cudaGetErrorString(err));
         b.base = static_cast<unsigned char*>(p);
     } else {
-        b.base = static_cast<unsigned char*>(std::malloc(total ? total : 1));
-        if (!b.base) stop(wire::kExitHarnessError, "cannot allocate %.3f GB of host memory", total / 1e9);
+        b.base = allocate_host(total ? total : 1);
     }
     b.user = b.base + b.guard;
     if (parent_clock() && !b.on_device) {  // host inputs are made there, host outputs committed to there
@@ -244,6 +243,38 @@ void LabProgram::allocate(OwnedBuffer& b)
     harness_cuda(cudaMemcpy(pattern, b.guard_pattern.data(), b.guard, cudaMemcpyHostToDevice),
                  "copying a guard pattern");
     b.device_guard = static_cast<unsigned char*>(pattern);
+}
+
+// A host buffer, from the heap or from the lab's own allocator (binding.h
+// HostMemory: the student's code, so its failure is the student's).
+unsigned char* LabProgram::allocate_host(std::uint64_t bytes)
+{
+    const HostMemory& lab = bindings_.host_memory();
+    if (!lab.allocate) {
+        void* p = std::malloc(bytes);
+        if (!p) stop(wire::kExitHarnessError, "cannot allocate %.3f GB of host memory", bytes / 1e9);
+        return static_cast<unsigned char*>(p);
+    }
+    void* p = lab.allocate(bytes);
+    if (!p) {
+        // The program cannot go on without its buffers: it ends as a crash,
+        // with the reason in its message.
+        if (g_header)
+            std::snprintf(g_header->result.message, sizeof g_header->result.message,
+                          "the lab's host allocator returned NULL for %llu bytes", static_cast<unsigned long long>(bytes));
+        std::fprintf(stderr, "hpclab harness: the lab's host allocator returned NULL for %llu bytes\n",
+                     static_cast<unsigned long long>(bytes));
+        std::fflush(stderr);
+        std::abort();
+    }
+    return static_cast<unsigned char*>(p);
+}
+
+void LabProgram::release_host(unsigned char* p)
+{
+    const HostMemory& lab = bindings_.host_memory();
+    if (lab.release) lab.release(p);
+    else std::free(p);
 }
 
 void LabProgram::keep_input_sets()
@@ -646,7 +677,7 @@ void LabProgram::release()
 {
     for (OwnedBuffer& b : owned_) {
         if (b.on_device) cudaFree(b.base);
-        else std::free(b.base);
+        else release_host(b.base);
         if (b.device_guard) cudaFree(b.device_guard);
         for (void* s : b.sets) cudaFree(s);
         if (b.reveal_scratch) cudaFree(b.reveal_scratch);

@@ -86,6 +86,8 @@ private:
     bool history_pending() const;
     std::uint64_t largest_output(bool device_only) const;
     void allocate(OwnedBuffer& b);
+    unsigned char* allocate_host(std::uint64_t bytes);
+    void release_host(unsigned char* p);
     void keep_sets(OwnedBuffer& b);
     void keep_history(std::uint32_t i);
 

@@ -1,7 +1,11 @@
 #include "trace.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <vector>
 
 #if HPCLAB_HAVE_CUPTI
 #include <cupti.h>
@@ -28,6 +32,56 @@ using MemoryActivity = CUpti_ActivityMemory3;
 constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                          CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_MEMORY2};
 
+// When each kernel and each host<->device copy of the call ran, on which
+// stream: what end_call() counts the overlapped copies and the streams from.
+// A call of the course makes a few dozen; past the cap, the rest are not
+// kept (the counts then say at least).
+struct Interval {
+    std::uint64_t start, end;
+    std::uint32_t stream;
+};
+constexpr std::size_t kMaxIntervals = 1024;
+std::mutex g_intervals_mutex;
+std::vector<Interval> g_kernel_intervals, g_copy_intervals;
+
+void keep_interval(std::vector<Interval>& into, const Interval& i)
+{
+    std::lock_guard lock(g_intervals_mutex);
+    if (into.size() < kMaxIntervals) into.push_back(i);
+}
+
+// A copy overlaps when a kernel of another stream ran at the same time. (A
+// copy beside a copy the other way is not enough: chunks whose kernels run
+// on the default stream still copy one chunk out while the next comes in,
+// and the kernels, on that stream, wait for both.)
+std::uint32_t overlapped_copies()
+{
+    std::uint32_t n = 0;
+    for (const Interval& c : g_copy_intervals)
+        for (const Interval& k : g_kernel_intervals)
+            if (k.stream != c.stream && c.start < k.end && k.start < c.end) {
+                ++n;
+                break;
+            }
+    return n;
+}
+
+std::uint32_t distinct_streams()
+{
+    std::set<std::uint32_t> ids;
+    for (const auto* list : {&g_kernel_intervals, &g_copy_intervals})
+        for (const Interval& i : *list) ids.insert(i.stream);
+    return static_cast<std::uint32_t>(ids.size());
+}
+
+// The host side of a copy between host and device: pinned, pageable or neither.
+void count_host_kind(const MemcpyActivity& m, wire::CallTrace& t)
+{
+    const auto host = m.copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD ? m.srcKind : m.dstKind;
+    if (host == CUPTI_ACTIVITY_MEMORY_KIND_PINNED) ++t.pinned_copies;
+    else if (host == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE) ++t.pageable_copies;
+}
+
 void record(const CUpti_Activity* a, wire::CallTrace& t)
 {
     switch (a->kind) {
@@ -50,6 +104,7 @@ void record(const CUpti_Activity* a, wire::CallTrace& t)
         if (k->staticSharedMemory > 0 || k->dynamicSharedMemory > 0) t.any_shared = 1;
         t.kernel_ns += k->end - k->start;
         ++t.kernels;
+        keep_interval(g_kernel_intervals, {k->start, k->end, k->streamId});
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -58,6 +113,10 @@ void record(const CUpti_Activity* a, wire::CallTrace& t)
         if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD) t.h2d_bytes += m->bytes;
         else if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH) t.d2h_bytes += m->bytes;
         else if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOD) t.d2d_bytes += m->bytes;
+        if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD || m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH) {
+            count_host_kind(*m, t);
+            keep_interval(g_copy_intervals, {m->start, m->end, m->streamId});
+        }
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: ++t.memsets; break;
@@ -107,6 +166,11 @@ bool start()
 void begin_call(wire::CallTrace* into)
 {
     std::memset(into, 0, sizeof *into);
+    {
+        std::lock_guard lock(g_intervals_mutex);
+        g_kernel_intervals.clear();
+        g_copy_intervals.clear();
+    }
     g_current = into;
     for (auto k : kKinds) cuptiActivityEnable(k);
 }
@@ -115,7 +179,12 @@ void end_call()
 {
     for (auto k : kKinds) cuptiActivityDisable(k);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    if (g_current) g_current->traced = 1;
+    if (g_current) {
+        std::lock_guard lock(g_intervals_mutex);
+        g_current->overlapped_copies = overlapped_copies();
+        g_current->streams = distinct_streams();
+        g_current->traced = 1;
+    }
     g_current = nullptr;
 }
 

@@ -128,9 +128,10 @@ RunRequest timed_run(const RunTarget& target, const TimedOptions& o)
     return req;
 }
 
-std::vector<std::pair<std::string, std::string>> cuda_env(const std::string& gpu_uuid)
+std::vector<std::pair<std::string, std::string>> cuda_env(const std::string& gpu_uuid, int max_connections)
 {
-    std::vector<std::pair<std::string, std::string>> env = {{"CUDA_DEVICE_MAX_CONNECTIONS", "1"}};
+    std::vector<std::pair<std::string, std::string>> env = {
+        {"CUDA_DEVICE_MAX_CONNECTIONS", std::to_string(max_connections)}};
     if (!gpu_uuid.empty()) env.emplace_back("CUDA_VISIBLE_DEVICES", gpu_uuid);
     return env;
 }

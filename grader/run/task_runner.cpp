@@ -139,7 +139,7 @@ std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesys
     sb.gpu = true;
     sb.gpu_minor = req.gpu_minor;
     sb.env = sandbox_env();
-    for (auto& var : cuda_env(req.gpu_uuid)) sb.env.push_back(std::move(var));
+    for (auto& var : cuda_env(req.gpu_uuid, req.lab->device_max_connections)) sb.env.push_back(std::move(var));
     return sb;
 }
 
@@ -176,7 +176,7 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
         ps.after_start = [gate = req.gate] { gate->program_started(); };
         ps.held = req.gate->held();
     }
-    ps.set_env = cuda_env(req.gpu_uuid);
+    ps.set_env = cuda_env(req.gpu_uuid, req.lab->device_max_connections);
     ps.tag_prefix = wire::tag_prefix(ex.job().marker);
     // The limit counts from the moment the GPU is ready for each exchange.
     for (std::size_t e = 0; e < exchanges.size(); ++e)

@@ -37,7 +37,7 @@
 namespace hpclab::wire {
 
 inline constexpr std::uint32_t kMagic = 0x4C435048u;  // "HPCL"
-inline constexpr std::uint32_t kVersion = 3;
+inline constexpr std::uint32_t kVersion = 4;
 inline constexpr int kNameLen = 32;
 inline constexpr int kMaxParams = 8;
 inline constexpr int kMaxBuffers = 8;
@@ -175,6 +175,13 @@ struct CallTrace {
     std::uint32_t allocations, frees;  // device memory, inside the call
     std::uint64_t allocated_bytes, freed_bytes;
     std::uint32_t dropped;          // records CUPTI lost
+    // The copies between host and device by the host memory's kind (a copy
+    // from pageable memory is staged by the driver: slower, and synchronous),
+    // the streams the call's copies and kernels ran on, and the copies that
+    // ran, for some time, while a kernel of another stream ran.
+    std::uint32_t pinned_copies, pageable_copies;
+    std::uint32_t streams;
+    std::uint32_t overlapped_copies;
 };
 
 // How far the child got. Written by the child, so only a claim.

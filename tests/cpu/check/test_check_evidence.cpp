@@ -139,6 +139,48 @@ TEST_CASE("trace: symbols' partial sums live in a __device__ array: no cudaMallo
     CHECK(findings_of_trace(task_of("reduction", "naive"), {{"n", 200003}}, t).empty());
 }
 
+TEST_CASE("trace: the streams lab's copies, pinned and beside another stream's kernels")
+{
+    wire::CallTrace t = trace({kernel("twice_plus_one", {16, 1, 1}, {1024, 1, 1})});
+    t.copies = 2;
+    t.pinned_copies = 2;
+    t.streams = 1;
+    const TaskInfo& pinned = task_of("streams", "pinned");
+    CHECK(findings_of_trace(pinned, {{"n", 16384}}, t).empty());
+    // One copy from malloc()ed memory is enough: the host vectors are not pinned.
+    t.pinned_copies = 1;
+    t.pageable_copies = 1;
+    const auto pageable = findings_of_trace(pinned, {{"n", 16384}}, t);
+    REQUIRE(kinds(pageable) == std::vector<Verdict> {Verdict::slow_copies});
+    CHECK(contains(pageable[0].message, "1 of the call's 2 copies"));
+    CHECK(contains(pageable[0].message, "pageable"));
+    // A lab that asks nothing of its copies says nothing of them.
+    t.kernel[0] = kernel("add", {1, 1, 1}, {1, 1, 1});
+    CHECK(findings_of_trace(task_of("vecadd0", "add"), {}, t).empty());
+
+    // overlap: from 2^22 elements, some copy must run beside another stream's kernel.
+    const TaskInfo& overlap = task_of("streams", "overlap");
+    t.kernel[0] = kernel("twice_plus_one", {2048, 1, 1}, {1024, 1, 1});
+    t.kernels = 8;
+    t.copies = 16;
+    t.pinned_copies = 16;
+    t.pageable_copies = 0;
+    t.streams = 1;
+    const auto serial = findings_of_trace(overlap, {{"n", 16777216}}, t);
+    REQUIRE(kinds(serial) == std::vector<Verdict> {Verdict::slow_copies});
+    CHECK(contains(serial[0].message, "none of the call's 16 copies"));
+    CHECK(contains(serial[0].message, "1 stream(s)"));
+    // Below the size where chunks are long enough, one after the other is no fault.
+    CHECK(findings_of_trace(overlap, {{"n", 1000003}}, t).empty());
+    t.streams = 8;
+    t.overlapped_copies = 5;
+    CHECK(findings_of_trace(overlap, {{"n", 16777216}}, t).empty());
+    // Pageable memory fails overlap too, at every size.
+    t.pageable_copies = 16;
+    t.pinned_copies = 0;
+    CHECK(kinds(findings_of_trace(overlap, {{"n", 7}}, t)) == std::vector<Verdict> {Verdict::slow_copies});
+}
+
 TEST_CASE("timing: pass, too slow, inconclusive, unreliable, suspicious")
 {
     Timing t;

@@ -84,6 +84,32 @@ TEST_CASE("catalog: a named speed baseline is a file of bench/<lab>/, and feedba
               .find("wrong_anwser: is not the name of a verdict") != std::string::npos);
 }
 
+TEST_CASE("catalog: a lab's CUDA connections (1 unless it says) and the copies its trace must show")
+{
+    TempDir dir;
+    const LabInfo plain = Catalog::load_lab(dir.path(), dir.write("labs/demo/lab.json", kValid));
+    CHECK(plain.device_max_connections == 1);
+    CHECK_FALSE(plain.tasks[0].expect.pinned);
+    CHECK(plain.tasks[0].expect.overlap_from.empty());
+
+    const std::string streams = variant("\"limits\"", "\"device_max_connections\": 8, \"limits\"");
+    const std::string asked = R"("threshold": {"baseline": "reference", "min_speedup": 0.5},
+             "expect": {"pinned": true, "overlap_from": {"n": 64}})";
+    std::string json = streams;
+    const std::string threshold = R"("threshold": {"baseline": "reference", "min_speedup": 0.5})";
+    json.replace(json.find(threshold), threshold.size(), asked);
+    const LabInfo lab = Catalog::load_lab(dir.path(), dir.write("labs/demo/lab.json", json));
+    CHECK(lab.device_max_connections == 8);
+    CHECK(lab.tasks[0].expect.pinned);
+    CHECK(lab.tasks[0].expect.overlap_from == Params {{"n", 64}});
+
+    CHECK(load_error(variant("\"limits\"", "\"device_max_connections\": 0, \"limits\""))
+              .find("device_max_connections: must be between 1 and 32") != std::string::npos);
+    std::string unknown = json;
+    unknown.replace(unknown.find("{\"n\": 64}"), 9, "{\"m\": 64}");
+    CHECK(load_error(unknown).find("overlap_from.m: is not a parameter") != std::string::npos);
+}
+
 TEST_CASE("catalog: mistakes in lab.json are named by file and field")
 {
     CHECK(load_error("{ not json").find("not valid JSON") != std::string::npos);

@@ -26,9 +26,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-RunReport run_trick(const std::string& trick, bool sandboxed = true)
+RunReport run_trick(const std::string& trick, bool sandboxed = true, const std::string& lab_id = "vecadd1")
 {
-    const LabInfo& lab = lab_of("vecadd1");
+    const LabInfo& lab = lab_of(lab_id);
     const RunTarget t {.lab = &lab, .task = &lab.tasks.front(), .program = "lab-program", .params = {{"n", 1000}}, .seed = 3};
     RunRequest req = correctness_run(t);
     req.wrapper = {HPCLAB_LAB_STANDIN, trick};
@@ -112,6 +112,17 @@ TEST_CASE("a lab program runs with one CUDA connection, sandboxed or not")
     CHECK(has(run_trick(trick, false).process.err, "CUDA_DEVICE_MAX_CONNECTIONS=1\n"));
     if (sandbox_unavailable()) return;
     CHECK(has(run_trick(trick).process.err, "CUDA_DEVICE_MAX_CONNECTIONS=1\n"));
+}
+
+// ... unless its lab.json asks for more: the streams lab's chunks run on
+// streams of their own, whose work one queue would put in a single line.
+TEST_CASE("a lab program runs with its lab's CUDA connections, sandboxed or not")
+{
+    const std::string trick = "print_env=CUDA_DEVICE_MAX_CONNECTIONS";
+    REQUIRE(lab_of("streams").device_max_connections == 8);
+    CHECK(has(run_trick(trick, false, "streams").process.err, "CUDA_DEVICE_MAX_CONNECTIONS=8\n"));
+    if (sandbox_unavailable()) return;
+    CHECK(has(run_trick(trick, true, "streams").process.err, "CUDA_DEVICE_MAX_CONNECTIONS=8\n"));
 }
 
 TEST_CASE("sandbox: a run cannot read the course's solutions, and can read the system")
