@@ -218,7 +218,7 @@ int cmd_run(Context& ctx, const RunArgs& args)
         }
         if (!build_program(ctx.build_site(), lab, args.variant, false)) return kFail;  // compile errors first
         if (!require_gpu(ctx, ": your code compiles")) return kSkipped;
-        return check_program(ctx, lab, source_of(lab, args.variant), variant_name(args.variant), std::nullopt);
+        return check_program(ctx, lab, source_of(lab, args.variant), variant_name(args.variant));
     }
     validate_size_options(lab, args);
     const std::vector<const TaskInfo*> tasks = tasks_to_run(lab, args.task);

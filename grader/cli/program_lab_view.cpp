@@ -1,9 +1,5 @@
 #include "program_lab_view.h"
 
-#include "commands.h"
-
-#include "check/program_check.h"
-#include "student/progress.h"
 #include "util/escape.h"
 #include "util/text.h"
 
@@ -11,11 +7,9 @@
 
 namespace hpclab::cli {
 
-namespace {
-
 // What the program printed, as it printed it (the student sees their own
 // lines), then each judged line against hpclab's own value.
-void print_program_check(Context& ctx, const ProgramCheck& c)
+void print_program_check(const Context& ctx, const ProgramCheck& c)
 {
     if (!c.build.ok) {
         const bool setup = c.verdict == Verdict::grader_error;
@@ -41,21 +35,11 @@ void print_program_check(Context& ctx, const ProgramCheck& c)
     fmt::print("\n{}: {} (total {:.1f} s)\n", c.lab->id, upper(verdict_title(c.verdict)), c.total_s);
 }
 
-}  // namespace
-
-int check_program(Context& ctx, const LabInfo& lab, const std::filesystem::path& source, const std::string& variant,
-                  std::optional<Verdict> expect)
+int check_program(Context& ctx, const LabInfo& lab, const std::filesystem::path& source, const std::string& variant)
 {
     const ProgramCheck c = check_program_lab(ctx.toolchain(), ctx.gpu(), lab, source, variant);
     print_program_check(ctx, c);
-    if (variant == "student" && c.verdict != Verdict::not_run) {
-        try {
-            record_check(ctx.catalog().root(), lab.id, verdict_name(c.verdict), c.verdict == Verdict::pass);
-        } catch (const std::exception& e) {
-            fmt::print(stderr, "hpclab: could not save your progress: {}\n", e.what());
-        }
-    }
-    return exit_of_check(c.verdict, expect);
+    return verdict_info(c.verdict).exit_status;
 }
 
 void refuse_program_lab(const LabInfo& lab, const std::string& command, const std::string& instead)
