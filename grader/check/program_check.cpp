@@ -96,9 +96,11 @@ void run_on_gpu(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, Gpu
         c.message = "hpclab could not query the GPU itself: " + properties.why_not;
         return;
     }
+    const auto timer = build_kernel_timer(tc, lab, c.message);
+    if (!timer) return;
     std::optional<GpuTurns> own;
     const auto turn = GpuTurns::alone(shared ? shared : &own.emplace(gpu.uuid));
-    const KernelTiming timing = measure_lab_kernel(tc, lab, gpu);
+    const KernelTiming timing = measure_lab_kernel(*timer, lab, gpu);
     if (!timing.times) {
         c.message = timing.why_not;
         return;

@@ -17,7 +17,8 @@ struct NeededCall {
     std::vector<std::string> prefixes;   // any one will do
 };
 
-const NeededCall kPropertiesCall {"the properties", {"cudaGetDeviceProperties", "cudaDeviceGetAttribute"}};
+const NeededCall kPropertiesCall {"the properties",
+                                  {"cudaGetDeviceProperties", "cudaDeviceGetAttribute", "cuDeviceGetAttribute"}};
 const NeededCall kEventsCall {"the time with CUDA events", {"cudaEventElapsedTime"}};
 const NeededCall kClockCall {"the times with hpc_gettime()", {"clock_gettime", "gettimeofday", "_ZNSt6chrono"}};
 

@@ -25,8 +25,12 @@ struct KernelTiming {
     std::string why_not;  // hpclab's own failure (a build, a run): never the student's
 };
 
-// Builds (once per toolchain and header) and runs the timing program of
-// `lab`. The caller holds the GPU alone meanwhile (run/gpu_turns.h).
-KernelTiming measure_lab_kernel(const Toolchain& tc, const LabInfo& lab, const GpuInfo& gpu);
+// The timing program of `lab`, built once per toolchain and kernel header
+// (before the GPU is taken: a build holds no GPU turn); nothing, with
+// `why`, when it does not build.
+std::optional<std::filesystem::path> build_kernel_timer(const Toolchain& tc, const LabInfo& lab, std::string& why);
+
+// Runs it on `gpu`. The caller holds the GPU alone meanwhile (run/gpu_turns.h).
+KernelTiming measure_lab_kernel(const std::filesystem::path& timer, const LabInfo& lab, const GpuInfo& gpu);
 
 }  // namespace hpclab
