@@ -1,4 +1,5 @@
 #include "check/check.h"
+#include "check/program_check.h"
 #include "check/code_evidence.h"
 
 #include "check/correctness.h"
@@ -168,6 +169,11 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     const auto t_start = Clock::now();
     const auto say = [&](const std::string& line) { if (o.progress) o.progress(line); };
     LabCheck out {.lab = &lab, .source = o.source, .gpu = gpu, .seed = o.seed ? *o.seed : fresh_seed()};
+    // The student's file is the whole program: judged by what it prints
+    // against hpclab's own observations (check/program_check.h).
+    if (lab.owns_main())
+        return as_lab_check(check_program_lab(tc, gpu, lab, o.source, build_name(lab, o.source), o.gpu_turns), gpu,
+                            out.seed);
     const std::vector<const TaskInfo*> tasks = checked_tasks(lab, o.only_task);
     const bool watch_gpu = gpu.present && !o.gpu_service_dir.empty();
     if (watch_gpu && found_out_of_service(out, tasks, o.gpu_service_dir)) return out;

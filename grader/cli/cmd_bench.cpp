@@ -1,6 +1,7 @@
 // hpclab bench: the reference solutions and the variants in bench/<lab>/,
 // each timed on every timed task over a sweep of sizes (bench/bench_run.h).
 #include "commands.h"
+#include "program_lab_view.h"
 
 #include "bench/bench_run.h"
 #include "bench/build_commit.h"
@@ -27,6 +28,9 @@ std::vector<const LabInfo*> chosen_labs(const Context& ctx, const BenchArgs& arg
     std::vector<const LabInfo*> labs;
     for (const auto& id : args.labs) {
         const LabInfo* lab = &ctx.lab(id);
+        if (lab->owns_main())
+            refuse_program_lab(*lab, "bench", "Its kernel is timed by hpclab check " + lab->id +
+                                                  ", against hpclab's own timing of the same kernel.");
         if (std::find(labs.begin(), labs.end(), lab) == labs.end()) labs.push_back(lab);
     }
     return labs;

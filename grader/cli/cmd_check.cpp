@@ -4,6 +4,8 @@
 #include "check/check.h"
 #include "check/evidence.h"
 #include "check/grade_record.h"
+#include "check/program_check.h"
+#include "program_lab_view.h"
 #include "run/sandbox.h"
 #include "student/progress.h"
 #include "student/state_dir.h"
@@ -192,6 +194,14 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     if (const auto why = sandbox_unavailable(); why && !args.quiet)
         fmt::print("No sandbox ({}): compiled and run as on your own machine.\n", *why);
     std::fflush(stdout);
+    if (lab.owns_main()) {  // the student's whole program (check/program_check.h)
+        const std::string build = args.file.empty() ? variant_name(args.variant) : build_name(lab, o.source);
+        const ProgramCheck pc = check_program_lab(ctx.toolchain(), gpu, lab, o.source, build);
+        print_program_check(ctx, pc);
+        const LabCheck c = as_lab_check(pc, gpu, o.seed.value_or(0));
+        keep_record(ctx, c, args);
+        return exit_of_check(c.overall, expect);
+    }
     // The GPU's turns, with every other hpclab on this machine (another
     // student's check, a ctest run's other tests): the correctness runs
     // share the GPU, the timing has it alone (run/gpu_turns.h).
@@ -200,11 +210,16 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
     print_check(ctx, c);
     keep_record(ctx, c, args);
-    if (!expect) return verdict_info(c.overall).exit_status;
-    const bool as_expected = c.overall == *expect;
+    return exit_of_check(c.overall, expect);
+}
+
+int exit_of_check(Verdict got, std::optional<Verdict> expect)
+{
+    if (!expect) return verdict_info(got).exit_status;
+    const bool as_expected = got == *expect;
     fmt::print("expected {}: {}\n", verdict_name(*expect),
-               as_expected ? "yes" : "NO, got " + std::string(verdict_name(c.overall)));
-    if (c.overall == Verdict::not_run) return kSkipped;
+               as_expected ? "yes" : "NO, got " + std::string(verdict_name(got)));
+    if (got == Verdict::not_run) return kSkipped;
     return as_expected ? kPass : kFail;
 }
 

@@ -1,5 +1,6 @@
 // hpclab run: run a lab like the course's programs do, or every lab as a table.
 #include "commands.h"
+#include "program_lab_view.h"
 
 #include "check/evidence.h"
 
@@ -72,6 +73,10 @@ int run_all(Context& ctx, const RunArgs& args)
     int exit = kPass;
     int passed = 0, total = 0;
     for (const auto& lab : ctx.catalog().labs()) {
+        if (lab.owns_main()) {  // its own program, judged whole: not a row of tasks at a size
+            fmt::print("{:<10} (your own program: hpclab check {})\n", lab.id, lab.id);
+            continue;
+        }
         const auto program = build_program(ctx.build_site(), lab, args.variant, true);
         for (const auto& task : lab.tasks) {
             ++total;
@@ -201,6 +206,20 @@ int cmd_run(Context& ctx, const RunArgs& args)
     if (args.lab.empty()) throw UsageError("which lab? (hpclab list shows them; hpclab run --all runs every one)");
     if (!args.json.empty()) throw UsageError("--json goes with --all");
     const LabInfo& lab = ctx.lab(args.lab);
+    if (lab.owns_main()) {
+        // Running it is checking it: one run, judged against hpclab's own observations.
+        if (!args.sizes.empty() || args.all_sizes || !args.image.empty() || args.seed)
+            throw UsageError(lab.id + " is your own program: it has no size, image or seed options");
+        fmt::print("{}: {}\n", lab.id, lab.title);
+        if (!ctx.toolchain().available()) {
+            fmt::print(stderr, "hpclab: cannot compile lab programs here ({}), so nothing was run.\n",
+                       ctx.toolchain().unavailable);
+            return kSkipped;
+        }
+        if (!build_program(ctx.build_site(), lab, args.variant, false)) return kFail;  // compile errors first
+        if (!require_gpu(ctx, ": your code compiles")) return kSkipped;
+        return check_program(ctx, lab, source_of(lab, args.variant), variant_name(args.variant));
+    }
     validate_size_options(lab, args);
     const std::vector<const TaskInfo*> tasks = tasks_to_run(lab, args.task);
     const std::optional<GrayImage> image = image_to_run(lab, args);

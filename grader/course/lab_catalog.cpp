@@ -264,6 +264,20 @@ std::vector<std::string> read_hints(const Reader& r)
     return out;
 }
 
+// lab.json "program" of a lab of the kind "program".
+ProgramRules read_program_rules(const Reader& r)
+{
+    ProgramRules p;
+    p.kernel_header = r.str("kernel_header");
+    p.time_factor = r.number("time_factor");
+    p.launch_fraction = r.number("launch_fraction");
+    p.calibrated = r.boolean_or("calibrated", false);
+    p.note = r.str("note");
+    if (p.time_factor <= 1) r.fail("time_factor", "must be more than 1 (a factor either way)");
+    if (p.launch_fraction <= 0 || p.launch_fraction >= 1) r.fail("launch_fraction", "must lie between 0 and 1");
+    return p;
+}
+
 // lab.json "mistakes": each names a task of the lab and a verdict, once.
 std::vector<Mistake> read_mistakes(const Reader& r, const LabInfo& lab)
 {
@@ -349,6 +363,9 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
     if (lab.id != lab.lab_dir.filename().string())
         r.fail("id", "is \"" + lab.id + "\" but the folder is \"" + lab.lab_dir.filename().string() + "\"");
     lab.order = static_cast<int>(r.integer("order"));
+    lab.kind = r.str_or("kind", "functions");
+    if (lab.kind != "functions" && lab.kind != "program") r.fail("kind", "must be \"functions\" or \"program\"");
+    if (lab.owns_main()) lab.program = read_program_rules(r.child("program"));
     lab.title = r.str("title");
     lab.teaches = r.str("teaches");
     lab.course_program = r.str("course_program");

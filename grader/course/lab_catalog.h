@@ -127,8 +127,30 @@ struct TaskInfo {
     double points = 1;
 };
 
+// A lab of the kind "program" (lab.json "kind"): the student writes the
+// whole program, main included, and no harness runs inside it. What its
+// check compares the printed lines with (check/program_judge.h): hpclab's
+// own query of the GPU, and its own timing of the lab's kernel, built from
+// `kernel_header` (the same file the student's program includes).
+struct ProgramRules {
+    std::string kernel_header;   // in the lab's folder: the kernel both programs time
+    // A time the student's program prints for the kernel (synchronised, or
+    // with events) passes within this factor of hpclab's measurement, either way.
+    double time_factor = 1.5;
+    // The time printed without synchronisation is the launch alone: below
+    // this fraction of hpclab's measurement of the kernel.
+    double launch_fraction = 0.1;
+    bool calibrated = false;
+    std::string note;            // what the two numbers rest on
+};
+
 struct LabInfo {
     std::string id;
+    // "functions" (hpclab calls the header's entry points from its harness)
+    // or "program" (the student's file is the program: ProgramRules).
+    std::string kind = "functions";
+    ProgramRules program;
+    bool owns_main() const { return kind == "program"; }
     int order = 0;
     std::string title;
     std::string teaches;

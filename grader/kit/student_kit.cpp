@@ -125,6 +125,10 @@ void compile_baselines(const Toolchain& tc, const Catalog& catalog, const KitOpt
                                        o.architectures);
     bool first = true;
     for (const LabInfo& lab : catalog.labs()) {
+        // A program lab has no speed baseline (its baseline_source is the
+        // solution, which the kit must not carry, compiled or not); hpclab
+        // times its kernel from the lab's own header.
+        if (lab.owns_main()) continue;
         const fs::path object = o.out / "baselines" / (lab.id + ".o");
         fs::create_directories(object.parent_path());
         if (o.say) o.say(fmt::format("compiling the speed baseline of {} for {}", lab.id, o.architectures));

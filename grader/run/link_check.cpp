@@ -290,4 +290,12 @@ std::optional<std::string> link_refusal(const Toolchain& tc, const fs::path& obj
     return explain_conflicts(conflicts);
 }
 
+std::optional<std::set<std::string>> object_calls(const fs::path& object)
+{
+    bool ok = false;
+    const std::string out = nm_of(object, false, ok);
+    if (!ok) return std::nullopt;
+    return undefined_symbols(out);
+}
+
 }  // namespace hpclab

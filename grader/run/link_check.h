@@ -73,4 +73,8 @@ std::optional<ProgramSymbols> program_symbols(const Toolchain& tc, const std::fi
 std::optional<std::string> link_refusal(const Toolchain& tc, const std::filesystem::path& object,
                                         const std::filesystem::path& bind_lib, std::string& setup_error);
 
+// What `object` calls outside itself (its undefined symbols): a program
+// lab's technique (check/program_judge.h). Nothing when nm cannot read it.
+std::optional<std::set<std::string>> object_calls(const std::filesystem::path& object);
+
 }  // namespace hpclab

@@ -53,7 +53,7 @@ std::string missing_input(const LabInfo& lab, const fs::path& source, const fs::
 {
     std::error_code ec;
     if (!fs::is_regular_file(source, ec)) return fmt::format("{}: no such file", source.string());
-    if (!fs::exists(bind_lib, ec))
+    if (!lab.owns_main() && !fs::exists(bind_lib, ec))
         return fmt::format("the binding of lab {} ({}) is not built: rebuild hpclab with cmake --build", lab.id,
                            bind_lib.string());
     return {};
@@ -406,6 +406,57 @@ ProcessResult compile_step(const Toolchain& tc, const LabInfo& lab, const Compil
     return cr;
 }
 
+// The calls of a program lab's object, one per line beside its program
+// (read again for a cached build).
+fs::path calls_file(const fs::path& program) { return program.string() + ".calls"; }
+
+std::set<std::string> read_calls(const fs::path& program)
+{
+    std::set<std::string> calls;
+    std::istringstream in(read_file(calls_file(program)));
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) calls.insert(line);
+    return calls;
+}
+
+// A program lab's object is the whole program (its own main): linked with
+// the CUDA runtime alone, no harness, no binding, nothing of hpclab's
+// inside, so nothing of it to protect (link_check.h). What it calls is
+// kept first, for the technique.
+bool link_whole_program(const Toolchain& tc, const BuildFiles& files, BuildResult& r)
+{
+    std::error_code ec;
+    const auto calls = object_calls(files.object);
+    if (!calls) {
+        r.diagnostics = fmt::format("cannot read the symbols of the compiled object {} (nm, from binutils)\n",
+                                    files.object.string());
+        r.setup_problem = true;
+        fs::remove(files.object, ec);
+        return false;
+    }
+    const fs::path kept = calls_file(r.program), written = kept.string() + files.suffix;
+    {
+        std::ofstream out(written, std::ios::binary);
+        for (const auto& c : *calls) out << c << '\n';
+    }
+    fs::rename(written, kept, ec);
+    ProcessSpec link;
+    link.argv = {tc.nvcc.string(), "-ccbin", tc.host_compiler.string()};
+    const auto arch = tc.arch_flags();
+    link.argv.insert(link.argv.end(), arch.begin(), arch.end());
+    link.argv.insert(link.argv.end(), {files.object.string(), "-cudart=static", "-o", files.program.string()});
+    link.wall_limit_s = kLinkLimitSeconds;
+    link.cpus = untimed_cpus();
+    const ProcessResult lr = run_process(link);
+    if (lr.exited() && lr.exit_code == 0) keep_sass(files.object, r.program, tc.cuobjdump);
+    fs::remove(files.object, ec);
+    if (lr.exited() && lr.exit_code == 0) return true;
+    r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
+    r.setup_problem = setup_failure(lr);
+    fs::remove(files.program, ec);
+    return false;
+}
+
 struct LinkInput {
     const fs::path& bind_lib;
     const std::vector<std::string>& library_flags;
@@ -418,6 +469,7 @@ struct LinkInput {
 // is removed either way.
 bool link_step(const Toolchain& tc, const LabInfo& lab, const BuildFiles& files, const LinkInput& in, BuildResult& r)
 {
+    if (lab.owns_main()) return link_whole_program(tc, files, r);
     std::error_code ec;
     std::string setup_error;
     if (auto refusal = link_refusal(tc, files.object, in.bind_lib, setup_error); refusal || !setup_error.empty()) {
@@ -473,6 +525,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     auto facts = [&] {
         ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty(), tc.cuobjdump);
         f.kernels_known = f.kernels_known && kernels_inside;
+        if (lab.owns_main()) r.calls = read_calls(r.program);
         return f;
     };
     if (fs::exists(r.program, ec)) {

@@ -8,6 +8,7 @@
 #include "run/program_facts.h"
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct BuildResult {
     double seconds = 0;
     std::string command;      // the compile command, for the record
     ProgramFacts facts;       // read from the program built (its kernels)
+    // A program lab's (LabInfo::owns_main): what the student's object calls
+    // outside itself (nm's undefined symbols), kept beside the program.
+    std::set<std::string> calls;
 };
 
 // The name of `source`'s build in the cache: "student" and "solution" for
