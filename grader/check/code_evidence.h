@@ -1,7 +1,8 @@
 // What the machine code of the kernels a task launched says against the
 // lesson (run/sass.h, read by cuobjdump when hpclab built the program):
 // hello's kernel prints with printf, a shared-memory kernel reads the shared
-// memory it declares (inside its loop, where the lesson's steps are one).
+// memory it declares (inside its loop, where the lesson's steps are one), a
+// warp_shuffle task's kernel exchanges registers within a warp.
 // Judged only where every launched kernel's code is known and tells for
 // sure: a call the listing does not name, or a load through a generic
 // pointer, may be the thing looked for, and then nothing is said.

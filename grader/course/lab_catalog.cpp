@@ -152,6 +152,8 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
     if (e.shared_per_thread < 0 || e.shared_extra < 0) r.fail("shared_per_thread", "and shared_extra must not be negative");
     e.prints = r.boolean_or("prints", false);
     e.shared_reads_in_loop = r.boolean_or("shared_reads_in_loop", false);
+    e.max_blocks_per_sm = static_cast<int>(r.integer_or("max_blocks_per_sm", 0));
+    if (e.max_blocks_per_sm < 0) r.fail("max_blocks_per_sm", "must not be negative");
     return e;
 }
 
@@ -162,8 +164,8 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
     t.entry = r.str("entry");
     t.title = r.str("title");
     t.technique = r.str_or("technique", "");
-    if (!t.technique.empty() && t.technique != "shared_memory")
-        r.fail("technique", "must be \"shared_memory\" or absent");
+    if (!t.technique.empty() && t.technique != "shared_memory" && t.technique != "warp_shuffle")
+        r.fail("technique", "must be \"shared_memory\", \"warp_shuffle\" or absent");
     t.launch = r.str_or("launch", "");
     t.tolerance = read_tolerance(r.child("tolerance"));
     const json& sizes = r.array("sizes");

@@ -73,6 +73,10 @@ struct LaunchExpectation {
     // kernel reads shared memory inside a loop (a tiled product's steps).
     bool prints = false;
     bool shared_reads_in_loop = false;
+    // A grid that fills the GPU once and loops over the data (grid-stride):
+    // no launch of a call has more blocks than this many per multiprocessor
+    // of the GPU (check/grid_evidence.h). 0: any grid.
+    int max_blocks_per_sm = 0;
 };
 
 // One of a lab's classic mistakes (lab.json "mistakes"): what a student
@@ -93,7 +97,7 @@ struct TaskInfo {
     std::string id;
     std::string entry;       // the function of the lab's header that it calls
     std::string title;
-    std::string technique;   // "shared_memory" when the lesson asks for it, else empty
+    std::string technique;   // "shared_memory" or "warp_shuffle" when the lesson asks for it, else empty
     std::string launch;      // the launch shape the lesson asks for, in words
     Tolerance tolerance;
     std::vector<SizeCase> sizes;

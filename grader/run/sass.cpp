@@ -83,6 +83,7 @@ KernelCode facts_of(std::string name, const std::vector<Instruction>& code,
             else k.callees.push_back(m[1].str());
         }
         if (is(i, "LD")) k.generic_loads = true;
+        if (is(i, "SHFL") || is(i, "REDUX")) k.reduces_in_warp = true;
         if (is(i, "BRA") || is(i, "JMP"))
             if (const auto t = branch_target(i, labels); t && *t < i.address) loops.emplace_back(*t, i.address);
     }
@@ -108,6 +109,7 @@ void merge(std::vector<KernelCode>& all, KernelCode k)
     it->reads_shared |= k.reads_shared;
     it->reads_shared_in_loop |= k.reads_shared_in_loop;
     it->generic_loads |= k.generic_loads;
+    it->reduces_in_warp |= k.reduces_in_warp;
     it->callees.insert(it->callees.end(), k.callees.begin(), k.callees.end());
 }
 
@@ -137,6 +139,7 @@ void inherit_from_callees(std::vector<KernelCode>& all)
                 // Where the call stands is not tracked: a loop is given the benefit of the doubt.
                 gain(k.reads_shared_in_loop, c->reads_shared);
                 gain(k.generic_loads, c->generic_loads);
+                gain(k.reduces_in_warp, c->reduces_in_warp);
             }
     }
 }

@@ -1,7 +1,8 @@
 // What a lab program's kernels do, read from their machine code (SASS, as
 // `cuobjdump -sass` lists it) rather than from the source text, which may
 // say one thing and compile to another: whether a kernel calls printf,
-// whether it reads shared memory, and whether it does so inside a loop.
+// whether it reads shared memory, and whether it does so inside a loop,
+// whether its warps combine their registers (shuffles, warp reductions).
 // Pure functions over the listing's text: the tests feed them listings.
 #pragma once
 
@@ -18,6 +19,11 @@ struct KernelCode {
     bool reads_shared = false;          // a shared-memory load (LDS, LDSM) that can execute
     bool reads_shared_in_loop = false;  // one of them between a backward branch and its target
     bool generic_loads = false;         // LD through a generic pointer: may be shared memory too
+    // The threads of a warp combine their registers: a shuffle (SHFL.DOWN from
+    // __shfl_down_sync, any SHFL) or a warp reduction (REDUX, sm_80 and up:
+    // __reduce_add_sync, cooperative groups' reduce, or the compiler's own
+    // aggregation of atomics on one address, the same idea done for the student).
+    bool reduces_in_warp = false;
     std::vector<std::string> callees;   // the functions it calls by name (vprintf aside)
 };
 
