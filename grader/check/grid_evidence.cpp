@@ -10,9 +10,12 @@ namespace hpclab {
 
 namespace {
 
+// The record's dimensions are signed ints (CUPTI's); a launch has at least one block in each.
 std::uint64_t blocks_of(const wire::KernelRecord& k)
 {
-    return std::uint64_t {k.grid[0]} * k.grid[1] * k.grid[2];
+    std::uint64_t blocks = 1;
+    for (const auto d : k.grid) blocks *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
+    return blocks;
 }
 
 // The launch of the call with the most blocks, when the call was traced.

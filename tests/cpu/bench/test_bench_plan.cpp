@@ -94,7 +94,7 @@ TEST_CASE("bench plan: the course's sweeps, smallest first")
     std::vector<std::string> ids;
     for (const LabInfo* lab : labs_with_sweeps(test::catalog())) ids.push_back(lab->id);
     CHECK(ids == std::vector<std::string> {"hello", "vecadd0", "vecadd1", "vecadd2", "vecadd3", "stencil", "reduction",
-                                            "matmul", "rotation"});
+                                            "warpreduce", "matmul", "rotation"});
 }
 
 TEST_CASE("bench plan: the sweep, the size options instead, and --quick")
