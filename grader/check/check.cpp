@@ -1,6 +1,7 @@
 #include "check/check.h"
 #include "check/program_check.h"
 #include "check/code_evidence.h"
+#include "check/grid_evidence.h"
 
 #include "check/correctness.h"
 #include "check/decide.h"
@@ -121,6 +122,7 @@ void gather_task_evidence(LabCheck& out, std::size_t i, const TaskInfo* task, co
     for (auto& f : findings_of_program(*out.lab, *task, out.build.facts)) t.evidence.findings.push_back(std::move(f));
     for (auto& f : findings_of_code(*task, out.build.facts, t.launches, source_text, out.source.filename().string()))
         t.evidence.findings.push_back(std::move(f));
+    if (auto f = finding_of_grid(*task, t.runs, out.gpu.sm_count)) t.evidence.findings.push_back(std::move(*f));
 }
 
 // The big sizes this GPU's memory cannot hold, named: left out of the plan,

@@ -110,6 +110,21 @@ std::optional<Finding> constant_bank_finding(const std::vector<const KernelCode*
                                kernel_named(*code.front(), source, file_name)));
 }
 
+// A warp_shuffle task: some launched kernel combines a warp's registers
+// (SHFL, or REDUX: a warp reduction written or made by the compiler counts
+// too), or may (a call the listing does not name).
+std::optional<Finding> warp_shuffle_finding(const std::vector<const KernelCode*>& code, std::string_view source,
+                                            const std::string& file_name)
+{
+    if (std::any_of(code.begin(), code.end(), [](const KernelCode* k) { return k->reduces_in_warp || k->calls_unnamed; }))
+        return std::nullopt;
+    return finding(Verdict::no_warp_shuffle,
+                   fmt::format("{} never exchanges registers within a warp (its machine code has no SHFL nor REDUX): "
+                               "the lesson adds up each warp's values with __shfl_down_sync, in registers, and only "
+                               "the warps' sums go through shared memory",
+                               kernel_named(*code.front(), source, file_name)));
+}
+
 }  // namespace
 
 int kernel_definition_line(std::string_view source, std::string_view name)
@@ -152,6 +167,8 @@ std::vector<Finding> findings_of_code(const TaskInfo& task, const ProgramFacts& 
     const bool declares_shared = std::any_of(launches.begin(), launches.end(), [](const wire::KernelRecord& k) {
         return k.static_shared + k.dynamic_shared > 0;
     });
+    if (task.technique == "warp_shuffle")
+        if (auto f = warp_shuffle_finding(code, source, file_name)) out.push_back(std::move(*f));
     if (task.technique == "shared_memory" && declares_shared)
         if (auto f = shared_read_finding(task, code, source, file_name)) out.push_back(std::move(*f));
     return out;

@@ -67,7 +67,9 @@ std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const Ta
             if (!s.big || (big && fits_gpu(spec, s.params, gpu_memory_bytes))) plan.push_back({i, s, ""});
         if (!sanitizer) continue;
         for (const auto& s : sanitizer_sizes(spec, *tasks[i], 2)) plan.push_back({i, s, "memcheck"});
-        if (tasks[i]->technique == "shared_memory") {
+        // Racecheck where blocks share memory: a shared_memory task's cache, a
+        // warp_shuffle task's warps' sums.
+        if (!tasks[i]->technique.empty()) {
             if (tasks[i]->racecheck_size) plan.push_back({i, *tasks[i]->racecheck_size, "racecheck"});
             else
                 for (const auto& s : sanitizer_sizes(spec, *tasks[i], 1)) plan.push_back({i, s, "racecheck"});

@@ -1,4 +1,4 @@
-// The sum of n ints, as the reduction and symbols labs ask for it: the
+// The sum of n ints, as the reduction, symbols and warpreduce labs ask for it: the
 // array on the device, the sum in one int (on the host when the entry point
 // returns it, on the device when a kernel leaves it there), wrapping around
 // as int additions on the GPU do in any order.
@@ -6,6 +6,7 @@
 
 #include "course/spec_kit.h"
 #include "util/parallel.h"
+#include "wire/exchange.h"
 
 #include <fmt/format.h>
 
@@ -81,6 +82,22 @@ public:
         return fmt::format("the sum of all {} elements", p.at("n"));
     }
     Work work(const Params& p) const override { return {4.0 * static_cast<double>(p.at("n")), 0}; }
+
+    // The generic comparison, plus, for a sum on the device, the symptom of
+    // the typical mistake: the result never set to zero, so it is hpclab's
+    // garbage plus the sum.
+    CheckResult check(const CheckInput& in) const override
+    {
+        CheckResult r = compare_outputs(*this, in);
+        if (r.kind != CheckResult::Kind::mismatch || result_place_ != Place::device) return r;
+        const std::int32_t got = in.buffers.get<int>("sum")[0];
+        const std::int32_t want = wrapped(exact_sum(in.buffers.get<int>("a")));
+        if (static_cast<std::uint32_t>(got) - static_cast<std::uint32_t>(want) == wire::kPoison32)
+            r.details.push_back(
+                "that is the garbage *d_sum held before the call plus the right sum: set *d_sum to zero first "
+                "(cudaMemset) before the blocks add into it");
+        return r;
+    }
 
 private:
     Place result_place_;

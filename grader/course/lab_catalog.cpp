@@ -159,6 +159,8 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
         e.overlap_from = read_params(r.child("overlap_from"), lab, {});
         if (e.overlap_from.empty()) r.fail("overlap_from", "must name at least one size parameter");
     }
+    e.max_blocks_per_sm = static_cast<int>(r.integer_or("max_blocks_per_sm", 0));
+    if (e.max_blocks_per_sm < 0) r.fail("max_blocks_per_sm", "must not be negative");
     return e;
 }
 
@@ -169,8 +171,8 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
     t.entry = r.str("entry");
     t.title = r.str("title");
     t.technique = r.str_or("technique", "");
-    if (!t.technique.empty() && t.technique != "shared_memory")
-        r.fail("technique", "must be \"shared_memory\" or absent");
+    if (!t.technique.empty() && t.technique != "shared_memory" && t.technique != "warp_shuffle")
+        r.fail("technique", "must be \"shared_memory\", \"warp_shuffle\" or absent");
     t.launch = r.str_or("launch", "");
     t.tolerance = read_tolerance(r.child("tolerance"));
     const json& sizes = r.array("sizes");

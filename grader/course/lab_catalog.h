@@ -85,6 +85,10 @@ struct LaunchExpectation {
     // asked), some copy ran while a kernel of another stream ran.
     bool pinned = false;
     Params overlap_from;
+    // A grid that fills the GPU once and loops over the data (grid-stride):
+    // no launch of a call has more blocks than this many per multiprocessor
+    // of the GPU (check/grid_evidence.h). 0: any grid.
+    int max_blocks_per_sm = 0;
 };
 
 // One of a lab's classic mistakes (lab.json "mistakes"): what a student
@@ -105,7 +109,7 @@ struct TaskInfo {
     std::string id;
     std::string entry;       // the function of the lab's header that it calls
     std::string title;
-    std::string technique;   // "shared_memory" when the lesson asks for it, else empty
+    std::string technique;   // "shared_memory" or "warp_shuffle" when the lesson asks for it, else empty
     std::string launch;      // the launch shape the lesson asks for, in words
     Tolerance tolerance;
     std::vector<SizeCase> sizes;

@@ -64,6 +64,9 @@ constexpr std::array kTable = {
     VerdictInfo {V::no_shared_memory, "no_shared_memory", "shared memory not used", C::lesson, kFail, kPlain,
                  "Declare a __shared__ array, have the block's threads load their data into it, __syncthreads(), "
                  "then compute from it."},
+    VerdictInfo {V::no_warp_shuffle, "no_warp_shuffle", "no warp shuffle", C::lesson, kFail, kPlain,
+                 "Add up each warp's values in registers: v += __shfl_down_sync(0xffffffff, v, offset) for offset "
+                 "16, 8, 4, 2, 1, and lane 0 holds the warp's total."},
     VerdictInfo {V::memory_leak, "memory_leak", "device memory not freed", C::lesson, kFail, kPlain,
                  "Every cudaMalloc of the function needs its cudaFree before it returns."},
     VerdictInfo {V::slow_copies, "slow_copies", "copies not pinned or not overlapped", C::lesson, kFail, kPlain,

@@ -26,6 +26,7 @@ struct CUuuid {
 };
 constexpr int kAttrCcMajor = 75;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kAttrCcMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+constexpr int kAttrSmCount = 16;  // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
 
 template <class F> F symbol(void* lib, const char* name) { return reinterpret_cast<F>(dlsym(lib, name)); }
 
@@ -117,6 +118,7 @@ GpuInfo probe_gpu(int index)
     info.name = name;
     cuDeviceGetAttribute(&info.cc_major, kAttrCcMajor, dev);
     cuDeviceGetAttribute(&info.cc_minor, kAttrCcMinor, dev);
+    cuDeviceGetAttribute(&info.sm_count, kAttrSmCount, dev);
     std::size_t mem = 0;
     if (cuDeviceTotalMem && cuDeviceTotalMem(&mem, dev) == 0) info.memory_bytes = mem;
     CUuuid uuid {};

@@ -19,6 +19,7 @@ struct GpuInfo {
     int cc_major = 0, cc_minor = 0;
     int driver_version = 0;  // e.g. 13000 for CUDA 13.0
     std::uint64_t memory_bytes = 0;
+    int sm_count = 0;      // its multiprocessors (SMs); 0: unknown
     int device_count = 0;
     int minor = -1;        // its /dev/nvidia<minor> (NVML); -1: unknown
     int index = 0;         // as the CUDA driver numbers the visible GPUs

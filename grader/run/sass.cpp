@@ -87,6 +87,7 @@ KernelCode facts_of(std::string name, const std::vector<Instruction>& code,
         }
         if (is(i, "LD")) k.generic_loads = true;
         if (i.operands.find(kUserConstantBank) != std::string::npos) k.reads_user_constants = true;
+        if (is(i, "SHFL") || is(i, "REDUX")) k.reduces_in_warp = true;
         if (is(i, "BRA") || is(i, "JMP"))
             if (const auto t = branch_target(i, labels); t && *t < i.address) loops.emplace_back(*t, i.address);
     }
@@ -113,6 +114,7 @@ void merge(std::vector<KernelCode>& all, KernelCode k)
     it->reads_shared_in_loop |= k.reads_shared_in_loop;
     it->generic_loads |= k.generic_loads;
     it->reads_user_constants |= k.reads_user_constants;
+    it->reduces_in_warp |= k.reduces_in_warp;
     it->callees.insert(it->callees.end(), k.callees.begin(), k.callees.end());
 }
 
@@ -143,6 +145,7 @@ void inherit_from_callees(std::vector<KernelCode>& all)
                 gain(k.reads_shared_in_loop, c->reads_shared);
                 gain(k.generic_loads, c->generic_loads);
                 gain(k.reads_user_constants, c->reads_user_constants);
+                gain(k.reduces_in_warp, c->reduces_in_warp);
             }
     }
 }

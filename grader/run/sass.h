@@ -1,7 +1,8 @@
 // What a lab program's kernels do, read from their machine code (SASS, as
 // `cuobjdump -sass` lists it) rather than from the source text, which may
 // say one thing and compile to another: whether a kernel calls printf,
-// whether it reads shared memory, and whether it does so inside a loop.
+// whether it reads shared memory, and whether it does so inside a loop,
+// whether its warps combine their registers (shuffles, warp reductions).
 // Pure functions over the listing's text: the tests feed them listings.
 #pragma once
 
@@ -22,6 +23,11 @@ struct KernelCode {
     // are (its object's section .nv.constant3; bank 0 holds the parameters):
     // "FFMA R0, R0, R3, c[0x3][0x4]", "LDC R2, c[0x3][R0]", "ULDC UR4, c[0x3][0x0]".
     bool reads_user_constants = false;
+    // The threads of a warp combine their registers: a shuffle (SHFL.DOWN from
+    // __shfl_down_sync, any SHFL) or a warp reduction (REDUX, sm_80 and up:
+    // __reduce_add_sync, cooperative groups' reduce, or the compiler's own
+    // aggregation of atomics on one address, the same idea done for the student).
+    bool reduces_in_warp = false;
     std::vector<std::string> callees;   // the functions it calls by name (vprintf aside)
 };
 

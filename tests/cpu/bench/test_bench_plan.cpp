@@ -96,7 +96,7 @@ TEST_CASE("bench plan: the course's sweeps, smallest first")
     std::vector<std::string> ids;
     for (const LabInfo* lab : labs_with_sweeps(test::catalog())) ids.push_back(lab->id);
     CHECK(ids == std::vector<std::string> {"hello", "vecadd0", "vecadd1", "vecadd2", "vecadd3", "stencil", "symbols",
-                                            "reduction", "matmul", "rotation", "aos_soa", "streams"});
+                                            "reduction", "warpreduce", "matmul", "rotation", "aos_soa", "streams"});
 }
 
 TEST_CASE("bench plan: the sweep, the size options instead, and --quick")

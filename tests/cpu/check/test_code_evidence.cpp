@@ -341,4 +341,18 @@ TEST_CASE("code evidence: real listings of symbols' poly kernel, from __constant
     REQUIRE(global.code_of("_Z11poly_kernelPKfS0_Pfi"));
     CHECK_FALSE(global.code_of("_Z11poly_kernelPKfS0_Pfi")->reads_user_constants);
 }
+
+TEST_CASE("code evidence: real listings of warpreduce's solution: both kernels shuffle within their warps")
+{
+    if (Toolchain::configured().cuobjdump.empty()) {
+        MESSAGE("no cuobjdump beside nvcc: the real listings are read where the CUDA toolkit is whole");
+        return;
+    }
+    const ProgramFacts warp = built_facts("warpreduce", course_root() / "solutions" / "warpreduce" / "warpreduce.cu");
+    for (const char* kernel : {"_Z10sum_kernelPKiiPi", "_Z10max_kernelPKiiPi"}) {
+        CAPTURE(kernel);
+        REQUIRE(warp.code_of(kernel));
+        CHECK(warp.code_of(kernel)->reduces_in_warp);
+    }
+}
 #endif

@@ -133,6 +133,20 @@ TEST_CASE("catalog: mistakes in lab.json are named by file and field")
           std::string::npos);
 }
 
+TEST_CASE("catalog: a task's technique is shared_memory or warp_shuffle, and its grid bound is not negative")
+{
+    TempDir dir;
+    const auto file = dir.write("labs/demo/lab.json", variant("\"tolerance\"", "\"technique\": \"warp_shuffle\", "
+                                                              "\"expect\": {\"max_blocks_per_sm\": 32}, \"tolerance\""));
+    const LabInfo lab = Catalog::load_lab(dir.path(), file);
+    CHECK(lab.tasks[0].technique == "warp_shuffle");
+    CHECK(lab.tasks[0].expect.max_blocks_per_sm == 32);
+    CHECK(load_error(variant("\"tolerance\"", "\"technique\": \"shuffles\", \"tolerance\"")).find(".technique") !=
+          std::string::npos);
+    CHECK(load_error(variant("\"tolerance\"", "\"expect\": {\"max_blocks_per_sm\": -1}, \"tolerance\""))
+              .find("max_blocks_per_sm") != std::string::npos);
+}
+
 TEST_CASE("catalog: a folder without labs/ is refused clearly")
 {
     TempDir dir;
