@@ -86,10 +86,19 @@ std::optional<std::string> untrue_times(const RunRequest& req, const SeenCalls& 
         observed.push_back(report.parent_clock ? report.calls[k].parent_ms : seen.observed_ms[k]);
     }
     if (claimed.empty()) return std::nullopt;
+    // On the parent's clock a call's time holds the harness's own part (the
+    // inputs made, the outputs poisoned: 11 ms a call for the streams lab's
+    // two 256 MiB host vectors on an H100), which the quickest empty call
+    // measured; the program's events around the call do not. A program that
+    // slows its empty calls only weakens this check, never its timing, whose
+    // harness cost is the lesser of its own and the baseline's.
+    const double harness_ms = report.parent_clock ? report.harness_ms : 0;
     const double claimed_ms = median(claimed), observed_ms = median(observed);
-    if (claimed_ms >= (observed_ms - kSlackMs) / 2) return std::nullopt;
+    if (claimed_ms >= (observed_ms - harness_ms - kSlackMs) / 2) return std::nullopt;
     return fmt::format("the program reports {:.3f} ms per call; hpclab saw {:.3f} ms between a call's start and its "
-                       "end (the median of the calls)", claimed_ms, observed_ms);
+                       "end (the median of the calls){}",
+                       claimed_ms, observed_ms,
+                       harness_ms > 0 ? fmt::format(", of which the harness's own part {:.3f} ms", harness_ms) : "");
 }
 
 }  // namespace

@@ -37,10 +37,10 @@
 namespace hpclab::wire {
 
 inline constexpr std::uint32_t kMagic = 0x4C435048u;  // "HPCL"
-inline constexpr std::uint32_t kVersion = 4;
+inline constexpr std::uint32_t kVersion = 5;
 inline constexpr int kNameLen = 32;
 inline constexpr int kMaxParams = 8;
-inline constexpr int kMaxBuffers = 8;
+inline constexpr int kMaxBuffers = 16;  // aos_soa's soa task: eight arrays of a structure and the output
 inline constexpr int kMaxCalls = 64;
 inline constexpr int kMessageLen = 1024;
 inline constexpr int kMaxKernelRecords = 6;  // per call: the first launches, in order
