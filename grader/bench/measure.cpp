@@ -20,7 +20,8 @@ RunRequest bench_request(const BenchCall& call, const BenchVariant& variant, con
                             .seed = call.seed,
                             .gpu_memory_bytes = gpu_memory_bytes,
                             .big = true};
-    return timed_run(target, {.reps = call.reps, .judge_outputs = !variant.is_limit(), .measure_copy = measure_copy});
+    return timed_run(target, {.reps = call.reps, .judge_outputs = !variant.is_limit(), .measure_copy = measure_copy,
+                              .measure_harness = true});
 }
 
 BenchRow bench_row(const BenchCall& call, const BenchVariant& variant)

@@ -79,7 +79,8 @@ RunRequest run_request(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& t
                             .gpu_memory_bytes = gpu.memory_bytes,
                             .gpu_minor = gpu.minor,
                             .big = options.big};
-    RunRequest req = options.timed ? timed_run(target, {.reps = task.timing_reps}) : correctness_run(target);
+    RunRequest req = options.timed ? timed_run(target, {.reps = task.timing_reps, .measure_harness = true})
+                                   : correctness_run(target);
     req.fill_inputs = options.fill_inputs;
     req.on_first_outputs = options.on_first_outputs;
     return req;

@@ -83,7 +83,9 @@ struct TimedOptions {
     int reps = 5;                 // timed calls after the warm-up
     bool judge_outputs = true;    // false: a trusted baseline's outputs stay on the GPU
     bool measure_copy = false;    // time a device copy after the calls (the bandwidth ceiling)
-    bool measure_harness = false; // empty calls first: the harness's cost (a trusted program only)
+    // Empty calls first: the harness's own cost on hpclab's clock (check's
+    // timing takes the lesser of both programs' out; the claims check allows it).
+    bool measure_harness = false;
 };
 RunRequest timed_run(const RunTarget& target, const TimedOptions& options);
 
