@@ -146,7 +146,7 @@ TEST_CASE("warpreduce: the lab asks for shuffles and a grid of a few blocks per 
         CHECK(task.technique == "warp_shuffle");
         CHECK(task.expect.max_blocks_per_sm == 32);
         REQUIRE(task.threshold);
-        CHECK_FALSE(task.threshold->calibrated);
+        CHECK(task.threshold->calibrated);  // on the H100 (docs/results/calibration-h100.txt)
         // The grid check bites at the largest regular size: one block per
         // 1024 elements is more than 32 per multiprocessor of a GPU of up to
         // 500 of them (an H100 has 132).
