@@ -48,8 +48,8 @@ pack() { tar -C "$(dirname "$LOGS")" -czf "$OUT/logs.tar.gz" logs; }
 summary="$OUT/summary.txt"
 : > "$summary"
 say() { echo "$*" | tee -a "$summary"; }
-# LABS="symbols streams": parts course, selftest, checktimes, brokentimes, calibrate and bench
-# do those labs alone (default: every lab).
+# LABS="symbols streams": parts course, selftest, checktimes, brokentimes, calibrate, bench and
+# the generated class of part class do those labs alone (default: every lab).
 in_labs() { [ -z "${LABS:-}" ] || [[ " $LABS " == *" $1 "* ]]; }
 seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }  # $1: a date +%s.%N
 
@@ -221,7 +221,8 @@ part_checktimes() {
     saved="$LOGS/saved/$lab/$lab.cu"; mkdir -p "$(dirname "$saved")"
     { cat "solutions/$lab/$lab.cu"; echo "// saved at $(date +%s.%N)"; } > "$saved"
     t0=$(date +%s.%N)
-    HPCLAB_TIMELINE="$LOGS/timeline-$lab.txt" "$hpclab" check "$lab" --file "$saved" > "$LOGS/checktime-$lab.txt" 2>&1; rc=$?
+    HPCLAB_TIMELINE="$LOGS/timeline-$lab.txt" "$hpclab" check "$lab" --file "$saved" --json "$LOGS/checktime-$lab.json" \
+      > "$LOGS/checktime-$lab.txt" 2>&1; rc=$?
     sandboxed=$(seconds_since "$t0")
     echo "// saved again at $(date +%s.%N)" >> "$saved"
     t0=$(date +%s.%N) bare="-"
@@ -230,6 +231,9 @@ part_checktimes() {
       bare=$(seconds_since "$t0")
     fi
     say "$(printf '%-10s first %5s s; after a save: exit %d %5s s, without the sandbox %5s s  ' "$lab" "$first" $rc "$sandboxed" "$bare")$(grep -E "^$lab: [0-9]+ of" "$LOGS/checktime-$lab.txt" | sed 's/ (seed.*//; s/^[a-z0-9]*: //')"
+    # Where a check's seconds went (its --json "seconds"): what to trim first.
+    python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["seconds"]; print("           seconds: " + ", ".join(f"{k} {v:.1f}" for k,v in s.items()))' \
+      "$LOGS/checktime-$lab.json" 2>/dev/null | tee -a "$summary"
   done
   # Where the seconds of a check after a save went (HPCLAB_TIMELINE: every
   # child process and phase, seconds since hpclab started).
@@ -390,6 +394,7 @@ make_class() {
     mkdir -p "$class/s$i"
     for j in labs/*/lab.json; do
       lab=$(basename "$(dirname "$j")")
+      in_labs "$lab" || continue
       file="solutions/$lab/$lab.cu"
       mapfile -t broken < <(LC_ALL=C ls tests/broken/"$lab"/*.cu 2>/dev/null)
       if [ $(( 10#$i % 5 )) -eq 0 ] && [ ${#broken[@]} -gt 0 ]; then file=${broken[$(( 10#$i / 5 % ${#broken[@]} ))]}; fi
@@ -438,7 +443,7 @@ part_grade() {
   [ "$n" -gt 0 ] || return 0  # GRADE_STUDENTS=0: the sample class alone
   make_class "$n" "$class"
   say ""
-  say "== hpclab grade: $n students x $(ls labs/*/lab.json | wc -l) labs"
+  say "== hpclab grade: $n students x $(( $(find "$class" -mindepth 2 -name "*.cu" | wc -l) / n )) labs"
   t0=$(date +%s)
   # Each line with the second it came (a call cut at its limit still shows the pace).
   # GRADE_TIMELINE=1: every process, phase and GPU turn of the grading on one time line (logs.tar.gz).
@@ -617,6 +622,45 @@ part_readme() {
 # with its own README's commands, then checked there with a correct file (the
 # solution, copied in as a student would write it) and a broken one.
 # The generated class alone (GRADE_SAMPLE=0 skips the sample class).
+# Issue 33: CUDA_DEVICE_MAX_CONNECTIONS 8 against 1 for the streams lab (its
+# lab.json says 8), on hpclab's clock: scripts/streams-connections.sh.
+part_connections() {
+  say ""
+  REPS=${CAL_REPS:-3} scripts/streams-connections.sh "$hpclab" 2>&1 | tee "$LOGS/streams-connections.txt" | tee -a "$summary"
+}
+
+# Issue 32: the program lab's tolerances (lab.json "program": time_factor,
+# launch_fraction) from PROGRAM_REPS checks of the solution: each printed time
+# against hpclab's own timing of the same kernel in the same check.
+part_programcal() {
+  local i
+  say ""
+  say "== the program lab's solution, ${PROGRAM_REPS:-8} checks: printed times over hpclab's own (events)"
+  mkdir -p "$LOGS/programcal"
+  for i in $(seq "${PROGRAM_REPS:-8}"); do
+    "$hpclab" check program --solution > "$LOGS/programcal/check-$i.txt" 2>&1
+  done
+  python3 - "$LOGS/programcal" <<'PY' | tee -a "$summary"
+import glob, os, re, sys
+unit = {"s": 1.0, "ms": 1e-3, "us": 1e-6}
+print("check verdict   launch/events  sync/events  events/events  (hpclab: events s, sync s, launch s)")
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "check-*.txt")), key=lambda f: int(re.findall(r"\d+", f)[-1])):
+    t = open(f).read()
+    got = {}
+    for label in ("Time without synchronization", "Time with cudaDeviceSynchronize", "Time with CUDA events"):
+        m = re.search(r"\| " + re.escape(label) + r": *([0-9.eE+-]+) *(ms|us|s)\b", t)
+        got[label] = float(m.group(1)) * unit[m.group(2)] if m else None
+    m = re.search(r"own timing of the same kernel on this GPU: ([0-9.]+) s \(events\), ([0-9.]+) s \(cudaDeviceSynchronize\), ([0-9.]+) s", t)
+    v = re.search(r"^program: ([A-Z_ ]+) \(", t, re.M)
+    if not m:
+        print(os.path.basename(f), "no measurement:", (v.group(1) if v else "?")); continue
+    ev, sy, la = map(float, m.groups())
+    r = lambda x: f"{x / ev:13.4f}" if x is not None else "            -"
+    print(f'{os.path.basename(f):<10} {(v.group(1) if v else "?"):<9}{r(got["Time without synchronization"])}'
+          f'{r(got["Time with cudaDeviceSynchronize"])}{r(got["Time with CUDA events"])}  ({ev:.6f}, {sy:.6f}, {la:.6f})')
+PY
+}
+
 part_class() { GRADE_NO_KILL=1 GRADE_SAMPLE=0 part_grade; }
 
 part_kit() {
@@ -644,7 +688,7 @@ part_kit() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes brokentimes calibrate calibrate-cmd bench images grade class gpus kit readme)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes brokentimes calibrate calibrate-cmd connections programcal bench images grade class gpus kit readme)"; exit 2; }
   "part_$p"
   pack
 done

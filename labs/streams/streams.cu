@@ -101,7 +101,9 @@ void scale_overlap( const int *x, int *y, int n )
          - copy d_y + start into y + start (cudaMemcpyAsync,
            cudaMemcpyDeviceToHost, stream[s]).
        No waiting inside the loop: the point is that the chunks run side
-       by side. */
+       by side. Check each launch with cudaSafeCall( cudaGetLastError() ),
+       not with cudaCheckError(): hpc.h's check also waits for the whole
+       device (cudaDeviceSynchronize), and one chunk would run at a time. */
 
     /* TODO 7: wait until every stream is done (cudaDeviceSynchronize), then
        destroy the streams (cudaStreamDestroy) and free d_x and d_y. */

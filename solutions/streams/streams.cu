@@ -87,6 +87,12 @@ void scale_pinned( const int *x, int *y, int n )
  * streams: on the default stream a kernel waits for every stream's work
  * before it and holds back every stream's work after it.
  *
+ * The launch is checked with cudaGetLastError() alone: hpc.h's
+ * cudaCheckError() also waits for the whole device (cudaDeviceSynchronize,
+ * to report a fault inside the kernel), and inside the loop that wait lets
+ * one chunk's kernel run at a time, with no copy beside it. A fault inside
+ * a kernel is reported by the cudaDeviceSynchronize() after the loop.
+ *
  * The last chunk takes the remainder: chunk = ceil(n / NSTREAMS), and a
  * chunk past n (n smaller than NSTREAMS) is skipped.
  */
@@ -109,7 +115,7 @@ void scale_overlap( const int *x, int *y, int n )
         const size_t bytes = (size_t)len * sizeof(int);
         cudaSafeCall( cudaMemcpyAsync(d_x + start, x + start, bytes, cudaMemcpyHostToDevice, stream[s]) );
         twice_plus_one<<<(len + BLKDIM - 1) / BLKDIM, BLKDIM, 0, stream[s]>>>(d_x + start, d_y + start, len);
-        cudaCheckError();
+        cudaSafeCall( cudaGetLastError() );
         cudaSafeCall( cudaMemcpyAsync(y + start, d_y + start, bytes, cudaMemcpyDeviceToHost, stream[s]) );
     }
     /* y is complete only when every stream is done. */

@@ -68,7 +68,7 @@ void scale_overlap( const int *x, int *y, int n )
         cudaSafeCall( cudaMemcpyAsync(d_x + start, x + start, bytes, cudaMemcpyHostToDevice, stream[s]) );
         /* MISTAKE: no stream in the launch: the default stream. */
         twice_plus_one<<<(len + BLKDIM - 1) / BLKDIM, BLKDIM>>>(d_x + start, d_y + start, len);
-        cudaCheckError();
+        cudaSafeCall( cudaGetLastError() );
         cudaSafeCall( cudaMemcpyAsync(y + start, d_y + start, bytes, cudaMemcpyDeviceToHost, stream[s]) );
     }
     cudaSafeCall( cudaDeviceSynchronize() );

@@ -68,7 +68,7 @@ void scale_overlap( const int *x, int *y, int n )
         /* MISTAKE: stream[0] for every chunk, not stream[s]. */
         cudaSafeCall( cudaMemcpyAsync(d_x + start, x + start, bytes, cudaMemcpyHostToDevice, stream[0]) );
         twice_plus_one<<<(len + BLKDIM - 1) / BLKDIM, BLKDIM, 0, stream[0]>>>(d_x + start, d_y + start, len);
-        cudaCheckError();
+        cudaSafeCall( cudaGetLastError() );
         cudaSafeCall( cudaMemcpyAsync(y + start, d_y + start, bytes, cudaMemcpyDeviceToHost, stream[0]) );
     }
     cudaSafeCall( cudaDeviceSynchronize() );

@@ -66,7 +66,7 @@ void scale_overlap( const int *x, int *y, int n )
         const size_t bytes = (size_t)len * sizeof(int);
         cudaSafeCall( cudaMemcpyAsync(d_x + start, x + start, bytes, cudaMemcpyHostToDevice, stream[s]) );
         twice_plus_one<<<(len + BLKDIM - 1) / BLKDIM, BLKDIM, 0, stream[s]>>>(d_x + start, d_y + start, len);
-        cudaCheckError();
+        cudaSafeCall( cudaGetLastError() );
         cudaSafeCall( cudaMemcpyAsync(y + start, d_y + start, bytes, cudaMemcpyDeviceToHost, stream[s]) );
     }
     cudaSafeCall( cudaDeviceSynchronize() );
