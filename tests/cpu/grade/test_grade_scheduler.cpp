@@ -242,6 +242,18 @@ TEST_CASE("grade scheduler: inside a wave the checks start longest expected firs
     CHECK(r.saved == 10);
 }
 
+TEST_CASE("grade scheduler: a program lab's files (the student writes main) are ordered and checked with the rest")
+{
+    // The program lab has no task spec to plan runs from: its expected cost
+    // is its two programs' runs, below a timed lab's (it crashed the
+    // ordering once, before any check started).
+    StandInClass c(2, {"program", "streams", "hello"});
+    const RunOrder r = run_order(c, 6);
+    CHECK(r.saved == 6);
+    CHECK(r.started == std::vector<std::string> {"s10 streams", "s11 streams", "s10 hello", "s11 hello", "s10 program",
+                                                 "s11 program"});
+}
+
 TEST_CASE("grade scheduler: the files compile in the order their checks start")
 {
     StandInClass c(2, kMixedLabs);
