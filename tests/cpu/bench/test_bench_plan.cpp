@@ -88,8 +88,9 @@ TEST_CASE("bench plan: the course's sweeps, smallest first")
         CHECK(ns(task_of("reduction", task).bench_sizes) == std::vector<std::int64_t> {1 << 20, 1 << 22, 1 << 24, 1 << 26});
     CHECK(ns(task_of("stencil", "shared").bench_sizes) == std::vector<std::int64_t> {1 << 20, 1 << 22, 1 << 24, 1 << 26});
     CHECK(ns(task_of("matmul", "tiled").bench_sizes) == std::vector<std::int64_t> {512, 1024, 2048, 4096});
+    // aos_soa stops at 2^24: 2 GiB of structures at 2^26 made its sweep too long for a device call.
     for (const char* task : {"aos", "soa", "convert"})
-        CHECK(ns(task_of("aos_soa", task).bench_sizes) == std::vector<std::int64_t> {1 << 20, 1 << 22, 1 << 24, 1 << 26});
+        CHECK(ns(task_of("aos_soa", task).bench_sizes) == std::vector<std::int64_t> {1 << 20, 1 << 22, 1 << 24});
     const auto& rotation = task_of("rotation", "naive").bench_sizes;
     REQUIRE(rotation.size() == 3);
     CHECK(rotation.back() == Params {{"width", 8192}, {"height", 8192}});
