@@ -307,7 +307,9 @@ std::unique_ptr<RevealedCall> revealed_call(const RunRequest& req, const Prepare
     std::vector<BufferDecl> inputs;
     for (const auto& e : in_file.entries())
         if (e.decl.role == Role::input) inputs.push_back(e.decl);
-    auto rc = std::make_unique<RevealedCall>(RevealedCall {OwnedCallBuffers(inputs), {}});
+    // Every input of a parent-clock call is a fill (run_task), which writes all of it.
+    auto rc = std::make_unique<RevealedCall>(
+        RevealedCall {OwnedCallBuffers(inputs, OwnedCallBuffers::Contents::unfilled), {}});
     apply_fills(req.spec->input_fills(req.params), seed, rc->inputs.view());
     for (const auto& e : in_file.entries())
         rc->view.add(e.decl, e.decl.role == Role::input ? rc->inputs.view().entry(e.decl.name).bytes : e.bytes);
