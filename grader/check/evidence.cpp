@@ -169,10 +169,10 @@ std::optional<std::string> finding_of_copies(const LaunchExpectation& e, const P
                            "(cudaHostAlloc in host_alloc)",
                            t.pageable_copies, host_copies);
     if (overlap_asked(e.overlap_from, params) && host_copies > 0 && t.overlapped_copies == 0)
-        return fmt::format("none of the call's {} copies between host and device ran while a kernel of another "
-                           "stream ran: its {} copies and {} kernel launch(es) used {} stream(s), and each kernel "
-                           "waited for the copies or they for it (one stream for every chunk, a kernel on the default "
-                           "stream, or a wait inside the loop: cudaStreamSynchronize, cudaDeviceSynchronize, or "
+        return fmt::format("none of the call's {} copies between host and device brought a chunk in while a kernel "
+                           "of another stream ran: its {} copies and {} kernel launch(es) used {} stream(s), and each "
+                           "kernel waited for the copies or they for it (one stream for every chunk, a kernel on the "
+                           "default stream, or a wait inside the loop: cudaStreamSynchronize, cudaDeviceSynchronize, or "
                            "hpc.h's cudaCheckError(), which waits for the device)",
                            host_copies, t.copies, t.kernels, t.streams);
     return std::nullopt;

@@ -82,7 +82,7 @@ struct LaunchExpectation {
     // From the CUPTI copy records (streams): every copy between host and
     // device is from or to pinned memory; and, at the sizes at least
     // `overlap_from` (each of its parameters at least its value; empty: never
-    // asked), some copy ran while a kernel of another stream ran.
+    // asked), some copy into the device ran while a kernel of another stream ran.
     bool pinned = false;
     Params overlap_from;
     // A grid that fills the GPU once and loops over the data (grid-stride):

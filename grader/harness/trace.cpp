@@ -1,5 +1,7 @@
 #include "trace.h"
 
+#include "copy_overlap.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -36,10 +38,6 @@ constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 
 // stream: what end_call() counts the overlapped copies and the streams from.
 // A call of the course makes a few dozen; past the cap, the rest are not
 // kept (the counts then say at least).
-struct Interval {
-    std::uint64_t start, end;
-    std::uint32_t stream;
-};
 constexpr std::size_t kMaxIntervals = 1024;
 std::mutex g_intervals_mutex;
 std::vector<Interval> g_kernel_intervals, g_copy_intervals;
@@ -48,22 +46,6 @@ void keep_interval(std::vector<Interval>& into, const Interval& i)
 {
     std::lock_guard lock(g_intervals_mutex);
     if (into.size() < kMaxIntervals) into.push_back(i);
-}
-
-// A copy overlaps when a kernel of another stream ran at the same time. (A
-// copy beside a copy the other way is not enough: chunks whose kernels run
-// on the default stream still copy one chunk out while the next comes in,
-// and the kernels, on that stream, wait for both.)
-std::uint32_t overlapped_copies()
-{
-    std::uint32_t n = 0;
-    for (const Interval& c : g_copy_intervals)
-        for (const Interval& k : g_kernel_intervals)
-            if (k.stream != c.stream && c.start < k.end && k.start < c.end) {
-                ++n;
-                break;
-            }
-    return n;
 }
 
 std::uint32_t distinct_streams()
@@ -104,7 +86,7 @@ void record(const CUpti_Activity* a, wire::CallTrace& t)
         if (k->staticSharedMemory > 0 || k->dynamicSharedMemory > 0) t.any_shared = 1;
         t.kernel_ns += k->end - k->start;
         ++t.kernels;
-        keep_interval(g_kernel_intervals, {k->start, k->end, k->streamId});
+        keep_interval(g_kernel_intervals, {k->start, k->end, k->streamId, false});
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -115,7 +97,8 @@ void record(const CUpti_Activity* a, wire::CallTrace& t)
         else if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOD) t.d2d_bytes += m->bytes;
         if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD || m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH) {
             count_host_kind(*m, t);
-            keep_interval(g_copy_intervals, {m->start, m->end, m->streamId});
+            keep_interval(g_copy_intervals,
+                          {m->start, m->end, m->streamId, m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD});
         }
         break;
     }
@@ -181,7 +164,7 @@ void end_call()
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     if (g_current) {
         std::lock_guard lock(g_intervals_mutex);
-        g_current->overlapped_copies = overlapped_copies();
+        g_current->overlapped_copies = copies_in_beside_kernels(g_copy_intervals, g_kernel_intervals);
         g_current->streams = distinct_streams();
         g_current->traced = 1;
     }

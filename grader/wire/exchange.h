@@ -177,8 +177,9 @@ struct CallTrace {
     std::uint32_t dropped;          // records CUPTI lost
     // The copies between host and device by the host memory's kind (a copy
     // from pageable memory is staged by the driver: slower, and synchronous),
-    // the streams the call's copies and kernels ran on, and the copies that
-    // ran, for some time, while a kernel of another stream ran.
+    // the streams the call's copies and kernels ran on, and the copies into
+    // the device that ran, for some time, while a kernel of another stream
+    // ran (harness/copy_overlap.h says why only those).
     std::uint32_t pinned_copies, pageable_copies;
     std::uint32_t streams;
     std::uint32_t overlapped_copies;
