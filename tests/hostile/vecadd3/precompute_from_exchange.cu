@@ -21,7 +21,7 @@ struct Job {
     char lab[32], task[32];
     uint32_t nparams, nbuffers;
     Param params[8];
-    Buffer buffers[8];
+    Buffer buffers[16];  /* wire::kMaxBuffers since exchange version 5 */
     uint32_t ncalls, nsets, flags, reserved;
     uint64_t slot_bytes, out_slot_bytes, data_offset, guard_bytes, marker;
     uint32_t empty_calls, reserved2;
