@@ -618,10 +618,6 @@ part_readme() {
   [ "$clone_parts_only" = 1 ] && hpclab="$clone/build/default/grader/hpclab"  # for the parts after this one
 }
 
-# The student kit (issue 13): exported for this GPU's architecture, built
-# with its own README's commands, then checked there with a correct file (the
-# solution, copied in as a student would write it) and a broken one.
-# The generated class alone (GRADE_SAMPLE=0 skips the sample class).
 # Issue 33: CUDA_DEVICE_MAX_CONNECTIONS 8 against 1 for the streams lab (its
 # lab.json says 8), on hpclab's clock: scripts/streams-connections.sh.
 part_connections() {
@@ -661,8 +657,12 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "check-*.txt")), key=lambda 
 PY
 }
 
+# The generated class alone (GRADE_SAMPLE=0 skips the sample class).
 part_class() { GRADE_NO_KILL=1 GRADE_SAMPLE=0 part_grade; }
 
+# The student kit (issue 13): exported for this GPU's architecture, built
+# with its own README's commands, then checked there with a correct file (the
+# solution, copied in as a student would write it) and a broken one.
 part_kit() {
   local kit="$BUILD-logs/kit" t0 rc arch
   arch=${CMAKE_CUDA_ARCHITECTURES:-90}
