@@ -168,27 +168,31 @@ Timing timing_frame(const LabInfo& lab, const TaskInfo& task)
     return timing;
 }
 
-// The end of a program, said once by whichever comes first: run_task as
-// the program ends, or the thread that ran it (every other way out).
-class ProgramEnd {
+// A moment said once, by whichever comes first: a program's end (run_task
+// as the program ends, or the thread that ran it, every other way out), or
+// the leave to judge its outputs (its GPU turn over, or the program not
+// needed).
+class Signal {
 public:
     void set()
     {
         std::call_once(once_, [this] { promise_.set_value(); });
     }
-    void wait() const { ended_.wait(); }
+    void wait() const { said_.wait(); }
+    std::shared_future<void> future() const { return said_; }
 
 private:
     std::once_flag once_;
     std::promise<void> promise_;
-    std::shared_future<void> ended_ = promise_.get_future().share();
+    std::shared_future<void> said_ = promise_.get_future().share();
 };
 
 // A program of a first timing round: it makes its inputs and uploads them
 // early, then waits at its gate until the timing phase lets it run.
 struct TimingPhase::PreparedProgram {
     std::shared_ptr<Gate> gate = std::make_shared<Gate>();
-    std::shared_ptr<ProgramEnd> end = std::make_shared<ProgramEnd>();
+    std::shared_ptr<Signal> end = std::make_shared<Signal>();
+    std::shared_ptr<Signal> judge = std::make_shared<Signal>();  // its outputs may be judged
     std::future<RunReport> run;
 
     PreparedProgram() = default;
@@ -199,6 +203,7 @@ struct TimingPhase::PreparedProgram {
     ~PreparedProgram()
     {
         gate->close();
+        judge->set();
         if (run.valid()) run.wait();
     }
     bool waiting() const { return run.valid() && !ran; }
@@ -214,6 +219,7 @@ struct TimingPhase::PreparedProgram {
     }
     const RunReport& report()
     {
+        judge->set();
         if (!judged) judged = run.get();
         return *judged;
     }
@@ -239,10 +245,11 @@ namespace {
 // soon as the program ends, before the judging. Until it is ready at its
 // gate (started, inputs made and uploaded) it holds a shared turn on the GPU:
 // its uploads must not run beside another check's timed calls.
-std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<ProgramEnd> end, GpuTurns* turns,
-                                      std::shared_future<BuildResult> build = {})
+std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<Signal> end, std::shared_ptr<Signal> judge,
+                                      GpuTurns* turns, std::shared_future<BuildResult> build = {})
 {
     req.on_program_end = [end] { end->set(); };
+    req.judge_after = judge->future();
     return std::async(std::launch::async, [build, req, end, turns]() mutable {
         RunReport r;  // the baseline not building is reported by measure()
         std::optional<std::thread> until_ready;
@@ -329,7 +336,7 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
                 b = std::make_shared<PreparedProgram>();
                 RunRequest req = request(i, false, {});
                 req.gate = b->gate;
-                b->run = start_prepared(std::move(req), b->end, turns_, baseline_);
+                b->run = start_prepared(std::move(req), b->end, b->judge, turns_, baseline_);
             }
             p->baseline = b;
         }
@@ -351,7 +358,7 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
         RunRequest req = request(i, true, program);
         req.facts = facts;
         req.gate = p->student->gate;
-        p->student->run = start_prepared(std::move(req), p->student->end, turns_);
+        p->student->run = start_prepared(std::move(req), p->student->end, p->student->judge, turns_);
     }
 }
 
@@ -392,6 +399,9 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices)
             p.student->run_calls(within_s);
         }
     }
+    // Judged now, side by side: never beside a timed call (RunRequest::judge_after).
+    for (std::size_t i : todo) prepared_[i]->student->judge->set();
+    for (const auto& [key, program] : ran) program->judge->set();
     for (const auto& [key, program] : ran) baselines_->keep(key, program->report());
     for (std::size_t i : todo) {
         const std::string& key = baseline_keys_[i];

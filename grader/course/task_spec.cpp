@@ -57,12 +57,12 @@ struct Mismatch {
     bool poison = false;
 };
 
-// The indices compared, in order and each once: the edges, and between
-// them one random index in each of `budget` equal strata. A stratified
-// sample comes sorted and unique as it is drawn (a sort of millions of
-// random draws cost more, on one thread, than comparing every element of
-// a cheap reference on all of them: stencil's timed runs), and it spreads
-// over the whole buffer.
+}  // namespace
+
+// A stratified sample comes sorted and unique as it is drawn (a sort of
+// millions of random draws cost more, on one thread, than comparing every
+// element of a cheap reference on all of them: stencil's timed runs), and
+// it spreads over the whole buffer.
 std::vector<std::uint64_t> sample_indices(std::uint64_t count, std::uint64_t budget, std::uint64_t seed)
 {
     std::vector<std::uint64_t> idx;
@@ -79,6 +79,8 @@ std::vector<std::uint64_t> sample_indices(std::uint64_t count, std::uint64_t bud
     for (std::uint64_t i = count - edge; i < count; ++i) idx.push_back(i);
     return idx;
 }
+
+namespace {
 
 // Unwritten elements, over the whole buffer: cheap, and a missed tail
 // of the array is the most common bug of the early labs.
@@ -118,6 +120,14 @@ struct Sample {
 // quarter, comparing everything costs less than drawing indices.
 Sample choose_sample(std::uint64_t count, double cost, const CheckInput& in)
 {
+    if (!in.sample.empty()) {
+        Sample given;
+        given.sampled = true;
+        for (const std::uint64_t i : in.sample)
+            if (i < count) given.indices.push_back(i);
+        given.size = given.indices.size();
+        return given;
+    }
     const auto budget = static_cast<std::uint64_t>(std::max(1024.0, in.reference_budget / cost));
     Sample sample;
     sample.sampled = budget < count / 4;
@@ -315,6 +325,29 @@ void apply_fills(const std::vector<InputFill>& fills, std::uint64_t seed, CallBu
         const RandomStream rs(seed, f.stream);
         if (call.entry(f.buffer).decl.type == ElemType::f32) fill_uniform(call.get<float>(f.buffer), rs, f.lo, f.hi);
         else fill_uniform(call.get<int>(f.buffer), rs, static_cast<std::int64_t>(f.lo), static_cast<std::int64_t>(f.hi));
+    }
+}
+
+void apply_fills_at(const std::vector<InputFill>& fills, std::uint64_t seed, CallBuffers& call, std::uint64_t outputs,
+                    std::span<const std::uint64_t> at)
+{
+    for (const InputFill& f : fills) {
+        const RandomStream rs(seed, f.stream);
+        const CallBuffers::Entry& e = call.entry(f.buffer);
+        const std::uint64_t width = outputs ? e.decl.count / outputs : 0;
+        parallel_for(at.size(), [&](std::uint64_t b, std::uint64_t end) {
+            for (std::uint64_t k = b; k < end; ++k)
+                for (std::uint64_t i = at[k] * width; i < (at[k] + 1) * width && i < e.decl.count; ++i) {
+                    if (e.decl.type == ElemType::f32) {
+                        const auto v = static_cast<float>(rs.real(i, f.lo, f.hi));
+                        std::memcpy(e.bytes.data() + 4 * i, &v, 4);
+                    } else {
+                        const auto v = static_cast<std::int32_t>(
+                            rs.integer(i, static_cast<std::int64_t>(f.lo), static_cast<std::int64_t>(f.hi)));
+                        std::memcpy(e.bytes.data() + 4 * i, &v, 4);
+                    }
+                }
+        }, /*grain=*/256);
     }
 }
 

@@ -35,6 +35,10 @@ struct CheckInput {
     std::string_view printed;      // what the program printed before the call returned
     std::string_view printed_late; // ...and after it returned (kernel output the host did not wait for)
     std::uint64_t sample_seed = 0; // for checks that sample large outputs
+    // Non-empty: the indices compared in every output, sorted and each once
+    // (a pointwise task's timed call, whose inputs exist only there:
+    // TaskSpec::pointwise). Every element is still checked for the poison.
+    std::span<const std::uint64_t> sample;
     // Reference operations one call may cost before the comparison samples
     // (every element is still checked for the poison).
     double reference_budget = 4e8;
@@ -76,6 +80,15 @@ void apply_fills(const std::vector<InputFill>& fills, std::uint64_t seed, CallBu
 class TaskSpec;
 // Whether every input of the task at this size has a fill (no inputs: true).
 bool all_inputs_filled(const TaskSpec& spec, const Params& params);
+// The indices of `count` elements to compare, sorted and each once: the
+// first and last 256, and one random index in each of `budget` equal strata
+// between them (all of them when `budget` covers the count).
+std::vector<std::uint64_t> sample_indices(std::uint64_t count, std::uint64_t budget, std::uint64_t seed);
+// The fills of a pointwise task (TaskSpec::pointwise) made only where
+// output elements `at` of `outputs` elements read them: the rest of each
+// input is left as it was.
+void apply_fills_at(const std::vector<InputFill>& fills, std::uint64_t seed, CallBuffers& call, std::uint64_t outputs,
+                    std::span<const std::uint64_t> at);
 
 class TaskSpec {
 public:
@@ -101,6 +114,12 @@ public:
                            std::span<double> scale) const;
     // Operations per reference element: past a budget, a sample is compared.
     virtual double reference_cost(const Params&) const { return 1; }
+    // True when element i of every output (all of one count, m) is computed
+    // from elements [i*w, (i+1)*w) of each input alone, w = the input's
+    // count / m, and the default check() judges it. A large timed call of
+    // such a task is judged on a sample drawn after the call, its inputs
+    // made again only where the sample reads them (run/task_runner.cpp).
+    virtual bool pointwise(const Params&) const { return false; }
     // Where index i of an output is, in the lab's words ("row 3, column 17").
     virtual std::string locate(const Params& params, std::string_view output, std::uint64_t index) const;
     virtual Work work(const Params&) const { return {}; }

@@ -29,11 +29,17 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
     if (buffers.size() > wire::kMaxBuffers || params.size() > wire::kMaxParams || ncalls == 0 ||
         ncalls > wire::kMaxCalls)
         throw std::logic_error("exchange: job too large for the wire format");
+    // A parent-clock job's inputs take no room: the program makes each call's
+    // from its seed (wire/exchange.h). Their room was most of the file (aos_soa's
+    // timed soa calls: eight input arrays against one output), and the kernel
+    // zeroes every page of it as the file is mapped.
+    inputs_in_file_ = !(flags & wire::kFlagParentClock);
     std::uint64_t slot_bytes = 0, out_slot_bytes = 0;
     std::vector<std::uint64_t> offsets, out_offsets;
     for (const auto& b : buffers) {
-        offsets.push_back(slot_bytes);
-        slot_bytes = round_up(slot_bytes + b.bytes(), kAlign);
+        const bool room = b.role == Role::output || inputs_in_file_;
+        offsets.push_back(room ? slot_bytes : 0);
+        if (room) slot_bytes = round_up(slot_bytes + b.bytes(), kAlign);
         out_offsets.push_back(out_slot_bytes);
         if (b.role == Role::output) out_slot_bytes = round_up(out_slot_bytes + b.bytes(), kAlign);
     }
@@ -169,7 +175,8 @@ CallBuffers ExchangeFile::call(std::uint32_t k) const
     CallBuffers view;
     auto* file = static_cast<std::byte*>(map_);
     for (std::size_t i = 0; i < decls_.size(); ++i)
-        view.add(decls_[i], {file + wire::buffer_offset(job_, k, job_.buffers[i]),
+        if (decls_[i].role == Role::output || inputs_in_file_)
+            view.add(decls_[i], {file + wire::buffer_offset(job_, k, job_.buffers[i]),
                              static_cast<std::size_t>(decls_[i].bytes())});
     return view;
 }

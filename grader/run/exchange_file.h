@@ -51,10 +51,13 @@ public:
     wire::Header& header() { return *reinterpret_cast<wire::Header*>(map_); }
     const wire::Result& result() const { return reinterpret_cast<const wire::Header*>(map_)->result; }
     std::uint32_t ncalls() const { return ncalls_; }
+    const std::vector<BufferDecl>& decls() const { return decls_; }
     std::uint32_t nsets() const { return job_.nsets; }
     // Views on call k's buffers inside the file: the inputs of set k % nsets
-    // (shared by the calls of that set) and call k's own outputs.
+    // (shared by the calls of that set; none in a parent-clock job, whose
+    // inputs the program makes) and call k's own outputs.
     CallBuffers call(std::uint32_t k) const;
+    bool inputs_in_file() const { return inputs_in_file_; }
     std::uint64_t size() const { return size_; }
 
 private:
@@ -65,6 +68,7 @@ private:
     std::uint64_t size_ = 0;
     std::uint32_t ncalls_ = 0;
     bool discards_outputs_ = false;
+    bool inputs_in_file_ = true;
     bool frozen_by_seal_ = false;
     std::vector<BufferDecl> decls_;
     wire::Job job_ {};

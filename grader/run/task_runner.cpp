@@ -86,6 +86,7 @@ std::uint32_t exchange_flags(const RunRequest& req)
     if (req.measure_copy) flags |= wire::kFlagMeasureCopy;
     if (req.outputs_only) flags |= wire::kFlagOutputsOnly;
     if (!req.judge_outputs) flags |= wire::kFlagDiscardOutputs;
+    if (req.parent_clock) flags |= wire::kFlagParentClock;  // reveal_inputs says how
     return flags;
 }
 
@@ -295,25 +296,47 @@ std::vector<std::vector<std::string>> modified_inputs(const RunRequest& req, con
 
 // A parent-clock call's buffers: its inputs made again here from the seed it
 // was sent (the program's copy never came back), its outputs as written.
+// With a sample (a pointwise task: judged_sample), the inputs are made only
+// where the sample's elements read them.
 struct RevealedCall {
     OwnedCallBuffers inputs;
     CallBuffers view;
+    std::vector<std::uint64_t> sample;  // empty: every element is judged
 };
 
 std::unique_ptr<RevealedCall> revealed_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k,
-                                            std::uint64_t seed)
+                                            std::uint64_t seed, std::vector<std::uint64_t> sample)
 {
-    const CallBuffers in_file = ex.file->call(k);
+    const CallBuffers in_file = ex.file->call(k);  // its outputs alone
     std::vector<BufferDecl> inputs;
-    for (const auto& e : in_file.entries())
-        if (e.decl.role == Role::input) inputs.push_back(e.decl);
-    // Every input of a parent-clock call is a fill (run_task), which writes all of it.
+    std::uint64_t outputs = 0;
+    for (const BufferDecl& d : ex.file->decls())
+        if (d.role == Role::input) inputs.push_back(d);
+        else outputs = d.count;
+    // Every input of a parent-clock call is a fill (run_task), which writes
+    // all of it; a sample's reference reads only what apply_fills_at writes.
     auto rc = std::make_unique<RevealedCall>(
-        RevealedCall {OwnedCallBuffers(inputs, OwnedCallBuffers::Contents::unfilled), {}});
-    apply_fills(req.spec->input_fills(req.params), seed, rc->inputs.view());
-    for (const auto& e : in_file.entries())
-        rc->view.add(e.decl, e.decl.role == Role::input ? rc->inputs.view().entry(e.decl.name).bytes : e.bytes);
+        RevealedCall {OwnedCallBuffers(inputs, OwnedCallBuffers::Contents::unfilled), {}, std::move(sample)});
+    if (rc->sample.empty()) apply_fills(req.spec->input_fills(req.params), seed, rc->inputs.view());
+    else apply_fills_at(req.spec->input_fills(req.params), seed, rc->inputs.view(), outputs, rc->sample);
+    for (const BufferDecl& d : ex.file->decls())  // in the job's order: guard bits name them by place
+        rc->view.add(d, (d.role == Role::input ? rc->inputs.view() : in_file).entry(d.name).bytes);
     return rc;
+}
+
+// The elements a pointwise task's large timed call is judged on
+// (run_recipe.h, kTimedPointwiseSample): drawn now, after the program ended,
+// keyed by the exchange's hash key, which never left hpclab. None (every
+// element) for any other task, a small call, or a run whose outputs are
+// shown whole (on_first_outputs).
+std::vector<std::uint64_t> judged_sample(const RunRequest& req, const PreparedExchange& ex, std::uint64_t seed)
+{
+    if (!req.spec->pointwise(req.params) || req.on_first_outputs) return {};
+    std::uint64_t outputs = 0;
+    for (const BufferDecl& d : ex.file->decls())
+        if (d.role == Role::output) outputs = d.count;
+    if (outputs <= 4 * kTimedPointwiseSample) return {};
+    return sample_indices(outputs, kTimedPointwiseSample, mix64(ex.hash_key ^ seed));
 }
 
 // The commitment to a call's outputs (wire/reveal.h), as the harness makes it.
@@ -338,7 +361,8 @@ std::uint64_t commitment_of(const CallBuffers& call, std::uint64_t seed)
 // Call k as the parent judges it: what the harness says it saw (times,
 // return value, guards), what the outputs in `buffers` are against the spec.
 CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k, const CallBuffers& buffers,
-                      const std::vector<std::string_view>& printed, std::vector<std::string> inputs_modified)
+                      const std::vector<std::string_view>& printed, std::vector<std::string> inputs_modified,
+                      std::span<const std::uint64_t> sample = {})
 {
     CallReport c;
     const wire::CallOutcome& o = ex.file->result().calls[k];
@@ -349,8 +373,9 @@ CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::ui
     c.host_ms = o.host_ms;
     c.gpu_ms = o.gpu_ms;
     c.trace = o.trace;
-    for (std::size_t b = 0; b < buffers.entries().size(); ++b)
-        if (o.guard_damaged & (1u << b)) c.guards_damaged.push_back(buffers.entries()[b].decl.name);
+    const std::vector<BufferDecl>& decls = ex.file->decls();  // bit b is the job's buffer b
+    for (std::size_t b = 0; b < decls.size(); ++b)
+        if (o.guard_damaged & (1u << b)) c.guards_damaged.push_back(decls[b].name);
     c.inputs_modified = std::move(inputs_modified);
     if (!req.judge_outputs) return c;  // nothing came back to judge: the call counts as passed
     if (!c.inputs_modified.empty()) {
@@ -367,6 +392,7 @@ CallReport judge_call(const RunRequest& req, const PreparedExchange& ex, std::ui
         .printed = k < printed.size() ? printed[k] : std::string_view {},
         .printed_late = k + 1 < printed.size() ? printed[k + 1] : std::string_view {},
         .sample_seed = mix64(req.seed ^ 0xC0FFEEull ^ k),
+        .sample = sample,
         .reference_budget = req.reference_budget,
     });
     return c;
@@ -395,8 +421,8 @@ CallReport judge_revealed_call(const RunRequest& req, const PreparedExchange& ex
         c.parent_ms = driven.parent_ms[j];
         return c;
     }
-    const auto call = revealed_call(req, ex, k, driven.seeds[j]);
-    CallReport c = judge_call(req, ex, k, call->view, printed, {});
+    const auto call = revealed_call(req, ex, k, driven.seeds[j], judged_sample(req, ex, driven.seeds[j]));
+    CallReport c = judge_call(req, ex, k, call->view, printed, {}, call->sample);
     c.parent_ms = driven.parent_ms[j];
     if (c.done && commitment_of(call->view, driven.seeds[j]) != driven.commitments[j] &&
         report.status != RunStatus::tampered) {
@@ -591,6 +617,7 @@ RunReport run_task(const RunRequest& request)
     if (req.parent_clock)
         driver.emplace(ex.file->handshake(), req.empty_calls + req.ncalls, driver_cpu(req));
     ProcessResult process = run_program(req, {&ex}, data_bytes(decls), driver ? &*driver : nullptr);
+    if (req.judge_after.valid()) req.judge_after.wait();
     noted = timeline_clock();
     RunReport judged = judge_run(req, ex, std::move(process), {inputs_ms, ms_since(t_program)},
                                  driver ? driver->calls() : DrivenCalls {});

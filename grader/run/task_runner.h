@@ -10,6 +10,7 @@
 #include "course/task_spec.h"
 
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,6 +106,11 @@ struct RunHooks {
     // Called as soon as the program and every process of its run have ended,
     // before the judging: a timed program's time alone on the GPU ends here.
     std::function<void()> on_program_end;
+    // Valid: the judging waits for it once the program ended. A timed
+    // program's outputs are judged after the last program of its GPU turn
+    // ran: judged at once, they took the host beside the next program's
+    // timed calls (check/timing.cpp).
+    std::shared_future<void> judge_after;
 };
 
 // One run: what runs, how, and the hooks, each part declared on its own

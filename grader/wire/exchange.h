@@ -13,7 +13,8 @@
 //   output slot ncalls - 1
 //
 // A job has `nsets` input sets (nsets <= ncalls): call k reads the inputs of
-// slot k % nsets. Runs that check correctness give every call its own set;
+// slot k % nsets. A parent-clock job's inputs (kFlagParentClock) take no
+// room in the slots: the child makes each call's from the seed it is sent. Runs that check correctness give every call its own set;
 // timed runs cycle through a few sets that the harness keeps on the device,
 // so that a timed call costs a device copy instead of a trip from the host,
 // while consecutive calls still see different inputs at the same pointers

@@ -49,6 +49,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -159,18 +160,23 @@ void play(const std::string& trick, const wire::Job& job, unsigned char* file, s
     if (trick == "modify_input" && job.nbuffers > 0) buffer(job, file, k, job.buffers[0].name)[0] ^= 1;
 }
 
-// The inputs of handshake j's call, made from its seed into the input set.
-void make_inputs(const wire::Job& job, unsigned char* file, std::uint64_t seed)
+// The inputs of handshake j's call, made from its seed, by name: in the
+// program's own memory, as the harness makes them on the GPU (a parent-clock
+// job's inputs take no room in the file).
+std::map<std::string, std::vector<std::int32_t>> make_inputs(const wire::Job& job, std::uint64_t seed)
 {
+    std::map<std::string, std::vector<std::int32_t>> made;
     for (std::uint32_t b = 0; b < job.nbuffers; ++b) {
         const wire::Buffer& d = job.buffers[b];
         if (d.role != wire::Role::input) continue;
-        auto* out = reinterpret_cast<std::int32_t*>(file + wire::buffer_offset(job, 0, d));
+        std::vector<std::int32_t>& out = made[d.name];
+        out.resize(d.count);
         const std::uint64_t key = wire::stream_key(seed, d.fill_stream);
         for (std::uint64_t i = 0; i < d.count; ++i)
             out[i] = static_cast<std::int32_t>(wire::stream_integer(key, i, static_cast<std::int64_t>(d.fill_lo),
                                                                     static_cast<std::int64_t>(d.fill_hi)));
     }
+    return made;
 }
 
 std::uint64_t commit(const wire::Job& job, unsigned char* file, std::uint32_t k, std::uint64_t seed)
@@ -204,7 +210,7 @@ void revealed_call(const std::string& trick, wire::Header* h, unsigned char* fil
     const wire::Job& job = h->job;
     const std::uint32_t j = job.empty_calls + k;
     const std::uint64_t seed = wait_for_go(h, j);
-    make_inputs(job, file, seed);
+    auto inputs = make_inputs(job, seed);
     if (trick == "early_done") say_done(h, j, 0);
     if (trick == "sleepy") sleep_ms(30);
     if (trick == "claim_fast") sleep_ms(20);
@@ -215,8 +221,9 @@ void revealed_call(const std::string& trick, wire::Header* h, unsigned char* fil
                 std::memcpy(file + wire::buffer_offset(job, k, job.buffers[b]),
                             file + wire::buffer_offset(job, k - 1, job.buffers[b]), job.buffers[b].count * 4);
     } else if (!discard) {
-        std::int32_t *a = buffer(job, file, 0, "a"), *b = buffer(job, file, 0, "b"), *c = buffer(job, file, k, "c");
-        for (std::uint64_t i = 0; a && b && c && i < job.buffers[2].count; ++i) c[i] = a[i] + b[i];
+        const std::vector<std::int32_t>&a = inputs["a"], &b = inputs["b"];
+        std::int32_t* c = buffer(job, file, k, "c");
+        for (std::uint64_t i = 0; c && i < job.buffers[2].count && i < a.size() && i < b.size(); ++i) c[i] = a[i] + b[i];
     }
     if (trick != "early_done") say_done(h, j, discard ? 0 : commit(job, file, k, seed));
 }

@@ -6,9 +6,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 using namespace hpclab;
 
@@ -154,4 +156,31 @@ TEST_CASE("compare: a costly reference is sampled, always with the first and las
     f.bufs.view().get<int>("y")[999999] = 2 * (999999 - 3);
     f.poison(500000);  // unwritten elements are found over the whole buffer, sampled or not
     CHECK(f.check().kind == CheckResult::Kind::unwritten);
+}
+
+TEST_CASE("compare: a sample given by the caller is what is compared, and the poison is still found everywhere")
+{
+    Fixture f(ElemType::i32, 100000, exact());
+    const std::vector<std::uint64_t> sample = sample_indices(100000, 2000, 7);
+    REQUIRE(sample.size() == 2000);
+    CHECK(std::is_sorted(sample.begin(), sample.end()));
+    CHECK(std::adjacent_find(sample.begin(), sample.end()) == sample.end());  // each once
+    CHECK(sample.front() == 0);
+    CHECK(sample.back() == 99999);
+    CheckInput in {.task = f.task, .params = f.params, .buffers = f.bufs.view(), .sample = sample};
+    CHECK(f.spec.check(in).ok());
+    CHECK(f.spec.check(in).sampled);
+    CHECK(f.spec.check(in).checked == 2000);
+    // One index the sample misses, and one it holds.
+    std::uint64_t missed = 300;
+    while (std::binary_search(sample.begin(), sample.end(), missed)) ++missed;
+    f.bufs.view().get<int>("y")[missed] = 1;
+    CHECK(f.spec.check(in).ok());
+    f.bufs.view().get<int>("y")[sample[1000]] = 1;
+    const CheckResult r = f.spec.check(in);
+    CHECK(r.kind == CheckResult::Kind::mismatch);
+    CHECK(r.summary.find("y[" + std::to_string(sample[1000]) + "]") != std::string::npos);
+    f.bufs.view().get<int>("y")[sample[1000]] = 2 * (int(sample[1000]) - 3);
+    f.poison(missed + 1 < 100000 && !std::binary_search(sample.begin(), sample.end(), missed + 1) ? missed + 1 : missed);
+    CHECK(f.spec.check(in).kind == CheckResult::Kind::unwritten);
 }

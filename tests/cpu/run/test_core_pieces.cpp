@@ -133,6 +133,27 @@ TEST_CASE("exchange: a trusted baseline's run that discards its outputs gets no 
     CHECK(ex.size() == ex.header().job.data_offset + 3 * ex.header().job.slot_bytes);
 }
 
+TEST_CASE("exchange: a parent-clock run's inputs take no room in the file, its outputs a slot per call")
+{
+    const std::vector<BufferDecl> decls = {{"p", ElemType::f32, Place::device, Role::input, 8000},
+                                           {"a", ElemType::i32, Place::host, Role::input, 1000},
+                                           {"c", ElemType::i32, Place::device, Role::output, 1000}};
+    ExchangeFile ex("lab", "task", {{"n", 1000}}, decls, 6, wire::kFlagParentClock, 1, 0, 1);
+    const wire::Job& job = ex.header().job;
+    CHECK_FALSE(ex.inputs_in_file());
+    CHECK(job.slot_bytes == 4096);  // c alone, aligned
+    CHECK(ex.size() == job.data_offset + 6 * 4096);
+    // The program's view of the outputs and the parent's agree; inputs are not in the view.
+    for (std::uint32_t k = 0; k < 6; ++k) ex.call(k).get<int>("c")[999] = static_cast<int>(k);
+    const auto* base = reinterpret_cast<const std::byte*>(&ex.header());
+    int back;
+    std::memcpy(&back, base + wire::buffer_offset(job, 4, job.buffers[2]) + 4 * 999, 4);
+    CHECK(back == 4);
+    CHECK(ex.call(3).entries().size() == 1);
+    CHECK(ex.call(3).entries()[0].decl.name == "c");
+    CHECK(ex.decls().size() == 3);  // the job still lists every buffer, in order
+}
+
 TEST_CASE("exchange: frozen with no writer left, the file is sealed and read in place (with one left, copied)")
 {
     const std::vector<BufferDecl> decls = {{"c", ElemType::i32, Place::device, Role::output, 1000}};
