@@ -52,7 +52,7 @@ BuildResult build_student(const Toolchain& tc, const LabInfo& lab, const std::fi
 {
     std::error_code ec;
     if (timing.active() && std::filesystem::equivalent(source, lab.baseline_source, ec)) return timing.baseline_build();
-    return build_lab_program(tc, lab, source, build_name(lab, source));
+    return build_lab_program(tc, lab, source, build_name(lab, source), {}, /*sass_in_background=*/true);
 }
 
 // The split of the runs' shared wall time between correctness and sanitizer runs.
@@ -226,7 +226,8 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "",
                     out.run_s + out.sanitizer_s));
 
-    // 3. Evidence, per task.
+    // 3. Evidence, per task (the program's machine code read beside the runs).
+    complete_program_code(tc, out.build);
     const std::string source_text = read_text_file(o.source).value_or("");  // built: a file that reads
     for (std::size_t i = 0; i < tasks.size(); ++i) gather_task_evidence(out, i, tasks[i], plan, reports, source_text);
 

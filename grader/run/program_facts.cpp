@@ -126,8 +126,15 @@ ProgramFacts read_program_facts(const std::filesystem::path& program, bool trace
         facts.kernels = kernel_stubs(*nm);
         facts.kernels_known = true;
     }
+    read_program_code(facts, program, cuobjdump);
+    return facts;
+}
+
+void read_program_code(ProgramFacts& facts, const std::filesystem::path& program,
+                       const std::filesystem::path& cuobjdump)
+{
     std::error_code ec;
-    if (cuobjdump.empty() || !std::filesystem::exists(cuobjdump, ec)) return facts;
+    if (cuobjdump.empty() || !std::filesystem::exists(cuobjdump, ec)) return;
     if (auto kept = read_text_file(sass_of(program))) {
         facts.code = parse_sass(*kept);
         facts.code_known = true;
@@ -135,7 +142,6 @@ ProgramFacts read_program_facts(const std::filesystem::path& program, bool trace
         facts.code = parse_sass(*sass);
         facts.code_known = true;
     }
-    return facts;
 }
 
 }  // namespace hpclab

@@ -39,6 +39,10 @@ struct ProgramFacts {
 // or when it cannot read the program.
 ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced,
                                 const std::filesystem::path& cuobjdump = {});
+// The machine code alone, into `facts`: from the listing kept beside
+// `program` (keep_sass), else from cuobjdump of the program itself.
+void read_program_code(ProgramFacts& facts, const std::filesystem::path& program,
+                       const std::filesystem::path& cuobjdump);
 
 // The kernel stubs among nm's output (one symbol per line, any format whose
 // last field is the name). Exposed for the tests.

@@ -460,8 +460,22 @@ bool link_whole_program(const Toolchain& tc, const BuildFiles& files, BuildResul
 struct LinkInput {
     const fs::path& bind_lib;
     const std::vector<std::string>& library_flags;
-    bool kernels_inside;  // no library's kernels: the program's SASS is kept
+    bool kernels_inside;      // no library's kernels: the program's SASS is kept
+    bool sass_in_background;  // ... read on another thread (build_lab_program)
 };
+
+// The object's SASS kept beside the program, then the object removed: now,
+// or on another thread whose end r.sass_pending says.
+void keep_sass_of_object(const Toolchain& tc, const BuildFiles& files, bool in_background, BuildResult& r)
+{
+    const auto keep = [object = files.object, program = r.program, cuobjdump = tc.cuobjdump] {
+        keep_sass(object, program, cuobjdump);
+        std::error_code ec;
+        fs::remove(object, ec);
+    };
+    if (in_background) r.sass_pending = std::async(std::launch::async, keep).share();
+    else keep();
+}
 
 // The object linked into the program, after the check that it defines
 // nothing the harness or a library defines (it would replace it there:
@@ -479,8 +493,8 @@ bool link_step(const Toolchain& tc, const LabInfo& lab, const BuildFiles& files,
         return false;
     }
     const ProcessResult lr = link_program(tc, files.object, in.bind_lib, in.library_flags, files.program);
-    if (lr.exited() && lr.exit_code == 0 && in.kernels_inside) keep_sass(files.object, r.program, tc.cuobjdump);
-    fs::remove(files.object, ec);
+    if (lr.exited() && lr.exit_code == 0 && in.kernels_inside) keep_sass_of_object(tc, files, in.sass_in_background, r);
+    else fs::remove(files.object, ec);
     if (lr.exited() && lr.exit_code == 0) return true;
     r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
     r.setup_problem = setup_failure(lr);
@@ -492,7 +506,8 @@ bool link_step(const Toolchain& tc, const LabInfo& lab, const BuildFiles& files,
 }  // namespace
 
 BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs::path& source,
-                              const std::string& variant, const std::vector<std::string>& link_libraries)
+                              const std::string& variant, const std::vector<std::string>& link_libraries,
+                              bool sass_in_background)
 {
     BuildResult r;
     const auto t0 = std::chrono::steady_clock::now();
@@ -523,7 +538,9 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     // library builds (benchmark variants) run kernels from outside it.
     const bool kernels_inside = link_libraries.empty();
     auto facts = [&] {
-        ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty(), tc.cuobjdump);
+        // A listing still being written is read by complete_program_code(), not here.
+        ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty(),
+                                            r.sass_pending.valid() ? fs::path {} : tc.cuobjdump);
         f.kernels_known = f.kernels_known && kernels_inside;
         if (lab.owns_main()) r.calls = read_calls(r.program);
         return f;
@@ -543,7 +560,8 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
 
     const BuildFiles files = unique_build_files(dir, lab);
     const ProcessResult cr = compile_step(tc, lab, {source, source_text, dir, flags}, files, r);
-    if (!cr.exited() || cr.exit_code != 0 || !link_step(tc, lab, files, {bind_lib, library_flags, kernels_inside}, r)) {
+    if (!cr.exited() || cr.exit_code != 0 ||
+        !link_step(tc, lab, files, {bind_lib, library_flags, kernels_inside, sass_in_background}, r)) {
         r.seconds = seconds_since(t0);
         return r;
     }
@@ -557,6 +575,14 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     r.diagnostics = cr.err;  // warnings, if any
     r.seconds = seconds_since(t0);
     return r;
+}
+
+void complete_program_code(const Toolchain& tc, BuildResult& r)
+{
+    if (!r.sass_pending.valid()) return;
+    r.sass_pending.wait();
+    r.sass_pending = {};
+    if (r.ok) read_program_code(r.facts, r.program, tc.cuobjdump);
 }
 
 }  // namespace hpclab

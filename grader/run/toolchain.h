@@ -8,6 +8,7 @@
 #include "run/program_facts.h"
 
 #include <filesystem>
+#include <future>
 #include <set>
 #include <string>
 #include <vector>
@@ -49,6 +50,10 @@ struct BuildResult {
     double seconds = 0;
     std::string command;      // the compile command, for the record
     ProgramFacts facts;       // read from the program built (its kernels)
+    // Valid while the SASS of the student's kernels is still being read
+    // (BuildOptions::sass_in_background): facts.code is filled by
+    // complete_program_code().
+    std::shared_future<void> sass_pending;
     // A program lab's (LabInfo::owns_main): what the student's object calls
     // outside itself (nm's undefined symbols), kept beside the program.
     std::set<std::string> calls;
@@ -64,8 +69,16 @@ std::string build_name(const LabInfo& lab, const std::filesystem::path& source);
 // `link_libraries` ("cublas") are libraries of the CUDA toolkit a benchmark
 // variant calls: linked from the toolkit's folder, found there at run time.
 // Students' and solutions' builds take none.
+// `sass_in_background`: the SASS of the student's kernels (cuobjdump, about
+// half a second on the H100) is read beside whatever the caller does next,
+// and complete_program_code() waits for it: a check's first runs need the
+// program, not its machine code, which only its evidence reads.
 BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const std::filesystem::path& source,
-                              const std::string& variant, const std::vector<std::string>& link_libraries = {});
+                              const std::string& variant, const std::vector<std::string>& link_libraries = {},
+                              bool sass_in_background = false);
+// The machine code into r.facts once its background read is done (nothing
+// to do when none is pending).
+void complete_program_code(const Toolchain& tc, BuildResult& r);
 
 // `source` alone compiled into `object` with `tc`'s flags, without the
 // sandbox (the course's own files: the student kit's speed baselines, which
