@@ -59,8 +59,12 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
         throw std::system_error(err, std::generic_category(),
                                 "cannot size and seal the exchange file of " + std::to_string(size_) + " bytes");
     }
-    // MAP_POPULATE: one pass of page faults now, not one per 4 KiB page later.
-    map_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, 0);
+    // No MAP_POPULATE: populating holds this process's memory map for the
+    // whole pass (aos_soa's timed files: 0.3 s each), and every fork, thread
+    // start or mapping of hpclab's other threads waits for it (a correctness
+    // run's start stalled 0.7 s behind three of them on the H100). The pages
+    // come in as the threads that fill the inputs and poison write them.
+    map_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (map_ == MAP_FAILED) {
         const int err = errno;
         close(fd_);
@@ -147,8 +151,8 @@ void ExchangeFile::freeze()
     // of the run still holds it (it got out of its sandbox, or there was
     // none), and what is judged is copied out first.
     const bool sealed = fcntl(fd_, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SEAL) == 0;
-    // Read-only from here on; populated at once, as the judging reads it all.
-    void* file = mmap(nullptr, size_, PROT_READ, MAP_SHARED | MAP_POPULATE, fd_, 0);
+    // Read-only from here on (not populated at once either: see the constructor).
+    void* file = mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd_, 0);
     if (file == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "cannot map the exchange file");
     if (sealed) {
         map_ = file;
