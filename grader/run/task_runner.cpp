@@ -294,6 +294,15 @@ std::vector<std::vector<std::string>> modified_inputs(const RunRequest& req, con
     return modified;
 }
 
+// The elements of each output of a pointwise task (TaskSpec::pointwise:
+// all its outputs have one count).
+std::uint64_t output_count(const PreparedExchange& ex)
+{
+    for (const BufferDecl& d : ex.file->decls())
+        if (d.role == Role::output) return d.count;
+    return 0;
+}
+
 // A parent-clock call's buffers: its inputs made again here from the seed it
 // was sent (the program's copy never came back), its outputs as written.
 // With a sample (a pointwise task: judged_sample), the inputs are made only
@@ -309,16 +318,14 @@ std::unique_ptr<RevealedCall> revealed_call(const RunRequest& req, const Prepare
 {
     const CallBuffers in_file = ex.file->call(k);  // its outputs alone
     std::vector<BufferDecl> inputs;
-    std::uint64_t outputs = 0;
     for (const BufferDecl& d : ex.file->decls())
         if (d.role == Role::input) inputs.push_back(d);
-        else outputs = d.count;
     // Every input of a parent-clock call is a fill (run_task), which writes
     // all of it; a sample's reference reads only what apply_fills_at writes.
     auto rc = std::make_unique<RevealedCall>(
         RevealedCall {OwnedCallBuffers(inputs, OwnedCallBuffers::Contents::unfilled), {}, std::move(sample)});
     if (rc->sample.empty()) apply_fills(req.spec->input_fills(req.params), seed, rc->inputs.view());
-    else apply_fills_at(req.spec->input_fills(req.params), seed, rc->inputs.view(), outputs, rc->sample);
+    else apply_fills_at(req.spec->input_fills(req.params), seed, rc->inputs.view(), output_count(ex), rc->sample);
     for (const BufferDecl& d : ex.file->decls())  // in the job's order: guard bits name them by place
         rc->view.add(d, (d.role == Role::input ? rc->inputs.view() : in_file).entry(d.name).bytes);
     return rc;
@@ -332,9 +339,7 @@ std::unique_ptr<RevealedCall> revealed_call(const RunRequest& req, const Prepare
 std::vector<std::uint64_t> judged_sample(const RunRequest& req, const PreparedExchange& ex, std::uint64_t seed)
 {
     if (!req.spec->pointwise(req.params) || req.on_first_outputs) return {};
-    std::uint64_t outputs = 0;
-    for (const BufferDecl& d : ex.file->decls())
-        if (d.role == Role::output) outputs = d.count;
+    const std::uint64_t outputs = output_count(ex);
     if (outputs <= 4 * kTimedPointwiseSample) return {};
     return sample_indices(outputs, kTimedPointwiseSample, mix64(ex.hash_key ^ seed));
 }
