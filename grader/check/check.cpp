@@ -16,6 +16,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <future>
+#include <optional>
 
 namespace hpclab {
 
@@ -68,10 +71,9 @@ void split_run_time(LabCheck& out, const std::vector<PlannedRun>& plan,
 
 // A GPU the runs left broken is taken out of service, and every task's
 // verdict becomes a grader error: whatever the runs said, they ran on it.
-void void_if_gpu_broken(const Toolchain& tc, const GpuInfo& gpu, const GpuBaseline& before,
-                        const std::filesystem::path& service_dir, LabCheck& out)
+void void_if_gpu_broken(const GpuHealth& health, const GpuInfo& gpu, const std::filesystem::path& service_dir,
+                        LabCheck& out)
 {
-    const GpuHealth health = gpu_health_after(tc, gpu, before);
     out.gpu_health_note = health.why;
     if (health.healthy) return;
     take_out_of_service(service_dir, gpu, health.why);
@@ -142,12 +144,13 @@ std::vector<std::string> big_sizes_left_out(const LabInfo& lab, const std::vecto
 // The speed of every task with a threshold whose findings are all right,
 // with the GPU alone while the timed calls run (the timing phase takes its
 // turns).
-void measure_speeds(LabCheck& out, TimingPhase& timing, bool timing_asked)
+void measure_speeds(LabCheck& out, TimingPhase& timing, bool timing_asked,
+                    const std::function<void()>& programs_over)
 {
     std::vector<std::size_t> timed;
     for (std::size_t i = 0; i < out.tasks.size(); ++i)
         if (timing_asked && out.tasks[i].task->threshold && all_correct(out.tasks[i])) timed.push_back(i);
-    if (timing.active()) timing.first_rounds(timed);
+    if (timing.active()) timing.first_rounds(timed, programs_over);
     for (std::size_t i : timed) out.tasks[i].timing = timing.measure(i, out.tasks[i].evidence.findings);
     timing.close_all();
 }
@@ -231,20 +234,36 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     const std::string source_text = read_text_file(o.source).value_or("");  // built: a file that reads
     for (std::size_t i = 0; i < tasks.size(); ++i) gather_task_evidence(out, i, tasks[i], plan, reports, source_text);
 
-    // 4. Speed, only where everything else is right.
+    // 4. Speed, only where everything else is right; 5. the GPU as the runs
+    // left it (a broken one voids the check), looked at once the last program
+    // has ended: its canary is a program on the GPU, in a shared turn as any
+    // other.
+    const auto look_at_gpu = [&] {
+        const double since = timeline_clock();
+        const auto turn = GpuTurns::shared(o.gpu_turns);
+        GpuHealth health = gpu_health_after(tc, gpu, gpu_before);
+        timeline_note(since, on_timeline + " the GPU's health after");
+        return health;
+    };
+    // Beside the timed outputs' judging when the timed programs were the
+    // last (the canary's run then costs the check nothing); after the speeds
+    // otherwise.
+    std::future<GpuHealth> early_look;
+    const auto programs_over = [&] {
+        if (watch_gpu) early_look = std::async(std::launch::async, look_at_gpu);
+    };
     t0 = Clock::now();
     phase_start = timeline_clock();
-    measure_speeds(out, timing, o.timing);
+    measure_speeds(out, timing, o.timing, programs_over);
     out.timing_s = seconds_since(t0);
     timeline_note(phase_start, on_timeline + " timing");
 
-    // 5. The GPU as the runs left it: a broken one voids the check.
-    phase_start = timeline_clock();
-    if (watch_gpu) {  // its canary is a program on the GPU: in a shared turn, as any other
-        const auto turn = GpuTurns::shared(o.gpu_turns);
-        void_if_gpu_broken(tc, gpu, gpu_before, o.gpu_service_dir, out);
+    if (watch_gpu) {
+        std::optional<GpuHealth> health;
+        if (early_look.valid()) health = early_look.get();
+        if (!health || (health->healthy && timing.programs_ran_after_over())) health = look_at_gpu();
+        void_if_gpu_broken(*health, gpu, o.gpu_service_dir, out);
     }
-    timeline_note(phase_start, on_timeline + " the GPU's health after");
 
     // 6. Decide.
     decide_tasks(out);

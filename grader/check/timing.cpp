@@ -367,13 +367,14 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
 // wait for the GPU's other programs to end, not one per task). A baseline
 // runs only when no run of it is known yet; the GPU is let go as the last
 // student's program ends, and the outputs are judged after that.
-void TimingPhase::first_rounds(const std::vector<std::size_t>& indices)
+void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const std::function<void()>& programs_over)
 {
     const double within_s = ready_wait_s(lab_);
     std::vector<std::size_t> todo;
     for (std::size_t i : indices)
         if (prepared_[i] && !prepared_[i]->first) todo.push_back(i);
     if (todo.empty() || !baseline_build().ok) return;
+    programs_after_over_ = programs_after_over_ || over_said_;
     for (std::size_t i : todo) {  // uploads must not share the GPU with the calls
         PreparedRound& p = *prepared_[i];
         p.student->gate->want();
@@ -399,6 +400,10 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices)
             p.student->run_calls(within_s);
         }
     }
+    if (programs_over && !programs_waiting()) {
+        over_said_ = true;
+        programs_over();
+    }
     // Judged now, side by side: never beside a timed call (RunRequest::judge_after).
     for (std::size_t i : todo) prepared_[i]->student->judge->set();
     for (const auto& [key, program] : ran) program->judge->set();
@@ -413,10 +418,20 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices)
     }
 }
 
+// Whether a prepared program has not run yet (a task not timed: it waits
+// at its gate, on the GPU, until close_all).
+bool TimingPhase::programs_waiting() const
+{
+    return std::any_of(prepared_.begin(), prepared_.end(), [](const std::unique_ptr<PreparedRound>& p) {
+        return p && (p->student->waiting() || (p->baseline && p->baseline->waiting()));
+    });
+}
+
 // A later round (the ratio too close to call): fresh programs, alone on the
 // GPU from their start to their end.
 std::pair<RunReport, RunReport> TimingPhase::later_round(std::size_t index, const std::filesystem::path& baseline)
 {
+    programs_after_over_ = programs_after_over_ || over_said_;
     const auto turn = GpuTurns::alone(turns_);
     RunReport base = run_task(student_request(index, false, baseline));
     return {std::move(base), run_task(student_request(index, true, baseline))};

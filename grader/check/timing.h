@@ -16,6 +16,7 @@
 #include "run/task_runner.h"
 #include "run/toolchain.h"
 
+#include <functional>
 #include <future>
 #include <memory>
 #include <utility>
@@ -93,7 +94,14 @@ public:
     void prepare_student(const std::filesystem::path& program, const ProgramFacts& facts);
     // The first rounds of these tasks, in one turn alone on the GPU (before
     // measure() of each; without it, measure() runs its task's alone).
-    void first_rounds(const std::vector<std::size_t>& indices);
+    // `programs_over`, once the turn is over and before the outputs are
+    // judged, if no program of this phase is left on the GPU (none waits at
+    // its gate): the check may look at the GPU's health beside the judging.
+    void first_rounds(const std::vector<std::size_t>& indices, const std::function<void()>& programs_over = {});
+    // Whether programs ran after programs_over was called (measure()'s later
+    // rounds, for a ratio too close to call): a look at the GPU's health
+    // started then did not see them.
+    bool programs_ran_after_over() const { return programs_after_over_; }
     // Task `index`'s timing, or the finding why there is none. Failures of
     // the student's timed calls go into `failures` (a result cached from an
     // earlier call fails there).
@@ -126,6 +134,10 @@ private:
     std::filesystem::path student_program_;
     ProgramFacts student_facts_;
     std::vector<std::unique_ptr<PreparedRound>> prepared_;
+    bool over_said_ = false;           // programs_over was called
+    bool programs_after_over_ = false;  // and programs ran after it
+
+    bool programs_waiting() const;
 };
 
 }  // namespace hpclab

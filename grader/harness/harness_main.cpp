@@ -22,7 +22,9 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +67,42 @@ void wait_at_gate(int go_fd, int ready_fd)
     if (n != 1) std::_Exit(wire::kExitOk);
 }
 
+// HPCLAB_PROFILE: each exchange's steps and how long each took, one line
+// on stderr per exchange (hpclab shows them when it profiles too).
+class StepTimes {
+public:
+    void step(const char* name)
+    {
+        if (!on_) return;
+        const double t = now_ms();
+        const int n = std::snprintf(text_ + used_, sizeof text_ - used_, " %s %.0f", name, t - last_);
+        if (n > 0) used_ = std::min(sizeof text_ - 1, used_ + static_cast<std::size_t>(n));
+        last_ = t;
+    }
+    void print(std::size_t exchange)
+    {
+        // The clock's own reading too (steady: the machine's monotonic clock,
+        // as hpclab's): against the moment hpclab saw the process end, it
+        // gives what the program's exit took.
+        if (on_)
+            std::fprintf(stderr, "hpclab profile: program: exchange %zu steps, ms:%s; done at %.0f\n", exchange, text_,
+                         now_ms());
+        used_ = 0;
+        text_[0] = '\0';
+    }
+
+private:
+    static double now_ms()
+    {
+        using clock = std::chrono::steady_clock;
+        return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+    }
+    bool on_ = std::getenv("HPCLAB_PROFILE") != nullptr;
+    double last_ = now_ms();
+    char text_[512] = "";
+    std::size_t used_ = 0;
+};
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -93,29 +131,40 @@ int main(int argc, char** argv)
     // this one process (a CUDA context costs a process about 0.2 s, made one
     // at a time across the machine). The parent judges each exchange alone
     // and runs again, each in a fresh process, any that did not finish.
+    StepTimes steps;
     for (std::size_t e = 0; e < args.exchange_fds.size(); ++e) {
         const bool last = e + 1 == args.exchange_fds.size();
         harness::LabProgram program(args.exchange_fds[e]);
         program.mark_start(static_cast<std::uint32_t>(e));
         program.start_profile();
+        steps.step("map");
         program.open_gpu();
+        steps.step("gpu");
         program.mark_opened(static_cast<std::uint32_t>(e));
         program.find_task();
         program.allocate_buffers();
+        steps.step("buffers");
         program.keep_input_sets();
         program.keep_output_history();
         program.make_poison();
         program.make_l2_flush();
         program.create_events();
+        steps.step("sets+poison");
         program.start_trace();
+        steps.step("trace");
 
         if (e == 0) wait_at_gate(args.gate_go, args.gate_ready);
+        steps.step("gate");
         program.warm_up();
         program.run_calls();
+        steps.step("calls");
         program.copy_back_history();
         program.finish();
+        steps.step("back");
         // The last exchange's buffers go with the process, as they always did.
         if (!last) program.release();
+        steps.step("release");
+        steps.print(e);
     }
     return wire::kExitOk;
 }

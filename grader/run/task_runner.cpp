@@ -418,7 +418,7 @@ std::uint32_t calls_done(const RunRequest& req, const PreparedExchange& ex, cons
 // must be those the program committed to as it said done.
 CallReport judge_revealed_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k,
                                const std::vector<std::string_view>& printed, const DrivenCalls& driven,
-                               RunReport& report)
+                               RunReport& report, double& commitment_ms)
 {
     const std::uint32_t j = req.empty_calls + k;
     if (!req.judge_outputs) {
@@ -429,8 +429,10 @@ CallReport judge_revealed_call(const RunRequest& req, const PreparedExchange& ex
     const auto call = revealed_call(req, ex, k, driven.seeds[j], judged_sample(req, ex, driven.seeds[j]));
     CallReport c = judge_call(req, ex, k, call->view, printed, {}, call->sample);
     c.parent_ms = driven.parent_ms[j];
-    if (c.done && commitment_of(call->view, driven.seeds[j]) != driven.commitments[j] &&
-        report.status != RunStatus::tampered) {
+    const auto t_commitment = Clock::now();
+    const bool committed = !c.done || commitment_of(call->view, driven.seeds[j]) == driven.commitments[j];
+    commitment_ms += ms_since(t_commitment);
+    if (!committed && report.status != RunStatus::tampered) {
         report.status = RunStatus::tampered;
         report.status_message = fmt::format("the outputs of call {} are not those the program had when it said the "
                                             "call was done",
@@ -446,7 +448,7 @@ CallReport judge_revealed_call(const RunRequest& req, const PreparedExchange& ex
 // Every call the program finished, and hpclab saw end, is judged, even if
 // a later one failed.
 void judge_calls(const RunRequest& req, const PreparedExchange& ex, const SeenCalls& seen, const DrivenCalls& driven,
-                 RunReport& report)
+                 RunReport& report, double& commitment_ms)
 {
     const std::string printed_text = without_call_lines(report.process.out, ex.marker);
     const auto printed = split_at_markers(printed_text, ex.marker);
@@ -454,7 +456,8 @@ void judge_calls(const RunRequest& req, const PreparedExchange& ex, const SeenCa
     const auto modified = req.parent_clock ? std::vector<std::vector<std::string>>(1) : modified_inputs(req, ex, done);
     for (std::uint32_t k = 0; k < req.ncalls; ++k) {
         if (k >= done) report.calls.push_back(CallReport {});
-        else if (req.parent_clock) report.calls.push_back(judge_revealed_call(req, ex, k, printed, driven, report));
+        else if (req.parent_clock)
+            report.calls.push_back(judge_revealed_call(req, ex, k, printed, driven, report, commitment_ms));
         else report.calls.push_back(judge_call(req, ex, k, ex.file->call(k), printed, modified[k % ex.file->nsets()]));
         if (k < seen.observed_ms.size()) report.calls.back().observed_ms = seen.observed_ms[k];
     }
@@ -493,17 +496,29 @@ CgroupLimits run_limits(std::uint64_t data_bytes)
     return {.memory_bytes = (4ull << 30) + 3 * data_bytes, .pids = 512};
 }
 
-// HPCLAB_PROFILE: where a run's time goes (the parent's part, then the program's).
-void print_profile(const RunRequest& req, const RunReport& report, std::uint32_t nsets, double inputs_ms,
-                   double program_ms, double judging_ms)
+// HPCLAB_PROFILE: where a run's time goes, the parent's part.
+void print_profile(const RunRequest& req, std::uint32_t nsets, double inputs_ms, double program_ms, double judging_ms,
+                   double commitment_ms)
 {
-    const std::string& err = report.process.err;
-    const std::size_t at = err.find("hpclab profile:");
-    const std::string program_line = at == std::string::npos ? "" : err.substr(at, err.find('\n', at) - at);
     std::fprintf(stderr,
-                 "hpclab profile: %s/%s %s, %u calls, %u sets: inputs %.0f ms, program %.0f ms, judging %.0f ms\n  %s\n",
+                 "hpclab profile: %s/%s %s, %u calls, %u sets: inputs %.0f ms, program %.0f ms, judging %.0f ms "
+                 "(commitments %.0f ms)\n",
                  req.lab->id.c_str(), req.task->id.c_str(), format_params(req.params).c_str(), req.ncalls, nsets,
-                 inputs_ms, program_ms, judging_ms, program_line.c_str());
+                 inputs_ms, program_ms, judging_ms, commitment_ms);
+}
+
+// HPCLAB_PROFILE: the program's own lines (harness_main.cpp, lab_program.cpp),
+// once per process, and the moment hpclab saw it end on the same clock.
+void print_program_profile(const RunRequest& req, const ProcessResult& process)
+{
+    if (!std::getenv("HPCLAB_PROFILE")) return;
+    std::string lines;
+    for (std::size_t at = process.err.find("hpclab profile: program"); at != std::string::npos;
+         at = process.err.find("hpclab profile: program", at + 1))
+        lines += "  " + process.err.substr(at, process.err.find('\n', at) - at) + "\n";
+    const double ended = std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
+    std::fprintf(stderr, "hpclab profile: the program of %s/%s %s ended at %.0f\n%s", req.lab->id.c_str(),
+                 req.task->id.c_str(), format_params(req.params).c_str(), ended, lines.c_str());
 }
 
 // The program on its exchanges, in its sandbox and cgroup (memory and
@@ -523,6 +538,7 @@ ProcessResult run_program(const RunRequest& req, const std::vector<const Prepare
         ps.after_exit = [&scope] { scope->kill_all(); };
     }
     ProcessResult process = run_process(ps);
+    print_program_profile(req, process);
     if (driver) driver->stop();  // before the file is frozen: it writes into the handshake
     if (req.on_program_end) req.on_program_end();
     if (scope) process.limit_message = scope->limit_met();
@@ -554,13 +570,14 @@ RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessRe
     const auto t_judge = Clock::now();
     const SeenCalls seen = seen_calls(report.process.tagged, ex.marker, req.ncalls);
     report.parent_clock = req.parent_clock;
-    judge_calls(req, ex, seen, driven, report);
+    double commitment_ms = 0;
+    judge_calls(req, ex, seen, driven, report, commitment_ms);
     if (auto why = contradicted_claim(req, result, seen, report)) {
         report.status = RunStatus::tampered;
         report.status_message = *why;
     }
     if (std::getenv("HPCLAB_PROFILE"))
-        print_profile(req, report, ex.file->nsets(), times.inputs_ms, times.program_ms, ms_since(t_judge));
+        print_profile(req, ex.file->nsets(), times.inputs_ms, times.program_ms, ms_since(t_judge), commitment_ms);
     return report;
 }
 
