@@ -38,7 +38,7 @@
 namespace hpclab::wire {
 
 inline constexpr std::uint32_t kMagic = 0x4C435048u;  // "HPCL"
-inline constexpr std::uint32_t kVersion = 5;
+inline constexpr std::uint32_t kVersion = 6;
 inline constexpr int kNameLen = 32;
 inline constexpr int kMaxParams = 8;
 inline constexpr int kMaxBuffers = 16;  // aos_soa's soa task: eight arrays of a structure and the output

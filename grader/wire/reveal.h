@@ -48,12 +48,16 @@ HPCLAB_HD inline double stream_real(std::uint64_t key, std::uint64_t i, double l
 
 // One term of a commitment: word `word` at index i of output buffer `buffer`.
 // Their sum (mod 2^64) over every word of every output is the commitment; a
-// nonlinear term per word, keyed by the call's seed, so that no shortcut
-// (a sum of the outputs, a product's row sums) predicts it.
+// nonlinear term per word, keyed by the call's seed and the buffer, so that
+// no shortcut (a sum of the outputs, a product's row sums) predicts it. One
+// mix a word (the buffer's key is the same for all its words): the parent
+// recomputes it over every word of every timed call. Index and word share
+// the mixed value's bits, so past 2^32 elements two indices meet: a term
+// then counts twice, never cancels one (a sum, not a difference).
 HPCLAB_HD inline std::uint64_t commitment_term(std::uint64_t key, std::uint32_t buffer, std::uint64_t i,
                                                std::uint32_t word)
 {
-    return mix64(key ^ (static_cast<std::uint64_t>(buffer) << 58) ^ mix64(i + (static_cast<std::uint64_t>(word) << 32)));
+    return mix64(key ^ mix64(buffer + 0xC0117ull) ^ (i << 32) ^ word);
 }
 
 }  // namespace hpclab::wire
