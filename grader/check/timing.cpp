@@ -192,7 +192,6 @@ private:
 struct TimingPhase::PreparedProgram {
     std::shared_ptr<Gate> gate = std::make_shared<Gate>();
     std::shared_ptr<Signal> end = std::make_shared<Signal>();
-    std::shared_ptr<Signal> calls_over = std::make_shared<Signal>();  // its last call done, or its end
     std::shared_ptr<Signal> judge = std::make_shared<Signal>();  // its outputs may be judged
     std::future<RunReport> run;
 
@@ -208,18 +207,16 @@ struct TimingPhase::PreparedProgram {
         if (run.valid()) run.wait();
     }
     bool waiting() const { return run.valid() && !ran; }
-    // Its timed calls: the gate opened, until the last one is done (or the
-    // program ended). Its outputs are judged after, by report(), with the
-    // GPU let go.
+    // Its timed calls: the gate opened, until the program has ended (its
+    // outputs are judged after, by report(), with the GPU let go).
     void run_calls(double within_s)
     {
         ran = true;
         gate->want();
         if (gate->wait_ready(within_s)) gate->go();
         else gate->close();
-        calls_over->wait();
+        end->wait();
     }
-    void wait_for_end() const { end->wait(); }
     const RunReport& report()
     {
         judge->set();
@@ -248,17 +245,12 @@ namespace {
 // soon as the program ends, before the judging. Until it is ready at its
 // gate (started, inputs made and uploaded) it holds a shared turn on the GPU:
 // its uploads must not run beside another check's timed calls.
-std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<Signal> end, std::shared_ptr<Signal> calls_over,
-                                      std::shared_ptr<Signal> judge, GpuTurns* turns,
-                                      std::shared_future<BuildResult> build = {})
+std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<Signal> end, std::shared_ptr<Signal> judge,
+                                      GpuTurns* turns, std::shared_future<BuildResult> build = {})
 {
-    req.on_program_end = [end, calls_over] {
-        end->set();
-        calls_over->set();
-    };
-    req.on_calls_over = [calls_over] { calls_over->set(); };
+    req.on_program_end = [end] { end->set(); };
     req.judge_after = judge->future();
-    return std::async(std::launch::async, [build, req, end, calls_over, turns]() mutable {
+    return std::async(std::launch::async, [build, req, end, turns]() mutable {
         RunReport r;  // the baseline not building is reported by measure()
         std::optional<std::thread> until_ready;
         if (!build.valid() || build.get().ok) {
@@ -283,7 +275,6 @@ std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<Signal> en
         req.gate->program_started();
         if (until_ready) until_ready->join();
         end->set();
-        calls_over->set();
         return r;
     });
 }
@@ -345,7 +336,7 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
                 b = std::make_shared<PreparedProgram>();
                 RunRequest req = request(i, false, {});
                 req.gate = b->gate;
-                b->run = start_prepared(std::move(req), b->end, b->calls_over, b->judge, turns_, baseline_);
+                b->run = start_prepared(std::move(req), b->end, b->judge, turns_, baseline_);
             }
             p->baseline = b;
         }
@@ -367,8 +358,7 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
         RunRequest req = request(i, true, program);
         req.facts = facts;
         req.gate = p->student->gate;
-        p->student->run = start_prepared(std::move(req), p->student->end, p->student->calls_over, p->student->judge,
-                                         turns_);
+        p->student->run = start_prepared(std::move(req), p->student->end, p->student->judge, turns_);
     }
 }
 
@@ -395,41 +385,29 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const st
     std::map<std::size_t, RunReport> fresh;       // a fresh baseline run, per task
     {
         const auto turn = GpuTurns::alone(turns_);
-        // A student's calls begin once the program before it has done its
-        // last call: that program's exit (its pinned memory given back, its
-        // context destroyed) goes on beside them, and can slow nothing but
-        // the student's own calls. A baseline's calls wait until every
-        // program before them has ended, and so does the turn's end.
-        std::vector<const PreparedProgram*> started;
-        const auto all_ended = [&started] {
-            for (const PreparedProgram* q : started) q->wait_for_end();
-        };
         for (std::size_t i : todo) {
             PreparedRound& p = *prepared_[i];
             const std::string& key = baseline_keys_[i];
             if (!baselines_->find(key) && !ran.count(key)) {
-                all_ended();
                 if (p.baseline && p.baseline->waiting()) {
                     p.baseline->run_calls(within_s);
                     ran[key] = p.baseline.get();
-                    started.push_back(p.baseline.get());
                 } else {  // its program failed for an earlier task: a fresh one
                     fresh[i] = run_task(student_request(i, false, baseline_build().program));
                     baselines_->keep(key, fresh[i]);
                 }
             }
             p.student->run_calls(within_s);
-            started.push_back(p.student.get());
         }
-        all_ended();
     }
     if (programs_over && !programs_waiting()) {
         over_said_ = true;
         programs_over();
     }
-    // Judged now, side by side: never beside a timed call (RunRequest::judge_after).
-    for (std::size_t i : todo) prepared_[i]->student->judge->set();
-    for (const auto& [key, program] : ran) program->judge->set();
+    // Judged now, never beside a timed call (RunRequest::judge_after), and
+    // one program after the other (report() lets each go): a judging's
+    // loops take every CPU (parallel_for), and two side by side took
+    // longer than one after the other.
     for (const auto& [key, program] : ran) baselines_->keep(key, program->report());
     for (std::size_t i : todo) {
         const std::string& key = baseline_keys_[i];

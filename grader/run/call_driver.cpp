@@ -6,7 +6,6 @@
 #include <sched.h>
 
 #include <chrono>
-#include <utility>
 
 namespace hpclab {
 
@@ -32,8 +31,8 @@ void pin_to(int cpu)
 
 }  // namespace
 
-CallDriver::CallDriver(wire::Handshake& hs, std::uint32_t handshakes, int cpu, std::function<void()> on_last_done)
-    : hs_(hs), handshakes_(handshakes), cpu_(cpu), on_last_done_(std::move(on_last_done)), thread_([this] { drive(); })
+CallDriver::CallDriver(wire::Handshake& hs, std::uint32_t handshakes, int cpu)
+    : hs_(hs), handshakes_(handshakes), cpu_(cpu), thread_([this] { drive(); })
 {
 }
 
@@ -78,7 +77,6 @@ void CallDriver::drive()
         calls_.seeds.push_back(seed);
         calls_.commitments.push_back(commitment);
     }
-    if (on_last_done_) on_last_done_();
 }
 
 }  // namespace hpclab

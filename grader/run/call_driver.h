@@ -14,7 +14,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <thread>
 #include <vector>
 
@@ -30,9 +29,8 @@ struct DrivenCalls {
 class CallDriver {
 public:
     // Drives `handshakes` calls of the exchange whose handshake block is
-    // `hs`, from a thread on `cpu` (-1: any); `on_last_done` (if set) from
-    // that thread once the last one's done is seen.
-    CallDriver(wire::Handshake& hs, std::uint32_t handshakes, int cpu, std::function<void()> on_last_done = {});
+    // `hs`, from a thread on `cpu` (-1: any).
+    CallDriver(wire::Handshake& hs, std::uint32_t handshakes, int cpu);
     ~CallDriver();  // stops and joins
     CallDriver(const CallDriver&) = delete;
     CallDriver& operator=(const CallDriver&) = delete;
@@ -50,7 +48,6 @@ private:
     wire::Handshake& hs_;
     std::uint32_t handshakes_;
     int cpu_;
-    std::function<void()> on_last_done_;
     std::atomic<bool> stop_ {false};
     DrivenCalls calls_;
     std::thread thread_;

@@ -637,7 +637,7 @@ RunReport run_task(const RunRequest& request)
     const auto t_program = Clock::now();
     std::optional<CallDriver> driver;  // the parent's clock
     if (req.parent_clock)
-        driver.emplace(ex.file->handshake(), req.empty_calls + req.ncalls, driver_cpu(req), req.on_calls_over);
+        driver.emplace(ex.file->handshake(), req.empty_calls + req.ncalls, driver_cpu(req));
     ProcessResult process = run_program(req, {&ex}, data_bytes(decls), driver ? &*driver : nullptr);
     if (req.judge_after.valid()) req.judge_after.wait();
     noted = timeline_clock();

@@ -106,11 +106,6 @@ struct RunHooks {
     // Called as soon as the program and every process of its run have ended,
     // before the judging: a timed program's time alone on the GPU ends here.
     std::function<void()> on_program_end;
-    // A parent-clock run: called, from the parent's clock, the moment it saw
-    // the done of the run's last call (not at all for a run that ended
-    // before): what the program still does (its last outputs written back,
-    // its exit) times nothing of its own (check/timing.cpp).
-    std::function<void()> on_calls_over;
     // Valid: the judging waits for it once the program ended. A timed
     // program's outputs are judged after the last program of its GPU turn
     // ran: judged at once, they took the host beside the next program's

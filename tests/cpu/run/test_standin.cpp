@@ -7,8 +7,6 @@
 
 #include <doctest/doctest.h>
 
-#include <atomic>
-
 using namespace hpclab;
 using hpclab::test::lab_of;
 
@@ -201,33 +199,6 @@ TEST_CASE("stand-in, parent's clock: honest timed calls are timed by hpclab and 
     }
     CHECK(r.harness_ms > 0);  // the three empty calls, measured
     CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
-}
-
-TEST_CASE("stand-in, parent's clock: the calls are over at the last call's done, before the program ends")
-{
-    // check/timing.cpp starts a student's next timed program then: what the
-    // program does after its last call (here, a second asleep) is not waited for.
-    const Params p {{"n", 1000}};
-    RunRequest req = standin_request("linger", "vecadd1", p, true);
-    REQUIRE(req.parent_clock);
-    req.linger_limit_s = 1;
-    std::atomic<int> over {0}, ended {0}, over_before_end {0};
-    req.on_calls_over = [&] {
-        if (ended == 0) ++over_before_end;
-        ++over;
-    };
-    req.on_program_end = [&] { ++ended; };
-    const RunReport r = run_task(req);
-    CHECK(r.calls.size() == 5);
-    CHECK(over == 1);
-    CHECK(over_before_end == 1);
-    CHECK(ended == 1);
-
-    // A program that ends before its last call: never said.
-    RunRequest crashing = standin_request("crash", "vecadd1", p, true);
-    crashing.on_calls_over = [&] { ++over; };
-    (void)run_task(crashing);
-    CHECK(over == 1);
 }
 
 TEST_CASE("stand-in, parent's clock: a program that says done before its outputs are there is tampering")
