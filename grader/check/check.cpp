@@ -145,7 +145,7 @@ std::vector<std::string> big_sizes_left_out(const LabInfo& lab, const std::vecto
 // with the GPU alone while the timed calls run (the timing phase takes its
 // turns).
 void measure_speeds(LabCheck& out, TimingPhase& timing, bool timing_asked,
-                    const std::function<void()>& programs_over)
+                    const TimingPhase::ProgramsOver& programs_over)
 {
     std::vector<std::size_t> timed;
     for (std::size_t i = 0; i < out.tasks.size(); ++i)
@@ -246,11 +246,13 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
         return health;
     };
     // Beside the timed outputs' judging when the timed programs were the
-    // last (the canary's run then costs the check nothing); after the speeds
-    // otherwise.
-    std::future<GpuHealth> early_look;
-    const auto programs_over = [&] {
-        if (watch_gpu) early_look = std::async(std::launch::async, look_at_gpu);
+    // last (the canary's run then costs the check nothing; a later timing
+    // round waits for it); after the speeds otherwise.
+    std::shared_future<GpuHealth> early_look;
+    const auto programs_over = [&]() -> std::function<void()> {
+        if (!watch_gpu) return {};
+        early_look = std::async(std::launch::async, look_at_gpu).share();
+        return [look = early_look] { look.wait(); };
     };
     t0 = Clock::now();
     phase_start = timeline_clock();

@@ -367,14 +367,14 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
 // wait for the GPU's other programs to end, not one per task). A baseline
 // runs only when no run of it is known yet; the GPU is let go as the last
 // student's program ends, and the outputs are judged after that.
-void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const std::function<void()>& programs_over)
+void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const ProgramsOver& programs_over)
 {
     const double within_s = ready_wait_s(lab_);
     std::vector<std::size_t> todo;
     for (std::size_t i : indices)
         if (prepared_[i] && !prepared_[i]->first) todo.push_back(i);
     if (todo.empty() || !baseline_build().ok) return;
-    programs_after_over_ = programs_after_over_ || over_said_;
+    more_programs();
     for (std::size_t i : todo) {  // uploads must not share the GPU with the calls
         PreparedRound& p = *prepared_[i];
         p.student->gate->want();
@@ -402,12 +402,13 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const st
     }
     if (programs_over && !programs_waiting()) {
         over_said_ = true;
-        programs_over();
+        before_more_programs_ = programs_over();
     }
-    // Judged now, never beside a timed call (RunRequest::judge_after), and
-    // one program after the other (report() lets each go): a judging's
-    // loops take every CPU (parallel_for), and two side by side took
-    // longer than one after the other.
+    // Judged now, side by side: never beside a timed call (RunRequest::judge_after).
+    // (One after the other, each judging was quicker, but each run's end,
+    // its exchange's memory given back, then came one after the other too.)
+    for (std::size_t i : todo) prepared_[i]->student->judge->set();
+    for (const auto& [key, program] : ran) program->judge->set();
     for (const auto& [key, program] : ran) baselines_->keep(key, program->report());
     for (std::size_t i : todo) {
         const std::string& key = baseline_keys_[i];
@@ -428,11 +429,20 @@ bool TimingPhase::programs_waiting() const
     });
 }
 
+// Programs of this phase are about to start after programs_over was said:
+// what it started is over first, and the check will know they ran.
+void TimingPhase::more_programs()
+{
+    if (!over_said_) return;
+    programs_after_over_ = true;
+    if (before_more_programs_) before_more_programs_();
+}
+
 // A later round (the ratio too close to call): fresh programs, alone on the
 // GPU from their start to their end.
 std::pair<RunReport, RunReport> TimingPhase::later_round(std::size_t index, const std::filesystem::path& baseline)
 {
-    programs_after_over_ = programs_after_over_ || over_said_;
+    more_programs();
     const auto turn = GpuTurns::alone(turns_);
     RunReport base = run_task(student_request(index, false, baseline));
     return {std::move(base), run_task(student_request(index, true, baseline))};

@@ -97,7 +97,10 @@ public:
     // `programs_over`, once the turn is over and before the outputs are
     // judged, if no program of this phase is left on the GPU (none waits at
     // its gate): the check may look at the GPU's health beside the judging.
-    void first_rounds(const std::vector<std::size_t>& indices, const std::function<void()>& programs_over = {});
+    // What it returns (if anything) is waited for before any later program
+    // of this phase starts: that look must not run beside timed calls.
+    using ProgramsOver = std::function<std::function<void()>()>;
+    void first_rounds(const std::vector<std::size_t>& indices, const ProgramsOver& programs_over = {});
     // Whether programs ran after programs_over was called (measure()'s later
     // rounds, for a ratio too close to call): a look at the GPU's health
     // started then did not see them.
@@ -136,8 +139,10 @@ private:
     std::vector<std::unique_ptr<PreparedRound>> prepared_;
     bool over_said_ = false;           // programs_over was called
     bool programs_after_over_ = false;  // and programs ran after it
+    std::function<void()> before_more_programs_;  // what programs_over returned
 
     bool programs_waiting() const;
+    void more_programs();
 };
 
 }  // namespace hpclab
