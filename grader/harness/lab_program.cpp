@@ -18,8 +18,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 
 namespace hpclab::harness {
@@ -653,28 +651,6 @@ bool LabProgram::should_write_back(const OwnedBuffer& b, std::uint32_t k) const
                                    (!(job_.flags & wire::kFlagOutputsOnly) && !parent_clock() && k < job_.nsets));
 }
 
-namespace {
-
-// A large host buffer into the exchange file on two threads: a timed
-// program has two CPUs, and between its calls hpclab's clock on the other
-// one only looks now and then (call_driver.cpp); on one thread the copy was
-// half of the harness's time in a streams call (128 MiB a call). A thread
-// that cannot be made (the run's process limit) leaves it to this one.
-void copy_host(unsigned char* dst, const unsigned char* src, std::uint64_t bytes)
-{
-    constexpr std::uint64_t kSplitFrom = 16u << 20;
-    const std::uint64_t half = bytes < kSplitFrom ? bytes : bytes / 2 / 4096 * 4096;
-    std::thread other;
-    try {
-        if (half < bytes) other = std::thread([=] { std::memcpy(dst + half, src + half, bytes - half); });
-    } catch (const std::system_error&) {
-    }
-    std::memcpy(dst, src, other.joinable() ? half : bytes);
-    if (other.joinable()) other.join();
-}
-
-}  // namespace
-
 void LabProgram::write_back_buffer(std::uint32_t i, std::uint32_t k)
 {
     const OwnedBuffer& b = owned_[i];
@@ -685,7 +661,7 @@ void LabProgram::write_back_buffer(std::uint32_t i, std::uint32_t k)
     else if (b.on_device)
         harness_cuda(cudaMemcpy(dst, b.user, b.bytes, cudaMemcpyDeviceToHost), "copying a buffer from the GPU");
     else
-        copy_host(dst, b.user, b.bytes);
+        std::memcpy(dst, b.user, b.bytes);
 }
 
 void LabProgram::copy_back_history()
