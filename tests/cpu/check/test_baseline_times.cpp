@@ -1,6 +1,7 @@
 // The speed baseline's runs kept for reuse (check/baseline_times.h): what
 // is the same run, and what is kept.
 #include "check/baseline_times.h"
+#include "check/timing.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
@@ -59,4 +60,20 @@ TEST_CASE("baseline times: another GPU, task, size or number of calls is another
     REQUIRE(tiled.threshold);
     CHECK(tiled.threshold->baseline == "naive");
     CHECK(key == baseline_key(gpu, lab, naive, tiled.timing, tiled.timing_reps));
+}
+
+TEST_CASE("baseline times: streams' two tasks are timed by one run of the baseline's pinned task")
+{
+    // overlap is timed against the one-stream sequence its baseline's own overlap task ran too: one
+    // timed program fewer in a check's GPU turn (docs/results/streams-turn-h100.txt).
+    const LabInfo& lab = lab_of("streams");
+    GpuInfo gpu;
+    gpu.uuid = "GPU-1";
+    const TaskInfo& pinned = *lab.find_task("pinned");
+    const TaskInfo& overlap = *lab.find_task("overlap");
+    REQUIRE(baseline_task(lab, pinned) == &pinned);
+    REQUIRE(baseline_task(lab, overlap) == &pinned);
+    CHECK(baseline_key(gpu, lab, *baseline_task(lab, pinned), pinned.timing, pinned.timing_reps) ==
+          baseline_key(gpu, lab, *baseline_task(lab, overlap), overlap.timing, overlap.timing_reps));
+    CHECK(timing_frame(lab, overlap).baseline == "the pinned task of bench/streams/onestream.cu");
 }
