@@ -218,10 +218,13 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     reports = run_correctness(
         {&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs, out.build.facts, o.gpu_turns, {},
          o.hang_after_s,
-         // The timed programs get ready during the runs, once the runs' own
-         // inputs are made (the two made at once held each other up).
+         // The timed programs get ready during the runs: their inputs once
+         // the runs' own are made, their programs once the runs' has its GPU.
          [&] {
              if (timing.active()) timing.prepare_student(out.build.program, out.build.facts);
+         },
+         [&] {
+             if (timing.active()) timing.let_students_start();
          }},
         plan);
     split_run_time(out, plan, reports, seconds_since(t0));

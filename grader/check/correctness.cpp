@@ -79,24 +79,46 @@ public:
         : runs_(runs), plan_(plan), jobs_(std::move(jobs)),
           timed_out_(std::make_unique<std::atomic<bool>[]>(runs.tasks.size())),
           cancel_(std::make_unique<std::atomic<bool>[]>(jobs_.size())), running_(jobs_.size()), reports_(plan.size()),
-          inputs_noted_(std::make_unique<std::atomic<bool>[]>(jobs_.size()))
+          inputs_noted_(std::make_unique<std::atomic<bool>[]>(jobs_.size())),
+          opened_noted_(std::make_unique<std::atomic<bool>[]>(jobs_.size()))
     {
     }
     std::size_t size() const { return jobs_.size(); }
 
-    // Job k has made its runs' inputs: once the first `first_jobs` jobs
-    // (those that start at once) have, runs.once_inputs_made.
+    // The first `first` jobs (those that start at once) are awaited: each
+    // one's inputs, and each plain job's program having its GPU.
+    void await_first_jobs(std::size_t first)
+    {
+        first_jobs_ = first;
+        std::size_t plain = 0;
+        for (std::size_t k = 0; k < first; ++k) {
+            if (plan_[jobs_[k].front()].sanitizer()) opened_noted_[k] = true;  // the tool's start takes a second
+            else ++plain;
+        }
+        inputs_left_ = first;
+        opened_left_ = plain;
+        if (first == 0) tell_all();
+    }
+    // Job k has made its runs' inputs; its program has its GPU (or ended
+    // without it). Said on once every first job has.
     void inputs_made(std::size_t k)
     {
-        if (k >= first_jobs || inputs_noted_[k].exchange(true)) return;
-        if (++jobs_with_inputs_ == first_jobs) tell_inputs_made();
+        if (k >= first_jobs_ || inputs_noted_[k].exchange(true)) return;
+        if (--inputs_left_ > 0) return;
+        if (runs_.once_inputs_made) runs_.once_inputs_made();
+        if (opened_left_ == 0) tell_under_way();
     }
-    // runs.once_inputs_made, if not said yet.
-    void tell_inputs_made()
+    void gpu_opened(std::size_t k)
     {
-        if (runs_.once_inputs_made && !inputs_told_.exchange(true)) runs_.once_inputs_made();
+        if (k >= first_jobs_ || opened_noted_[k].exchange(true)) return;
+        if (--opened_left_ == 0 && inputs_left_ == 0) tell_under_way();
     }
-    std::size_t first_jobs = 0;  // set before the jobs start
+    // Both callbacks, those not said yet (at the latest, as run_correctness returns).
+    void tell_all()
+    {
+        if (inputs_left_.exchange(0) > 0 && runs_.once_inputs_made) runs_.once_inputs_made();
+        tell_under_way();
+    }
 
     // Job k's runs: together where they can, then alone each one that the
     // program ran together could not finish (crashed, cut short, or stopped
@@ -131,6 +153,7 @@ public:
                 note_time_out(js[i], r);
                 if (r && r->status != RunStatus::cancelled) reports_[js[i]] = std::move(r);
             }
+            gpu_opened(k);  // its programs have ended: one that never had its GPU holds nobody up
             if (again.empty()) return;
             jobs_[k] = std::move(again);
         }
@@ -138,6 +161,10 @@ public:
     std::vector<std::optional<RunReport>> take() { return std::move(reports_); }
 
 private:
+    void tell_under_way()
+    {
+        if (runs_.once_under_way && !under_way_told_.exchange(true)) runs_.once_under_way();
+    }
     // The job's runs whose task has not timed out, marked running: a
     // time-out of one of their tasks from now on stops its program.
     std::vector<std::size_t> start(std::size_t k)
@@ -172,6 +199,7 @@ private:
         for (std::size_t j : js) reqs.push_back(planned_request(runs_, plan_[j], log.get()));
         reqs.front().cancel = &cancel_[k];
         reqs.front().on_inputs_made = [this, k] { inputs_made(k); };
+        reqs.front().on_gpu_opened = [this, k] { gpu_opened(k); };
         auto reports = while_program_runs(runs_.turns, false, reqs.front(), [&] { return run_tasks_together(reqs); });
         return log ? with_tool_log(std::move(reports), log->read()) : reports;
     }
@@ -205,6 +233,7 @@ private:
         RunRequest req = planned_request(runs_, p, log.get());
         req.cancel = &timed_out_[p.task];
         req.on_inputs_made = [this, k] { inputs_made(k); };
+        req.on_gpu_opened = [this, k] { gpu_opened(k); };
         RunReport r = while_program_runs(runs_.turns, false, req, [&] { return run_task(req); });
         if (log) r.tool_log = log->read();
         return r;
@@ -217,9 +246,12 @@ private:
     std::unique_ptr<std::atomic<bool>[]> cancel_;     // per job: a task of its running program timed out
     std::vector<std::vector<std::size_t>> running_;   // per job: the runs of its program under way
     std::vector<std::optional<RunReport>> reports_;  // each job writes its own runs' places
+    std::size_t first_jobs_ = 0;  // set before the jobs start
     std::unique_ptr<std::atomic<bool>[]> inputs_noted_;  // per job: its first inputs made
-    std::atomic<std::size_t> jobs_with_inputs_ {0};
-    std::atomic<bool> inputs_told_ {false};
+    std::unique_ptr<std::atomic<bool>[]> opened_noted_;  // per job: its program had its GPU
+    std::atomic<std::size_t> inputs_left_ {0};  // first jobs whose inputs are not made yet
+    std::atomic<std::size_t> opened_left_ {0};  // first plain jobs whose program has no GPU yet
+    std::atomic<bool> under_way_told_ {false};
 };
 
 }  // namespace
@@ -234,9 +266,9 @@ std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& run
             return 0;
         });
     const int workers = runs.parallel + (runs.sanitizer ? 2 : 0);
-    state.first_jobs = std::min<std::size_t>(state.size(), static_cast<std::size_t>(std::max(1, workers)));
+    state.await_first_jobs(std::min<std::size_t>(state.size(), static_cast<std::size_t>(std::max(1, workers))));
     run_bounded(std::move(jobs), workers);
-    state.tell_inputs_made();  // at the latest now (a first job made none: its task timed out everywhere)
+    state.tell_all();  // at the latest now (a first job made none: its task timed out everywhere)
     return state.take();
 }
 

@@ -33,11 +33,17 @@ struct CorrectnessRuns {
     // lab program, tests/standin); empty in a check.
     std::vector<std::string> wrapper;
     double plain_size_limit_s = 0;  // > 0: a plain size's cut (CheckOptions::hang_after_s), if below the lab's
-    // Called once, from a worker, when the first jobs have made their runs'
-    // inputs (or, at the latest, before run_correctness returns): the check
-    // makes its timed runs' inputs then. Made at the same moment, the two
-    // held each other up (the first runs started over half a second late).
+    // Called once each, from a worker or a program's output reader (or, at
+    // the latest, before run_correctness returns). once_inputs_made: the
+    // first jobs have made their runs' inputs; the check makes its timed
+    // runs' inputs then (made at the same moment, the two held each other
+    // up: the first runs started over half a second late). once_under_way:
+    // and each plain job's program has its GPU; the check starts its timed
+    // programs then (started beside the runs' program, their CUDA contexts
+    // held up its own: contexts are made one at a time, and the runs come
+    // first: the timing waits for them).
     std::function<void()> once_inputs_made;
+    std::function<void()> once_under_way;
 };
 
 // Reports in the plan's order; empty where a run was skipped or cancelled.

@@ -187,6 +187,8 @@ private:
     std::shared_future<void> said_ = promise_.get_future().share();
 };
 
+class TimingPhase::StartSignal : public Signal {};
+
 // A program of a first timing round: it makes its inputs and uploads them
 // early, then waits at its gate until the timing phase lets it run.
 struct TimingPhase::PreparedProgram {
@@ -260,7 +262,8 @@ std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<Signal> en
             // At most kPreparingTurn_s: a program that takes longer (a static
             // constructor of the student's that sleeps) must not keep every
             // other check's timing waiting; its own check still waits for it.
-            until_ready.emplace([gate = req.gate, preparing] {
+            until_ready.emplace([gate = req.gate, start = req.start_after, preparing] {
+                if (start.valid()) start.wait();  // not started before: nothing to wait for
                 const double since = timeline_clock();
                 // Not ready in time: its uploads may now run beside another check's timed calls.
                 if (!gate->wait_ready(kPreparingTurn_s))
@@ -312,7 +315,7 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
                          std::vector<const TaskInfo*> tasks, std::uint64_t seed, bool enabled, GpuTurns* turns,
                          BaselineTimes* shared_baselines)
     : gpu_(gpu), lab_(lab), tasks_(std::move(tasks)), seed_(seed), turns_(turns),
-      baseline_keys_(tasks_.size()), prepared_(tasks_.size())
+      baseline_keys_(tasks_.size()), prepared_(tasks_.size()), students_start_(std::make_shared<StartSignal>())
 {
     if (shared_baselines) baselines_ = shared_baselines;
     active_ = enabled && gpu.present &&
@@ -346,7 +349,15 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
 
 TimingPhase::~TimingPhase() { close_all(); }
 
-void TimingPhase::close_all() { prepared_.clear(); }
+void TimingPhase::close_all()
+{
+    for (auto& p : prepared_)
+        if (p) p->student->gate->close();  // a program not started yet does not start at all
+    let_students_start();
+    prepared_.clear();
+}
+
+void TimingPhase::let_students_start() { students_start_->set(); }
 
 void TimingPhase::prepare_student(const std::filesystem::path& program, const ProgramFacts& facts)
 {
@@ -358,6 +369,7 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
         RunRequest req = request(i, true, program);
         req.facts = facts;
         req.gate = p->student->gate;
+        req.start_after = students_start_->future();
         p->student->run = start_prepared(std::move(req), p->student->end, p->student->judge, turns_);
     }
 }
@@ -374,6 +386,7 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const Pr
     for (std::size_t i : indices)
         if (prepared_[i] && !prepared_[i]->first) todo.push_back(i);
     if (todo.empty() || !baseline_build().ok) return;
+    let_students_start();
     more_programs();
     for (std::size_t i : todo) {  // uploads must not share the GPU with the calls
         PreparedRound& p = *prepared_[i];

@@ -90,8 +90,13 @@ public:
     bool active() const { return active_; }
     // The baseline's build (waits for it). Only when active().
     const BuildResult& baseline_build() const { return baseline_.get(); }
-    // The student's program is built: its first rounds get ready too.
+    // The student's program is built: its first rounds get ready too (their
+    // inputs now, their programs once let_students_start() says so).
     void prepare_student(const std::filesystem::path& program, const ProgramFacts& facts);
+    // The student's prepared programs may start (the check's correctness
+    // runs have their GPU: a CUDA context is made one at a time, and theirs
+    // come first). Said at the latest by first_rounds() and close_all().
+    void let_students_start();
     // The first rounds of these tasks, in one turn alone on the GPU (before
     // measure() of each; without it, measure() runs its task's alone).
     // `programs_over`, once the turn is over and before the outputs are
@@ -115,6 +120,7 @@ public:
 private:
     struct PreparedProgram;
     struct PreparedRound;
+    class StartSignal;
     RunRequest request(std::size_t index, bool of_student, const std::filesystem::path& program) const;
     RunRequest student_request(std::size_t index, bool of_student, const std::filesystem::path& baseline) const;
     std::pair<RunReport, RunReport> later_round(std::size_t index, const std::filesystem::path& baseline);
@@ -137,6 +143,7 @@ private:
     std::filesystem::path student_program_;
     ProgramFacts student_facts_;
     std::vector<std::unique_ptr<PreparedRound>> prepared_;
+    std::shared_ptr<StartSignal> students_start_;
     bool over_said_ = false;           // programs_over was called
     bool programs_after_over_ = false;  // and programs ran after it
     std::function<void()> before_more_programs_;  // what programs_over returned

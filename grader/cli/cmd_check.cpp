@@ -12,6 +12,7 @@
 #include "util/keyed_hash.h"
 #include "util/clock_text.h"
 #include "util/text.h"
+#include "util/timeline.h"
 
 #include <fmt/format.h>
 
@@ -208,8 +209,10 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     std::optional<GpuTurns> turns;
     if (gpu.present) o.gpu_turns = &turns.emplace(gpu.uuid);
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
+    const double since = timeline_clock();
     print_check(ctx, c);
     keep_record(ctx, c, args);
+    timeline_note(since, "the check printed and its record kept");
     return exit_of_check(c.overall, expect);
 }
 

@@ -45,6 +45,13 @@ __global__ void fill_f32(float* out, std::uint64_t count, std::uint64_t key, dou
         out[i] = static_cast<float>(wire::stream_real(key, i, lo, hi));
 }
 
+__global__ void fill_word(std::uint32_t* out, std::uint64_t count, std::uint32_t word)
+{
+    const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count; i += stride)
+        out[i] = word;
+}
+
 __global__ void commit(const std::uint32_t* words, std::uint64_t count, std::uint64_t key, std::uint32_t buffer,
                        unsigned long long* sum)
 {
@@ -70,6 +77,13 @@ cudaError_t reveal_fill_f32(float* device_out, std::uint64_t count, std::uint64_
 {
     if (count == 0) return cudaSuccess;
     fill_f32<<<blocks_for(count), kThreads>>>(device_out, count, key, lo, hi);
+    return cudaGetLastError();
+}
+
+cudaError_t fill_words(std::uint32_t* device_out, std::uint64_t count, std::uint32_t word)
+{
+    if (count == 0) return cudaSuccess;
+    fill_word<<<blocks_for(count), kThreads>>>(device_out, count, word);
     return cudaGetLastError();
 }
 

@@ -2,6 +2,7 @@
 
 #include "util/escape.h"
 #include "util/proc_stat.h"
+#include "util/timeline.h"
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace hpclab {
@@ -56,23 +58,63 @@ std::string GpuInfo::driver_string() const
     return std::to_string(driver_version / 1000) + "." + std::to_string(driver_version % 1000 / 10);
 }
 
+namespace {
+
+using NvmlDevice = void*;
+
+// NVML, started once for the process and never shut down: each start
+// costs a moment (it opens every GPU), and a check asks it several times.
+struct Nvml {
+    struct ProcessInfo {
+        unsigned pid;
+        unsigned long long used_gpu_memory;
+        unsigned gpu_instance_id, compute_instance_id;
+    };
+    struct Memory {
+        unsigned long long total, free, used;
+    };
+    int (*count)(unsigned*) = nullptr;
+    int (*by_index)(unsigned, NvmlDevice*) = nullptr;
+    int (*by_uuid)(const char*, NvmlDevice*) = nullptr;
+    int (*minor)(NvmlDevice, unsigned*) = nullptr;
+    int (*processes)(NvmlDevice, unsigned*, ProcessInfo*) = nullptr;
+    int (*memory)(NvmlDevice, Memory*) = nullptr;
+};
+
+// Null where there is no NVML (no driver) or it does not start.
+const Nvml* nvml()
+{
+    static const std::optional<Nvml> started = []() -> std::optional<Nvml> {
+        const double since = timeline_clock();
+        void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!lib) return std::nullopt;
+        Nvml n;
+        auto init = symbol<int (*)()>(lib, "nvmlInit_v2");
+        n.count = symbol<decltype(n.count)>(lib, "nvmlDeviceGetCount_v2");
+        n.by_index = symbol<decltype(n.by_index)>(lib, "nvmlDeviceGetHandleByIndex_v2");
+        n.by_uuid = symbol<decltype(n.by_uuid)>(lib, "nvmlDeviceGetHandleByUUID");
+        n.minor = symbol<decltype(n.minor)>(lib, "nvmlDeviceGetMinorNumber");
+        n.processes = symbol<decltype(n.processes)>(lib, "nvmlDeviceGetComputeRunningProcesses_v3");
+        n.memory = symbol<decltype(n.memory)>(lib, "nvmlDeviceGetMemoryInfo");
+        const bool ok = init && n.count && n.by_index && n.by_uuid && n.minor && n.processes && n.memory && init() == 0;
+        timeline_note(since, "NVML started");
+        if (!ok) return std::nullopt;
+        return n;
+    }();
+    return started ? &*started : nullptr;
+}
+
+}  // namespace
+
 // The device node's minor number of the GPU of `uuid`, from NVML; -1 when
 // it cannot tell (the sandbox then gives every GPU's node).
 int nvml_minor(const std::string& uuid)
 {
-    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib || uuid.empty()) return -1;
-    using Device = void*;
-    auto init = symbol<int (*)()>(lib, "nvmlInit_v2");
-    auto shutdown = symbol<int (*)()>(lib, "nvmlShutdown");
-    auto by_uuid = symbol<int (*)(const char*, Device*)>(lib, "nvmlDeviceGetHandleByUUID");
-    auto minor = symbol<int (*)(Device, unsigned*)>(lib, "nvmlDeviceGetMinorNumber");
-    if (!init || !shutdown || !by_uuid || !minor || init() != 0) return -1;
-    Device dev = nullptr;
+    const Nvml* n = nvml();
+    if (!n || uuid.empty()) return -1;
+    NvmlDevice dev = nullptr;
     unsigned m = 0;
-    const int found = by_uuid(uuid.c_str(), &dev) == 0 && minor(dev, &m) == 0 ? static_cast<int>(m) : -1;
-    shutdown();
-    return found;
+    return n->by_uuid(uuid.c_str(), &dev) == 0 && n->minor(dev, &m) == 0 ? static_cast<int>(m) : -1;
 }
 
 GpuInfo probe_gpu(int index)
@@ -97,7 +139,9 @@ GpuInfo probe_gpu(int index)
         return info;
     }
     if (cuDriverGetVersion) cuDriverGetVersion(&info.driver_version);
+    const double since = timeline_clock();
     const CUresult init = cuInit(0);
+    timeline_note(since, "cuInit");
     if (init != 0) {
         info.why_not = init == 100 ? "no CUDA GPU is visible (CUDA_ERROR_NO_DEVICE)"
                                    : "the CUDA driver did not initialise (error " + std::to_string(init) + ")";
@@ -161,36 +205,18 @@ namespace {
 // memory added up) when `uuid` is empty and `every_gpu`; empty: the first.
 std::optional<GpuUsage> nvml_usage(const std::string& uuid, bool every_gpu)
 {
-    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return std::nullopt;
-    using Device = void*;
-    struct ProcessInfo {
-        unsigned pid;
-        unsigned long long used_gpu_memory;
-        unsigned gpu_instance_id, compute_instance_id;
-    };
-    struct Memory {
-        unsigned long long total, free, used;
-    };
-    auto init = symbol<int (*)()>(lib, "nvmlInit_v2");
-    auto shutdown = symbol<int (*)()>(lib, "nvmlShutdown");
-    auto count = symbol<int (*)(unsigned*)>(lib, "nvmlDeviceGetCount_v2");
-    auto by_index = symbol<int (*)(unsigned, Device*)>(lib, "nvmlDeviceGetHandleByIndex_v2");
-    auto by_uuid = symbol<int (*)(const char*, Device*)>(lib, "nvmlDeviceGetHandleByUUID");
-    auto processes = symbol<int (*)(Device, unsigned*, ProcessInfo*)>(lib, "nvmlDeviceGetComputeRunningProcesses_v3");
-    auto memory = symbol<int (*)(Device, Memory*)>(lib, "nvmlDeviceGetMemoryInfo");
-    if (!init || !shutdown || !count || !by_index || !by_uuid || !processes || !memory || init() != 0)
-        return std::nullopt;
-    std::vector<Device> devices;
-    Device dev = nullptr;
+    const Nvml* n = nvml();
+    if (!n) return std::nullopt;
+    std::vector<NvmlDevice> devices;
+    NvmlDevice dev = nullptr;
     unsigned n_devices = 0;
     if (!uuid.empty()) {
-        if (by_uuid(uuid.c_str(), &dev) == 0) devices.push_back(dev);
+        if (n->by_uuid(uuid.c_str(), &dev) == 0) devices.push_back(dev);
     } else if (!every_gpu) {
-        if (by_index(0, &dev) == 0) devices.push_back(dev);
-    } else if (count(&n_devices) == 0) {  // how many not known, or one GPU not found: nothing can be told
+        if (n->by_index(0, &dev) == 0) devices.push_back(dev);
+    } else if (n->count(&n_devices) == 0) {  // how many not known, or one GPU not found: nothing can be told
         for (unsigned i = 0; i < n_devices; ++i) {
-            if (by_index(i, &dev) != 0) {
+            if (n->by_index(i, &dev) != 0) {
                 devices.clear();
                 break;
             }
@@ -199,16 +225,16 @@ std::optional<GpuUsage> nvml_usage(const std::string& uuid, bool every_gpu)
     }
     std::optional<GpuUsage> usage;
     if (!devices.empty()) usage.emplace();
-    for (Device d : devices) {
-        ProcessInfo infos[64];
-        unsigned n = 64;
-        Memory mem {};
-        if (processes(d, &n, infos) != 0 || memory(d, &mem) != 0) {
+    for (NvmlDevice d : devices) {
+        Nvml::ProcessInfo infos[64];
+        unsigned found = 64;
+        Nvml::Memory mem {};
+        if (n->processes(d, &found, infos) != 0 || n->memory(d, &mem) != 0) {
             usage.reset();  // one GPU that cannot tell: nobody can
             break;
         }
         usage->used_bytes += mem.used;
-        for (unsigned i = 0; i < n && i < 64; ++i) {
+        for (unsigned i = 0; i < found && i < 64; ++i) {
             const int pid = static_cast<int>(infos[i].pid);
             switch (ancestry_of(pid)) {
             case Ancestry::own: usage->own_pids.push_back(pid); break;
@@ -223,7 +249,6 @@ std::optional<GpuUsage> nvml_usage(const std::string& uuid, bool every_gpu)
             }
         }
     }
-    shutdown();
     return usage;
 }
 

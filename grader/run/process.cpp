@@ -308,6 +308,7 @@ private:
             if (restarts_seen_ < spec_.limit_restart_tags.size() && text == spec_.limit_restart_tags[restarts_seen_]) {
                 ++restarts_seen_;
                 deadline_ = Clock::now() + limit_;
+                if (restarts_seen_ == 1 && spec_.on_first_restart) spec_.on_first_restart();
             }
             if (done_seen_ < spec_.done_tags.size() && text == spec_.done_tags[done_seen_] &&
                 ++done_seen_ == spec_.done_tags.size()) {

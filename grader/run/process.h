@@ -42,6 +42,10 @@ struct ProcessSpec {
     // its marker) gets no more time than their number of limits.
     std::vector<std::string> limit_restart_tags;
     double startup_limit_s = 0;  // with limit_restart_tags; 0: wall_limit_s
+    // Called, from the thread that reads the program's output, as the first
+    // of limit_restart_tags is read (the harness has its GPU): quick, or it
+    // holds up the reading.
+    std::function<void()> on_first_restart;
     // Non-empty: tagged lines that, read in this order, say the program's
     // work is done (the harness's marks of its last exchange and last call).
     // From then on it and whatever it started have `linger_limit_s` to end:

@@ -183,6 +183,7 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
     for (std::size_t e = 0; e < exchanges.size(); ++e)
         ps.limit_restart_tags.push_back(fmt::format("{}opened-{}@@", ps.tag_prefix, e));
     ps.startup_limit_s = kStartupLimitSeconds;
+    ps.on_first_restart = req.on_gpu_opened;
     // The last exchange begun and its last call ended: the work is done.
     const wire::Job& last = exchanges.back()->file->job();
     ps.done_tags = {fmt::format("{}exchange-{}@@", ps.tag_prefix, exchanges.size() - 1),
@@ -633,6 +634,12 @@ RunReport run_task(const RunRequest& request)
     const PreparedExchange ex = prepare_exchange(req, decls, fresh_seed());
     timeline_note(noted, timeline_label(req, "inputs of"));
     if (req.on_inputs_made) req.on_inputs_made();
+    if (req.start_after.valid()) req.start_after.wait();
+    if (req.gate && req.gate->closed()) {
+        report.status = RunStatus::cancelled;
+        report.status_message = kGateClosed;
+        return report;
+    }
     const double inputs_ms = ms_since(t_begin);
     const auto t_program = Clock::now();
     std::optional<CallDriver> driver;  // the parent's clock

@@ -103,6 +103,14 @@ struct RunHooks {
     // program starts: a check starts its next host work then, not while the
     // runs' inputs are still being made (they would wait for each other).
     std::function<void()> on_inputs_made;
+    // Called once the program has its GPU (the harness said so, or claims
+    // to): a check starts its timed programs then, not while the runs' own
+    // program still waits for its CUDA context (they are made one at a time).
+    std::function<void()> on_gpu_opened;
+    // Valid: the program starts once it is said, its inputs made before
+    // (a timed program of a check: its inputs beside the correctness runs'
+    // start, its CUDA context after theirs). A gate closed by then: not started.
+    std::shared_future<void> start_after;
     // Called as soon as the program and every process of its run have ended,
     // before the judging: a timed program's time alone on the GPU ends here.
     std::function<void()> on_program_end;

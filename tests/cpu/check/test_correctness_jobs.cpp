@@ -156,6 +156,35 @@ TEST_CASE("correctness jobs: the check hears once that the runs' inputs are made
     CHECK(reports.front()->status == RunStatus::timed_out);
 }
 
+TEST_CASE("correctness jobs: the check hears the runs are under way only once their program has its GPU")
+{
+    // The stand-in that says its GPU is ready 1.5 s late (a context made on
+    // a busy GPU): the timed programs, started at the callback, would have
+    // made their contexts beside its own.
+    using Clock = std::chrono::steady_clock;
+    const LabInfo& lab = lab_of("vecadd1");
+    static const GpuInfo no_gpu;
+    std::atomic<int> told {0}, inputs_told {0};
+    Clock::time_point told_at {}, inputs_told_at {};
+    CorrectnessRuns runs {.lab = &lab, .tasks = {&lab.tasks.front()}, .program = "lab-program", .seed = 7,
+                          .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, "open_slowly"},
+                          .once_inputs_made = [&] {
+                              if (++inputs_told == 1) inputs_told_at = Clock::now();
+                          },
+                          .once_under_way = [&] {
+                              if (++told == 1) told_at = Clock::now();
+                          }};
+    const std::vector<PlannedRun> plan = plan_runs(lab, runs.tasks, false, false);
+    const Clock::time_point started_at = Clock::now();
+    const auto reports = run_correctness(runs, plan);
+    CHECK(told == 1);
+    CHECK(inputs_told == 1);
+    CHECK(told_at - started_at > std::chrono::milliseconds(1400));
+    CHECK(inputs_told_at - started_at < std::chrono::milliseconds(1000));  // the inputs did not wait for the GPU
+    REQUIRE(reports.front());
+    CHECK(reports.front()->status == RunStatus::completed);
+}
+
 TEST_CASE("plan: the big sizes only when asked, and only those the GPU's memory holds")
 {
     const LabInfo& lab = lab_of("rotation");

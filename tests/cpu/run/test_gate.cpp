@@ -82,6 +82,54 @@ TEST_CASE("gate: a run whose gate closed before it began starts no program and m
     CHECK(r.work.bytes == 0);  // it stopped before sizing the work: no inputs were made
 }
 
+TEST_CASE("gate: a run told to start later makes its inputs now, and starts nothing if its gate closes meanwhile")
+{
+    // A check's timed programs: inputs made beside the correctness runs,
+    // the program held until those runs have their GPU; a check that fails
+    // them closes the gate first.
+    const LabInfo& lab = lab_of("vecadd3");
+    RunRequest req;
+    req.lab = &lab;
+    req.task = &lab.tasks.front();
+    req.spec = find_task_spec("vecadd3", "add");
+    req.params = {{"n", 1000}};
+    req.program = "/nonexistent/program";  // starting it would be could_not_start
+    req.gate = std::make_shared<Gate>();
+    std::promise<void> start;
+    req.start_after = start.get_future().share();
+    std::promise<void> inputs;
+    req.on_inputs_made = [&inputs] { inputs.set_value(); };
+    auto run = std::async(std::launch::async, [req] { return run_task(req); });
+    CHECK(inputs.get_future().wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    CHECK(run.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);  // held
+    req.gate->close();
+    start.set_value();
+    const RunReport r = run.get();
+    CHECK(r.status == RunStatus::cancelled);
+    CHECK_FALSE(r.process.started);
+    CHECK(r.process.start_error.empty());  // not even tried
+}
+
+TEST_CASE("gate: a run told to start later starts its program once told")
+{
+    const LabInfo& lab = lab_of("vecadd3");
+    RunRequest req;
+    req.lab = &lab;
+    req.task = &lab.tasks.front();
+    req.spec = find_task_spec("vecadd3", "add");
+    req.params = {{"n", 1000}};
+    req.program = "/nonexistent/program";
+    std::promise<void> start;
+    req.start_after = start.get_future().share();
+    auto run = std::async(std::launch::async, [req] { return run_task(req); });
+    CHECK(run.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
+    start.set_value();
+    const RunReport r = run.get();
+    // It tried (the program is not there; in a sandbox, the sandbox starts and fails to run it).
+    CHECK(r.status != RunStatus::cancelled);
+    CHECK((r.process.started || !r.process.start_error.empty()));
+}
+
 TEST_CASE("gate: the wall limit does not run while the program waits at the gate")
 {
     Gate gate;
