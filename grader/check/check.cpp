@@ -58,6 +58,23 @@ BuildResult build_student(const Toolchain& tc, const LabInfo& lab, const std::fi
     return build_lab_program(tc, lab, source, build_name(lab, source), {}, /*sass_in_background=*/true);
 }
 
+}  // namespace
+
+std::shared_future<StartedBuild> start_student_build(const Toolchain& tc, const LabInfo& lab,
+                                                     const std::filesystem::path& source)
+{
+    std::error_code ec;
+    if (lab.owns_main() || std::filesystem::equivalent(source, lab.baseline_source, ec)) return {};
+    return std::async(std::launch::async, [&tc, &lab, source] {
+               const auto t0 = Clock::now();
+               BuildResult build = build_lab_program(tc, lab, source, build_name(lab, source), {},
+                                                     /*sass_in_background=*/true);
+               return StartedBuild {std::move(build), seconds_since(t0)};
+           }).share();
+}
+
+namespace {
+
 // The split of the runs' shared wall time between correctness and sanitizer runs.
 void split_run_time(LabCheck& out, const std::vector<PlannedRun>& plan,
                     const std::vector<std::optional<RunReport>>& reports, double wall_s)
@@ -193,8 +210,13 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     const std::string on_timeline =
         fmt::format("check of {}/{}:", o.source.parent_path().filename().string(), o.source.filename().string());
     double phase_start = timeline_clock();
-    out.build = build_student(tc, lab, o.source, timing);
-    out.compile_s = seconds_since(t0);
+    if (o.started_build.valid()) {
+        out.build = o.started_build.get().build;
+        out.compile_s = o.started_build.get().seconds;
+    } else {
+        out.build = build_student(tc, lab, o.source, timing);
+        out.compile_s = seconds_since(t0);
+    }
     timeline_note(phase_start, on_timeline + " build");
     const auto stop_at_build = [&](Verdict v, const std::string& message) {
         every_task_finds(out, tasks, v, message);

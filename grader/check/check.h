@@ -22,14 +22,28 @@
 #include "run/toolchain.h"
 
 #include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace hpclab {
 
+// The student's file built before its check started: hpclab check starts
+// the compile before it looks for the GPU (the driver's start, cuInit,
+// takes a tenth of a second the compile need not wait for).
+struct StartedBuild {
+    BuildResult build;
+    double seconds = 0;  // its compile's own
+};
+// Not valid where check_lab builds the file itself: the baseline (built once,
+// with the timing's), and a lab whose file is the whole program.
+std::shared_future<StartedBuild> start_student_build(const Toolchain& tc, const LabInfo& lab,
+                                                     const std::filesystem::path& source);
+
 struct CheckOptions {
     std::filesystem::path source;   // the file to judge
+    std::shared_future<StartedBuild> started_build;  // valid: the build of `source` under way (start_student_build)
     std::string only_task;          // empty: every task
     std::optional<std::uint64_t> seed;
     bool sanitizer = true;

@@ -183,15 +183,17 @@ int cmd_check(Context& ctx, const CheckArgs& args)
         fmt::print(stderr, "hpclab: cannot build: {}\n", ctx.toolchain().unavailable);
         return kSkipped;
     }
-    const GpuInfo& gpu = ctx.gpu();
-    fmt::print("Checking {} ({}) on {}\n", lab.id, relative_to_root(ctx, o.source),
-               gpu.present ? gpu.name : "no GPU: compile only");
     if (args.no_sandbox) disable_sandbox("--no-sandbox");
     if (const auto why = unmet_need(args.needs)) {
-        fmt::print("Skipped: this check {}.\n", *why);
+        fmt::print("Skipped: this check of {} {}.\n", lab.id, *why);
         ctx.skip_because(*why);
         return kSkipped;
     }
+    // The compile needs no GPU: it runs while the driver starts (ctx.gpu()).
+    o.started_build = start_student_build(ctx.toolchain(), lab, o.source);
+    const GpuInfo& gpu = ctx.gpu();
+    fmt::print("Checking {} ({}) on {}\n", lab.id, relative_to_root(ctx, o.source),
+               gpu.present ? gpu.name : "no GPU: compile only");
     if (const auto why = sandbox_unavailable(); why && !args.quiet)
         fmt::print("No sandbox ({}): compiled and run as on your own machine.\n", *why);
     std::fflush(stdout);

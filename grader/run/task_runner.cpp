@@ -631,7 +631,7 @@ RunReport run_task(const RunRequest& request)
         return report;
     }
     double noted = timeline_clock();
-    const PreparedExchange ex = prepare_exchange(req, decls, fresh_seed());
+    PreparedExchange ex = prepare_exchange(req, decls, fresh_seed());
     timeline_note(noted, timeline_label(req, "inputs of"));
     if (req.on_inputs_made) req.on_inputs_made();
     if (req.start_after.valid()) req.start_after.wait();
@@ -651,6 +651,10 @@ RunReport run_task(const RunRequest& request)
     RunReport judged = judge_run(req, ex, std::move(process), {inputs_ms, ms_since(t_program)},
                                  driver ? driver->calls() : DrivenCalls {});
     timeline_note(noted, timeline_label(req, "judging of"));
+    noted = timeline_clock();
+    driver.reset();   // it wrote into the file's handshake
+    ex.file.reset();  // its memory given back (a timed run's: 768 MiB for streams)
+    timeline_note(noted, timeline_label(req, "exchange given back of"));
     return judged;
 }
 
