@@ -33,8 +33,8 @@ inline constexpr double kTimedReferenceBudget = 2e7;
 // pointwise): drawn after the program ended, from a key it never saw, with
 // only their inputs made again. A file wrong at a fraction f of the elements
 // passes a timed program's c calls (the warm-up among them: every one is
-// judged) with odds (1 - f)^(c * 4096): below 1 in 10^7 at f = 0.1% for
-// streams' four, and work skipped at 0.1% buys no speed. Every element is still
+// judged) with odds (1 - f)^(c * 4096): below 1 in 10^10 at f = 0.1% for
+// aos_soa's and streams' six, and work skipped at 0.1% buys no speed. Every element is still
 // checked for the poison and bound by the call's commitment; the correctness
 // runs compare every element. What it saves: making the inputs of aos_soa's
 // timed soa calls (eight arrays of 2^24 floats each) took longer than timing them.
