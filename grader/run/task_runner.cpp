@@ -2,6 +2,7 @@
 
 #include "course/random.h"
 #include "run/call_driver.h"
+#include "run/commitment.h"
 #include "run/cgroup.h"
 #include "run/claims.h"
 #include "run/run_recipe.h"
@@ -355,8 +356,7 @@ std::uint64_t commitment_of(const CallBuffers& call, std::uint64_t seed)
         if (entries[b].decl.role != Role::output) continue;
         const auto* words = reinterpret_cast<const std::uint32_t*>(entries[b].bytes.data());
         parallel_for(entries[b].decl.count, [&](std::uint64_t from, std::uint64_t to) {
-            std::uint64_t part = 0;
-            for (std::uint64_t w = from; w < to; ++w) part += wire::commitment_term(seed, b, w, words[w]);
+            const std::uint64_t part = commitment_part(words, from, to, seed, b);
             std::lock_guard lock(m);
             total += part;
         });
