@@ -355,18 +355,27 @@ std::uint64_t LabProgram::largest_output(bool device_only) const
 // On the parent's clock a host output is poisoned from the device too
 // (stage_buffer): before each of a timed run's eleven handshakes, a copy
 // from the GPU into the student's pinned buffer is quicker than the host's
-// own copy of it (streams: 128 MiB a call). The device's pattern is made
-// there: a host pattern copied up cost a timed program's preparation a
-// pass over the host memory and a pageable copy (streams: 128 MiB).
+// own copy of it (streams: 128 MiB a call). A timed run makes the device's
+// pattern there (its calls run the harness's kernels anyway): a host
+// pattern copied up cost its preparation a pass over the host memory and a
+// pageable copy (streams: 128 MiB). Other runs copy it up as they always
+// did: a kernel of the harness's run before the student's moved the
+// program's GPU address space, and rotation's int_index mistake (indices
+// wrapped to 8 GiB before the images, tests/broken) then read and wrote
+// memory that was there, a wrong answer, where the lesson shows the illegal
+// address it gets in a program of its own.
 void LabProgram::make_poison()
 {
+    if (!parent_clock()) poison_.assign(largest_output(false) / 4, wire::kPoison32);  // host outputs' (stage_buffer)
     const std::uint64_t device_bytes = largest_output(!parent_clock());
-    if (device_bytes > 0) {
-        harness_cuda(cudaMalloc(&device_poison_, device_bytes), "allocating the poison pattern");
+    if (device_bytes == 0) return;
+    harness_cuda(cudaMalloc(&device_poison_, device_bytes), "allocating the poison pattern");
+    if (parent_clock())
         harness_cuda(fill_words(static_cast<std::uint32_t*>(device_poison_), device_bytes / 4, wire::kPoison32),
                      "making the poison pattern");
-    }
-    if (!parent_clock()) poison_.assign(largest_output(false) / 4, wire::kPoison32);  // host outputs' (stage_buffer)
+    else
+        harness_cuda(cudaMemcpy(device_poison_, poison_.data(), device_bytes, cudaMemcpyHostToDevice),
+                     "copying the poison pattern");
 }
 
 // Writing more than the L2 cache evicts whatever the previous call or the
