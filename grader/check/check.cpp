@@ -48,6 +48,12 @@ void every_task_finds(LabCheck& out, const std::vector<const TaskInfo*>& tasks, 
     out.overall = kind;
 }
 
+// A student's file built as a check builds it (the machine code read beside the runs).
+BuildResult build_file(const Toolchain& tc, const LabInfo& lab, const std::filesystem::path& source)
+{
+    return build_lab_program(tc, lab, source, build_name(lab, source), {}, /*sass_in_background=*/true);
+}
+
 // The student's program: the baseline's build when the file is the
 // baseline itself (one compile, not two of the same program at once).
 BuildResult build_student(const Toolchain& tc, const LabInfo& lab, const std::filesystem::path& source,
@@ -55,7 +61,7 @@ BuildResult build_student(const Toolchain& tc, const LabInfo& lab, const std::fi
 {
     std::error_code ec;
     if (timing.active() && std::filesystem::equivalent(source, lab.baseline_source, ec)) return timing.baseline_build();
-    return build_lab_program(tc, lab, source, build_name(lab, source), {}, /*sass_in_background=*/true);
+    return build_file(tc, lab, source);
 }
 
 }  // namespace
@@ -67,8 +73,7 @@ std::shared_future<StartedBuild> start_student_build(const Toolchain& tc, const 
     if (lab.owns_main() || std::filesystem::equivalent(source, lab.baseline_source, ec)) return {};
     return std::async(std::launch::async, [&tc, &lab, source] {
                const auto t0 = Clock::now();
-               BuildResult build = build_lab_program(tc, lab, source, build_name(lab, source), {},
-                                                     /*sass_in_background=*/true);
+               BuildResult build = build_file(tc, lab, source);
                return StartedBuild {std::move(build), seconds_since(t0)};
            }).share();
 }

@@ -32,6 +32,19 @@ std::future<ProcessResult> start_behind(Gate& gate, double wall_limit_s, const s
     return std::async(std::launch::async, [spec] { return run_process(spec); });
 }
 
+// A vecadd3 run of a program that is not there: starting it would be could_not_start.
+RunRequest run_of_no_program(std::int64_t n)
+{
+    const LabInfo& lab = lab_of("vecadd3");
+    RunRequest req;
+    req.lab = &lab;
+    req.task = &lab.tasks.front();
+    req.spec = find_task_spec("vecadd3", "add");
+    req.params = {{"n", n}};
+    req.program = "/nonexistent/program";
+    return req;
+}
+
 }  // namespace
 
 TEST_CASE("gate: the program makes its calls after go, not before")
@@ -65,13 +78,7 @@ TEST_CASE("gate: a run whose gate closed before it began starts no program and m
     // The baseline's timed run is prepared before the student's code is
     // compiled; a compile error closes its gate, and the check must not wait
     // for inputs no one will use.
-    const LabInfo& lab = lab_of("vecadd3");
-    RunRequest req;
-    req.lab = &lab;
-    req.task = &lab.tasks.front();
-    req.spec = find_task_spec("vecadd3", "add");
-    req.params = {{"n", 1 << 26}};
-    req.program = "/nonexistent/program";  // starting it would be could_not_start
+    RunRequest req = run_of_no_program(1 << 26);
     req.ncalls = 9;
     req.input_sets = 3;
     req.gate = std::make_shared<Gate>();
@@ -87,13 +94,7 @@ TEST_CASE("gate: a run told to start later makes its inputs now, and starts noth
     // A check's timed programs: inputs made beside the correctness runs,
     // the program held until those runs have their GPU; a check that fails
     // them closes the gate first.
-    const LabInfo& lab = lab_of("vecadd3");
-    RunRequest req;
-    req.lab = &lab;
-    req.task = &lab.tasks.front();
-    req.spec = find_task_spec("vecadd3", "add");
-    req.params = {{"n", 1000}};
-    req.program = "/nonexistent/program";  // starting it would be could_not_start
+    RunRequest req = run_of_no_program(1000);
     req.gate = std::make_shared<Gate>();
     std::promise<void> start;
     req.start_after = start.get_future().share();
@@ -112,13 +113,7 @@ TEST_CASE("gate: a run told to start later makes its inputs now, and starts noth
 
 TEST_CASE("gate: a run told to start later starts its program once told")
 {
-    const LabInfo& lab = lab_of("vecadd3");
-    RunRequest req;
-    req.lab = &lab;
-    req.task = &lab.tasks.front();
-    req.spec = find_task_spec("vecadd3", "add");
-    req.params = {{"n", 1000}};
-    req.program = "/nonexistent/program";
+    RunRequest req = run_of_no_program(1000);
     std::promise<void> start;
     req.start_after = start.get_future().share();
     auto run = std::async(std::launch::async, [req] { return run_task(req); });
