@@ -15,13 +15,14 @@ namespace hpclab {
 
 namespace {
 
-// A seed per task and size, from the check's: --seed replays every run.
-std::uint64_t run_seed(std::uint64_t check_seed, const TaskInfo& task, const SizeCase& size)
+// A seed per task and size, from the check's: --seed replays every run. A
+// size run again (plan.h plain_size_order) gets inputs of its own.
+std::uint64_t run_seed(std::uint64_t check_seed, const TaskInfo& task, const PlannedRun& run)
 {
-    const std::string key = task.id + format_params(size.params);
+    const std::string key = task.id + format_params(run.size.params);
     std::uint64_t seed = check_seed;
     for (char c : key) seed = mix64(seed ^ static_cast<unsigned char>(c));
-    return seed;
+    return run.again > 0 ? mix64(seed + static_cast<std::uint64_t>(run.again)) : seed;
 }
 
 RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, const SanitizerLog* log)
@@ -31,7 +32,7 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
                                       .task = &task,
                                       .program = runs.program,
                                       .params = p.size.params,
-                                      .seed = run_seed(runs.seed, task, p.size),
+                                      .seed = run_seed(runs.seed, task, p),
                                       .gpu_memory_bytes = runs.gpu->memory_bytes,
                                       .gpu_minor = runs.gpu->minor,
                                       .gpu_uuid = runs.gpu->visible_as(),

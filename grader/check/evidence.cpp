@@ -1,6 +1,7 @@
 #include "check/evidence.h"
 
 #include "check/decide.h"
+#include "check/release_evidence.h"
 
 #include <cxxabi.h>
 #include <fmt/format.h>
@@ -203,6 +204,8 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
     std::vector<Finding> out;
     const std::string where = format_params(params);
     if (!t.traced) return out;
+    if (task.judged_by(Invariant::releases))
+        if (auto why = unreleased(t.resources)) out.push_back(make(Verdict::not_released, *why, where));
     const LaunchExpectation& e = task.expect;
     if (!e.kernel) {
         if (t.kernels > 0)
@@ -252,12 +255,6 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
                                        t.allocations, t.allocated_bytes),
                            where));
     if (auto f = finding_of_copies(e, params, t)) out.push_back(make(Verdict::slow_copies, *f, where));
-    if (e.frees && t.allocated_bytes > t.freed_bytes)
-        out.push_back(make(Verdict::memory_leak,
-                           fmt::format("the call allocated {} bytes of device memory ({} cudaMalloc) and freed {} "
-                                       "({} cudaFree)",
-                                       t.allocated_bytes, t.allocations, t.freed_bytes, t.frees),
-                           where));
     return out;
 }
 
@@ -389,7 +386,10 @@ void gather_evidence(const LabInfo& lab, std::size_t index, const std::vector<Pl
             t.sanitizer.push_back(std::move(s));
             continue;
         }
-        for (auto& f : findings_of_run(*t.task, plan[j].size, r)) findings.push_back(std::move(f));
+        for (auto& f : findings_of_run(*t.task, plan[j].size, r)) {
+            if (plan[j].again > 0) f.where += " (again, after the task's other sizes)";
+            findings.push_back(std::move(f));
+        }
         if (!t.traced && r.trace_available && !r.calls.empty() && r.calls[0].done && r.calls[0].trace.traced) {
             t.traced = true;
             const auto& trace = r.calls[0].trace;

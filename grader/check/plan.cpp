@@ -1,8 +1,10 @@
 #include "check/plan.h"
 
 #include "run/task_runner.h"
+#include "util/mix64.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace hpclab {
 
@@ -57,14 +59,59 @@ bool fits_gpu(const TaskSpec& spec, const Params& params, std::uint64_t gpu_memo
     return fits_gpu_memory(spec.buffers(params), gpu_memory_bytes);
 }
 
+std::vector<std::size_t> plain_size_order(const std::vector<std::uint64_t>& bytes, std::uint64_t seed)
+{
+    std::vector<std::size_t> order(bytes.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    if (order.empty()) return order;
+    const auto by_bytes = [&](std::size_t a, std::size_t b) { return bytes[a] < bytes[b]; };
+    // Fisher-Yates from the seed: the same order on a regrade.
+    std::uint64_t state = seed;
+    const auto draw = [&](std::size_t below) {
+        state = mix64(state + 0x9E3779B97F4A7C15ull);
+        return static_cast<std::size_t>(state % below);
+    };
+    for (std::size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[draw(i + 1)]);
+    // Never the largest first: a larger size always comes after the first
+    // (a buffer sized by the first call is too small for it) ...
+    const std::uint64_t most = bytes[*std::max_element(order.begin(), order.end(), by_bytes)];
+    if (bytes[order[0]] == most) {
+        std::vector<std::size_t> smaller;
+        for (std::size_t i = 1; i < order.size(); ++i)
+            if (bytes[order[i]] < most) smaller.push_back(i);
+        if (!smaller.empty()) std::swap(order[0], order[smaller[draw(smaller.size())]]);
+    }
+    // ... and the smallest runs again last, after the largest.
+    order.push_back(*std::min_element(order.begin(), order.end(), by_bytes));
+    return order;
+}
+
 std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, bool big,
-                                  bool sanitizer, std::uint64_t gpu_memory_bytes)
+                                  bool sanitizer, std::uint64_t gpu_memory_bytes, std::uint64_t order_seed)
 {
     std::vector<PlannedRun> plan;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         const TaskSpec& spec = *find_task_spec(lab.id, tasks[i]->id);
-        for (const auto& s : tasks[i]->sizes)
-            if (!s.big || (big && fits_gpu(spec, s.params, gpu_memory_bytes))) plan.push_back({i, s, ""});
+        std::vector<SizeCase> plain;
+        std::vector<std::uint64_t> bytes;
+        for (const auto& s : tasks[i]->sizes) {
+            if (!s.big) {
+                plain.push_back(s);
+                bytes.push_back(total_bytes(spec, s.params));
+            } else if (big && fits_gpu(spec, s.params, gpu_memory_bytes)) {
+                plan.push_back({i, s, ""});
+            }
+        }
+        std::vector<bool> ran(plain.size(), false);
+        for (std::size_t k : plain_size_order(bytes, mix64(order_seed ^ (i + 1)))) {
+            PlannedRun run {i, plain[k], ""};
+            if (ran[k]) {
+                run.again = 1;
+                run.size.why = kAgainWhy;
+            }
+            ran[k] = true;
+            plan.push_back(std::move(run));
+        }
         if (!sanitizer) continue;
         for (const auto& s : sanitizer_sizes(spec, *tasks[i], 2)) plan.push_back({i, s, "memcheck"});
         // Racecheck where blocks share memory: a shared_memory task's cache, a
@@ -75,10 +122,7 @@ std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const Ta
                 for (const auto& s : sanitizer_sizes(spec, *tasks[i], 1)) plan.push_back({i, s, "racecheck"});
         }
     }
-    const auto phase = [&](const PlannedRun& r) {
-        if (r.sanitizer()) return 1;
-        return total_bytes(*find_task_spec(lab.id, tasks[r.task]->id), r.size.params) <= kSmallRunBytes ? 0 : 2;
-    };
+    const auto phase = [&](const PlannedRun& r) { return r.sanitizer() ? 1 : r.size.big ? 2 : 0; };
     std::stable_sort(plan.begin(), plan.end(), [&](const PlannedRun& a, const PlannedRun& b) { return phase(a) < phase(b); });
     return plan;
 }

@@ -20,6 +20,7 @@ struct PlannedRun {
     std::size_t task = 0;  // index into the checked tasks
     SizeCase size;
     std::string tool;      // empty: a correctness run; else memcheck or racecheck
+    int again = 0;         // > 0: the same size run again, later in the program (its own inputs)
 
     bool sanitizer() const { return !tool.empty(); }
 };
@@ -28,11 +29,21 @@ struct PlannedRun {
 // the ones whose device buffers fit 9/10 of `gpu_memory_bytes` when it is
 // known: the same bound a run refuses past, run/task_runner.cpp), and, when
 // `sanitizer`, memcheck at two small sizes and racecheck at one for
-// shared-memory tasks. Ordered: the small correctness runs first (a hang
-// shows there within the lab's time limit and cancels the task's other
-// runs), then the sanitizer's (slow), then the large correctness runs.
+// shared-memory tasks. Ordered: the correctness runs first, each task's in
+// the order of plain_size_order (they run in one program: the invariant
+// no_state), then the sanitizer's (slow), then the big sizes.
 std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, bool big,
-                                  bool sanitizer, std::uint64_t gpu_memory_bytes = 0);
+                                  bool sanitizer, std::uint64_t gpu_memory_bytes = 0, std::uint64_t order_seed = 0);
+
+// The invariant no_state (course/invariants.h): the order a task's plain
+// sizes run in, in its one program, as indices into `bytes` (each size's
+// bytes): each once, in an order drawn from `seed` whose first size is never
+// the largest, then the smallest again, on inputs of its own. So, from two
+// sizes on, a larger size always runs after a smaller one (a buffer sized by
+// the first call is too small for it) and a smaller after a larger (a
+// result or a total kept from the last call is wrong for it), and the
+// program cannot know which size comes first.
+std::vector<std::size_t> plain_size_order(const std::vector<std::uint64_t>& bytes, std::uint64_t seed);
 
 // Whether a size's device buffers fit a GPU of `gpu_memory_bytes` (0: unknown, taken to fit).
 bool fits_gpu(const TaskSpec& spec, const Params& params, std::uint64_t gpu_memory_bytes);
@@ -43,5 +54,9 @@ std::vector<SizeCase> sanitizer_sizes(const TaskSpec& spec, const TaskInfo& task
 
 // Bytes of every buffer of one call at this size.
 std::uint64_t total_bytes(const TaskSpec& spec, const Params& params);
+
+// What plain_size_order says of the size it runs again.
+inline constexpr const char* kAgainWhy =
+    "again, after the task's other sizes, on fresh inputs: what a call keeps for the next shows here";
 
 }  // namespace hpclab

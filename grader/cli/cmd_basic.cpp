@@ -6,6 +6,7 @@
 #include "course/mistakes_table.h"
 #include "run/sanitizer.h"
 #include "student/state_dir.h"
+#include "util/escape.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -34,6 +35,18 @@ void print_threshold(Context& ctx, const LabInfo& lab, const Threshold& th)
                th.baseline == "reference" ? "same task" : "task " + th.baseline,
                relative_to_root(ctx, lab.baseline_source), origin,
                th.note.empty() ? "" : "\n    lab.json: " + th.note);
+}
+
+// The invariants a task is judged by (course/invariants.h), and each it is
+// opted out of, with lab.json's reason.
+void print_invariants(const TaskInfo& t)
+{
+    std::vector<std::string_view> held;
+    for (const InvariantInfo& i : invariant_table())
+        if (t.judged_by(i.id)) held.push_back(i.name);
+    fmt::print("  invariants: {}\n", held.empty() ? "none" : fmt::format("{}", fmt::join(held, ", ")));
+    for (const auto& [invariant, why] : t.opted_out)
+        fmt::print("  not judged by {}: {}\n", invariant_info(invariant).name, for_terminal(why));
 }
 
 // One lab's record, from its lab.json: what the docs point to for sizes and thresholds.
@@ -81,9 +94,12 @@ int list_lab(Context& ctx, const LabInfo& lab)
         fmt::print("  timed at {} by hpclab run, at {} by hpclab check ({} calls after a warm-up)\n",
                    format_params(t.demo), format_params(t.timing), t.timing_reps);
         if (t.threshold) print_threshold(ctx, lab, *t.threshold);
+        print_invariants(t);
     }
     fmt::print("\n{} hints, from gentle to explicit, in {}.\n", lab.hints.size(),
                relative_to_root(ctx, lab.lab_dir / "lab.json"));
+    fmt::print("Invariants: what holds for every task of every lab (docs/how-hpclab-checks.md):\n");
+    for (const InvariantInfo& i : invariant_table()) fmt::print("  {}: {}\n", i.name, i.rule);
     return kPass;
 }
 

@@ -146,7 +146,9 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
     e.grid = read_shape(r, "grid", lab);
     e.block = read_shape(r, "block", lab);
     e.two_d = r.boolean_or("two_d", false);
-    e.frees = r.boolean_or("frees", false);
+    if (r.has("frees"))
+        r.fail("frees", "is gone: every task is held to the invariant \"releases\" (hpclab list <lab> shows the "
+                        "invariants); remove the key, or opt the task out with \"opt_out\": {\"releases\": \"why\"}");
     e.shared_per_thread = static_cast<int>(r.integer_or("shared_per_thread", 0));
     e.shared_extra = static_cast<int>(r.integer_or("shared_extra", 0));
     if (e.shared_per_thread < 0 || e.shared_extra < 0) r.fail("shared_per_thread", "and shared_extra must not be negative");
@@ -162,6 +164,20 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
     e.max_blocks_per_sm = static_cast<int>(r.integer_or("max_blocks_per_sm", 0));
     if (e.max_blocks_per_sm < 0) r.fail("max_blocks_per_sm", "must not be negative");
     return e;
+}
+
+// {"releases": "why"}: an invariant of course/invariants.h by its name, and
+// the reason this task is not judged by it (shown by hpclab list <lab>).
+std::map<Invariant, std::string> read_opt_outs(const Reader& r)
+{
+    std::map<Invariant, std::string> out;
+    for (const auto& [name, why] : r.raw().items()) {
+        const auto invariant = invariant_from_name(name);
+        if (!invariant) r.fail(name, "is not an invariant (hpclab list <lab> names them)");
+        if (!why.is_string() || why.get<std::string>().empty()) r.fail(name, "needs the reason, as a sentence");
+        out[*invariant] = why.get<std::string>();
+    }
+    return out;
 }
 
 TaskInfo read_task(const Reader& r, const LabInfo& lab)
@@ -235,6 +251,7 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
         t.points = r.number("points");
         if (t.points < 0) r.fail("points", "must be zero or more");
     }
+    if (r.has("opt_out")) t.opted_out = read_opt_outs(r.child("opt_out"));
     return t;
 }
 

@@ -3,6 +3,7 @@
 // take titles, hints, tasks, sizes, tolerances and thresholds from it.
 #pragma once
 
+#include "course/invariants.h"
 #include "course/params.h"
 
 #include <filesystem>
@@ -56,13 +57,13 @@ using CourseThresholds = std::map<std::string, std::map<std::string, double>>;
 
 // What the CUPTI records of each call must show, for the lesson to count as
 // done: a kernel ran (or, for a refusal, none did), with the grid and block
-// the lesson asks for, and the call's device memory freed.
+// the lesson asks for. (What every task's calls must show, whatever the
+// lesson, is course/invariants.h's.)
 struct LaunchExpectation {
     bool kernel = true;                 // at least one launch per call; false: none at all
     std::vector<std::string> grid;      // 3 entries: a number, a size parameter, or "*"; empty: any
     std::vector<std::string> block;
     bool two_d = false;                 // a launch with more than one row of blocks or threads
-    bool frees = false;                 // device memory allocated in the call is freed in it
     // The lesson's cache per block (shared_memory tasks): at least this many
     // bytes of shared memory per thread of the block, plus `shared_extra`
     // (a halo), in some kernel of the call. 0: any shared memory will do.
@@ -129,6 +130,10 @@ struct TaskInfo {
     // What the task is worth in a class's gradebook (lab.json "points",
     // default 1); a course's grading config can weigh it otherwise.
     double points = 1;
+    // The invariants this task is not judged by, each with lab.json's reason
+    // ("opt_out"); every other one holds for it.
+    std::map<Invariant, std::string> opted_out;
+    bool judged_by(Invariant i) const { return !opted_out.count(i); }
 };
 
 // A lab of the kind "program" (lab.json "kind"): the student writes the

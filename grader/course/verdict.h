@@ -38,7 +38,7 @@ enum class Verdict {
     wrong_launch,      // the launch configuration is not the one the lesson asks for
     no_shared_memory,  // the task asks for shared memory and the kernels use none
     no_warp_shuffle,   // the task asks for warp shuffles and the compiled kernels have none
-    memory_leak,       // device memory allocated by the call was not freed
+    not_released,      // something the call made (memory, a stream, an event, a graph) was left when it returned
     slow_copies,       // copies from pageable memory, or none beside other work (streams)
     memcheck,          // compute-sanitizer memcheck: an invalid access
     race,              // compute-sanitizer racecheck: a shared-memory data race

@@ -1,6 +1,7 @@
 #include "trace.h"
 
 #include "copy_overlap.h"
+#include "resource_ledger.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -64,6 +65,22 @@ void count_host_kind(const MemcpyActivity& m, wire::CallTrace& t)
     else if (host == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE) ++t.pageable_copies;
 }
 
+// An allocation or release of a kind the release invariant follows.
+void note_memory(const MemoryActivity& m)
+{
+    using wire::ResourceKind;
+    ResourceKind kind;
+    switch (m.memoryKind) {
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE: kind = ResourceKind::device_memory; break;
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED: kind = ResourceKind::managed_memory; break;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: kind = ResourceKind::pinned_memory; break;
+    default: return;
+    }
+    const bool allocation = m.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+    if (!allocation && m.memoryOperationType != CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE) return;
+    ledger::memory_record(m.timestamp, allocation, kind, m.address, m.bytes, m.isAsync != 0);
+}
+
 void record(const CUpti_Activity* a, wire::CallTrace& t)
 {
     switch (a->kind) {
@@ -105,6 +122,7 @@ void record(const CUpti_Activity* a, wire::CallTrace& t)
     case CUPTI_ACTIVITY_KIND_MEMSET: ++t.memsets; break;
     case CUPTI_ACTIVITY_KIND_MEMORY2: {
         const auto* m = reinterpret_cast<const MemoryActivity*>(a);
+        note_memory(*m);
         if (m->memoryKind != CUPTI_ACTIVITY_MEMORY_KIND_DEVICE) break;
         if (m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION) {
             ++t.allocations;
@@ -143,6 +161,7 @@ bool start()
 {
     // Once per process: a program that runs several exchanges asks for each.
     static const bool started = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) == CUPTI_SUCCESS;
+    if (started) ledger::start();  // where it cannot, each call's ledger says so
     return started;
 }
 
@@ -155,6 +174,7 @@ void begin_call(wire::CallTrace* into)
         g_copy_intervals.clear();
     }
     g_current = into;
+    ledger::begin_call();
     for (auto k : kKinds) cuptiActivityEnable(k);
 }
 
@@ -168,6 +188,7 @@ void end_call()
         g_current->streams = distinct_streams();
         g_current->traced = 1;
     }
+    if (g_current) ledger::end_call(g_current->resources);
     g_current = nullptr;
 }
 

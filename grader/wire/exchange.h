@@ -38,7 +38,7 @@
 namespace hpclab::wire {
 
 inline constexpr std::uint32_t kMagic = 0x4C435048u;  // "HPCL"
-inline constexpr std::uint32_t kVersion = 6;
+inline constexpr std::uint32_t kVersion = 7;
 inline constexpr int kNameLen = 32;
 inline constexpr int kMaxParams = 8;
 inline constexpr int kMaxBuffers = 16;  // aos_soa's soa task: eight arrays of a structure and the output
@@ -164,6 +164,34 @@ struct KernelRecord {
     std::uint64_t duration_ns;
 };
 
+// What a call made and had not released when it returned, by kind: the
+// release invariant (check/release_evidence.h). Memory comes from CUPTI's
+// allocation records, whatever API made it; the handles (streams, events,
+// graphs, ...) from CUPTI's callbacks on the runtime's and the driver's
+// functions that make and destroy them. Only what the call made counts: a
+// release of something made before the call releases nothing of the call's.
+enum class ResourceKind : std::uint32_t {
+    device_memory = 0,
+    managed_memory,
+    pinned_memory,      // page-locked host memory the CUDA allocator made (cudaMallocHost, cudaHostAlloc)
+    registered_memory,  // host memory pinned in place (cudaHostRegister)
+    stream,
+    event,
+    graph,
+    graph_exec,
+    memory_pool,
+};
+inline constexpr int kResourceKinds = 9;
+inline constexpr int kApiNameLen = 40;
+
+struct ResourceLedger {
+    std::uint32_t traced;                     // 1: the harness could watch every kind (CUPTI callbacks subscribed)
+    std::uint32_t made[kResourceKinds];       // made during the call
+    std::uint32_t left[kResourceKinds];       // of those, not released when it returned
+    std::uint64_t bytes_left[kResourceKinds]; // memory kinds: the bytes of those left
+    char made_by[kResourceKinds][kApiNameLen];  // the function that made the first one left
+};
+
 struct CallTrace {
     std::uint32_t traced;           // 1: CUPTI recorded this call
     std::uint32_t kernels;          // launches in the call (all of them, recorded or not)
@@ -184,6 +212,7 @@ struct CallTrace {
     std::uint32_t pinned_copies, pageable_copies;
     std::uint32_t streams;
     std::uint32_t overlapped_copies;
+    ResourceLedger resources;
 };
 
 // How far the child got. Written by the child, so only a claim.

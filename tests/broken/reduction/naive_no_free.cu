@@ -1,4 +1,4 @@
-// expect: memory_leak
+// expect: not_released
 // why: sum_naive never frees its array of partial sums: every sum is right, but each call leaves one int per block of device memory allocated, which only the cudaMalloc/cudaFree trace tells (the naive task's frees rule).
 /*
  * reduction.cu with one mistake: sum_naive does not free its partial sums.

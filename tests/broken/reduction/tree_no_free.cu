@@ -1,4 +1,4 @@
-// expect: memory_leak
+// expect: not_released
 // why: sum_tree never frees its array of partial sums: every sum is right and the tree is the lesson's, but each call leaves one int per block of device memory allocated (the tree task's frees rule).
 /*
  * reduction.cu with one mistake: sum_tree does not free its partial sums.

@@ -1,4 +1,4 @@
-// expect: memory_leak
+// expect: not_released
 // why: the three cudaFree() are missing: the sum is right and computed by add<<<1,1>>>, but the call leaves its device memory allocated, which only the cudaMalloc/cudaFree trace can tell.
 /*
  * vecadd0.cu with one mistake: the device copies are never freed.

@@ -1,4 +1,4 @@
-// expect: memory_leak
+// expect: not_released
 // why: the three cudaFree() are missing: every sum is right and computed by add<<<n, 1>>>, but each call leaves 3n ints of device memory allocated, which only the cudaMalloc/cudaFree trace can tell.
 /*
  * vecadd1.cu with one mistake: the device copies are never freed.

@@ -1,4 +1,4 @@
-// expect: memory_leak
+// expect: not_released
 // why: the three cudaFree() are missing: every sum is right and computed by add<<<1, n>>>, and too_many still refuses; but each call of add leaves its device memory allocated, which only the cudaMalloc/cudaFree trace can tell.
 /*
  * vecadd2.cu with one mistake: the device copies are never freed.

@@ -97,27 +97,94 @@ TEST_CASE("trace: shared memory in name only: less than the lesson's cache of th
               .empty());
 }
 
-TEST_CASE("trace: device memory allocated in the call must be freed")
+namespace {
+
+// A ledger the harness would write: `left` of `made` of one kind still held.
+wire::ResourceLedger ledger_with(wire::ResourceKind kind, std::uint32_t made, std::uint32_t left, std::uint64_t bytes,
+                                 const char* by)
 {
+    wire::ResourceLedger l {};
+    l.traced = 1;
+    const int k = static_cast<int>(kind);
+    l.made[k] = made;
+    l.left[k] = left;
+    l.bytes_left[k] = bytes;
+    wire::set_name(l.made_by[k], sizeof l.made_by[k], by);
+    return l;
+}
+
+// The trace of a call that would pass the task's own launch rules: a kernel
+// of the shape, shared memory and warps the task asks for (or none at all
+// where none may run), so that only the ledger can fail it.
+wire::CallTrace passing_trace(const TaskInfo& task)
+{
+    if (!task.expect.kernel) return trace({});
+    wire::CallTrace t = trace({kernel("k", {1, 1, 1}, {1, 1, 1}, 1 << 16)});
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("invariant releases: every task of every lab, whatever its lesson, and every kind a call can make")
+{
+    // No lab.json asks for it and none opts out: a new lab gets it as data.
+    for (const LabInfo& lab : catalog().labs())
+        for (const TaskInfo& task : lab.tasks) {
+            CAPTURE(lab.id);
+            CAPTURE(task.id);
+            REQUIRE(task.judged_by(Invariant::releases));
+            for (int k = 0; k < wire::kResourceKinds; ++k) {
+                wire::CallTrace t = passing_trace(task);
+                t.resources = ledger_with(static_cast<wire::ResourceKind>(k), 2, 1, 64, "cudaSomething");
+                const auto found = findings_of_trace(task, task.sizes.front().params, t);
+                const bool released = std::none_of(found.begin(), found.end(),
+                                                   [](const Finding& f) { return f.kind == Verdict::not_released; });
+                CHECK_FALSE(released);
+            }
+        }
+}
+
+TEST_CASE("invariant releases: the finding names the kind, how many of how many, the bytes and the maker")
+{
+    const TaskInfo& add = task_of("vecadd0", "add");
     wire::CallTrace t = trace({kernel("add", {1, 1, 1}, {1, 1, 1})});
-    t.allocations = 3;
-    t.allocated_bytes = 12;
-    t.frees = 2;
-    t.freed_bytes = 8;
-    const auto leak = findings_of_trace(task_of("vecadd0", "add"), {}, t);
-    REQUIRE(kinds(leak) == std::vector<Verdict> {Verdict::memory_leak});
-    CHECK(contains(leak[0].message, "allocated 12 bytes"));
-    t.frees = 3;
-    t.freed_bytes = 12;
-    CHECK(findings_of_trace(task_of("vecadd0", "add"), {}, t).empty());
-    // Every lab whose functions allocate: reduction's partial sums too.
-    t.frees = 0;
-    t.freed_bytes = 0;
-    t.kernel[0] = kernel("k", {1, 1, 1}, {1024, 1, 1}, 4096);
-    t.any_shared = 1;
-    for (const char* task : {"naive", "tree"})
-        CHECK(kinds(findings_of_trace(task_of("reduction", task), {{"n", 100}}, t)) ==
-              std::vector<Verdict> {Verdict::memory_leak});
+    t.resources = ledger_with(wire::ResourceKind::device_memory, 3, 3, 12, "cudaMalloc");
+    const auto leak = findings_of_trace(add, {}, t);
+    REQUIRE(kinds(leak) == std::vector<Verdict> {Verdict::not_released});
+    CHECK(contains(leak[0].message, "3 of the 3 device memory allocations it made, 12 bytes (made by cudaMalloc)"));
+    CHECK(contains(leak[0].message, "cudaFree"));
+    // Two kinds at once: both said.
+    const int stream = static_cast<int>(wire::ResourceKind::stream);
+    t.resources.made[stream] = 4;
+    t.resources.left[stream] = 4;
+    wire::set_name(t.resources.made_by[stream], wire::kApiNameLen, "cudaStreamCreate");
+    const auto both = findings_of_trace(add, {}, t);
+    REQUIRE(kinds(both) == std::vector<Verdict> {Verdict::not_released});
+    CHECK(contains(both[0].message, "4 of the 4 streams it made (made by cudaStreamCreate), never released with "
+                                    "cudaStreamDestroy"));
+    // Everything released (made, none left), or no ledger kept: nothing to say.
+    t.resources = ledger_with(wire::ResourceKind::event, 2, 0, 0, "");
+    CHECK(findings_of_trace(add, {}, t).empty());
+    t.resources = ledger_with(wire::ResourceKind::event, 2, 2, 0, "cudaEventCreate");
+    t.resources.traced = 0;
+    CHECK(findings_of_trace(add, {}, t).empty());
+}
+
+TEST_CASE("invariant releases: a refusal that launches nothing still releases what it made")
+{
+    const TaskInfo& too_many = task_of("vecadd2", "too_many");
+    wire::CallTrace t = trace({});
+    t.resources = ledger_with(wire::ResourceKind::device_memory, 3, 3, 24000, "cudaMalloc");
+    CHECK(kinds(findings_of_trace(too_many, {{"n", 2000}}, t)) == std::vector<Verdict> {Verdict::not_released});
+}
+
+TEST_CASE("invariant releases: a task opted out in lab.json is not judged by it, and says why")
+{
+    TaskInfo task = task_of("vecadd0", "add");
+    task.opted_out[Invariant::releases] = "its buffers are the lab's own, kept for the next call";
+    wire::CallTrace t = trace({kernel("add", {1, 1, 1}, {1, 1, 1})});
+    t.resources = ledger_with(wire::ResourceKind::device_memory, 1, 1, 4, "cudaMalloc");
+    CHECK(findings_of_trace(task, {}, t).empty());
 }
 
 TEST_CASE("trace: symbols' partial sums live in a __device__ array: no cudaMalloc in the call")
@@ -129,8 +196,6 @@ TEST_CASE("trace: symbols' partial sums live in a __device__ array: no cudaMallo
     // Allocated and freed: not a leak, still not the lesson.
     t.allocations = 1;
     t.allocated_bytes = 1024;
-    t.frees = 1;
-    t.freed_bytes = 1024;
     const auto malloced = findings_of_trace(partial, {{"n", 200003}}, t);
     REQUIRE(kinds(malloced) == std::vector<Verdict> {Verdict::wrong_launch});
     CHECK(contains(malloced[0].message, "1 cudaMalloc, 1024 bytes"));
@@ -177,7 +242,6 @@ TEST_CASE("trace: the streams lab's copies, pinned and beside another stream's k
     CHECK(findings_of_trace(overlap, {{"n", 16777216}}, t).empty());
     // Pageable memory fails overlap too, at every size.
     t.pageable_copies = 16;
-    t.pinned_copies = 0;
     CHECK(kinds(findings_of_trace(overlap, {{"n", 7}}, t)) == std::vector<Verdict> {Verdict::slow_copies});
 }
 

@@ -25,7 +25,7 @@ TEST_CASE("verdict: the grading model's order decides")
         Verdict::grader_error, Verdict::compile_error, Verdict::time_limit,     Verdict::crash,
         Verdict::cuda_error,   Verdict::gpu_fault,     Verdict::output_limit,   Verdict::no_output,
         Verdict::input_modified, Verdict::out_of_bounds, Verdict::wrong_answer, Verdict::not_on_gpu,
-        Verdict::wrong_launch, Verdict::no_shared_memory, Verdict::memory_leak, Verdict::slow_copies, Verdict::memcheck,
+        Verdict::wrong_launch, Verdict::no_shared_memory, Verdict::not_released, Verdict::slow_copies, Verdict::memcheck,
         Verdict::race,         Verdict::too_slow,      Verdict::inconclusive,   Verdict::suspicious};
     for (std::size_t i = 0; i < order.size(); ++i)
         for (std::size_t j = i + 1; j < order.size(); ++j) {

@@ -1,0 +1,54 @@
+#include "check/release_evidence.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string_view>
+
+namespace hpclab {
+
+namespace {
+
+struct KindWords {
+    std::string_view one;       // "stream"
+    std::string_view release;   // the function that releases it
+    bool memory;                // bytes are counted
+};
+
+// In the order of wire::ResourceKind.
+constexpr std::array<KindWords, wire::kResourceKinds> kKinds = {{
+    {"device memory allocation", "cudaFree (cudaFreeAsync for cudaMallocAsync)", true},
+    {"managed memory allocation", "cudaFree", true},
+    {"pinned host memory allocation", "cudaFreeHost", true},
+    {"host memory registration", "cudaHostUnregister", true},
+    {"stream", "cudaStreamDestroy", false},
+    {"event", "cudaEventDestroy", false},
+    {"graph", "cudaGraphDestroy", false},
+    {"executable graph", "cudaGraphExecDestroy", false},
+    {"memory pool", "cudaMemPoolDestroy", false},
+}};
+
+std::string left_of_kind(const wire::ResourceLedger& l, int k)
+{
+    const KindWords& w = kKinds[static_cast<std::size_t>(k)];
+    const std::string by(l.made_by[k], wire::name_length(l.made_by[k], sizeof l.made_by[k]));
+    return fmt::format("{} of the {} {}{} it made{} ({}), never released with {}", l.left[k], l.made[k], w.one,
+                       l.made[k] == 1 ? "" : "s", w.memory ? fmt::format(", {} bytes", l.bytes_left[k]) : "",
+                       by.empty() ? "made by a function hpclab does not name" : "made by " + by, w.release);
+}
+
+}  // namespace
+
+std::optional<std::string> unreleased(const wire::ResourceLedger& ledger)
+{
+    if (!ledger.traced) return std::nullopt;
+    std::string kinds;
+    for (int k = 0; k < wire::kResourceKinds; ++k)
+        if (ledger.left[k] > 0) kinds += (kinds.empty() ? "" : "; ") + left_of_kind(ledger, k);
+    if (kinds.empty()) return std::nullopt;
+    return fmt::format("the call returned with what it made still held: {}. Everything a call makes it releases "
+                       "before it returns, on every path (an early return too)",
+                       kinds);
+}
+
+}  // namespace hpclab

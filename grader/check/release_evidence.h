@@ -1,0 +1,17 @@
+// The invariant "releases" (course/invariants.h): what one call made and had
+// not released when it returned, from the ledger the harness keeps of it
+// (wire::ResourceLedger, harness/resource_ledger.h), in words: each kind
+// left, how many of how many, the bytes, and the function that made it.
+#pragma once
+
+#include "wire/exchange.h"
+
+#include <optional>
+#include <string>
+
+namespace hpclab {
+
+// Why the call broke the invariant, or nothing (also when no ledger was kept).
+std::optional<std::string> unreleased(const wire::ResourceLedger& ledger);
+
+}  // namespace hpclab

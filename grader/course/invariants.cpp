@@ -1,0 +1,43 @@
+#include "course/invariants.h"
+
+#include <array>
+
+namespace hpclab {
+
+namespace {
+
+constexpr std::array kTable = {
+    InvariantInfo {Invariant::releases, "releases",
+                   "everything a call makes it releases before it returns, on every path (a refusal too)",
+                   "the CUPTI records of the call: every allocation of device, managed and pinned memory, and the "
+                   "runtime's and driver's functions that make and destroy streams, events, graphs, executable "
+                   "graphs, memory pools and host registrations"},
+    InvariantInfo {Invariant::no_state, "no_state",
+                   "no call depends on an earlier one: sizes in an order the program cannot predict, one size "
+                   "twice",
+                   "the outputs of each call, made from fresh inputs into poisoned outputs, in one program that "
+                   "runs the task's sizes in an order drawn from the check's seed"},
+};
+
+constexpr bool table_in_enum_order()
+{
+    for (std::size_t i = 0; i < kTable.size(); ++i)
+        if (static_cast<std::size_t>(kTable[i].id) != i) return false;
+    return true;
+}
+static_assert(table_in_enum_order(), "kTable lists the invariants in the order of enum Invariant");
+
+}  // namespace
+
+std::span<const InvariantInfo> invariant_table() { return kTable; }
+
+const InvariantInfo& invariant_info(Invariant i) { return kTable[static_cast<std::size_t>(i)]; }
+
+std::optional<Invariant> invariant_from_name(std::string_view name)
+{
+    for (const InvariantInfo& row : kTable)
+        if (row.name == name) return row.id;
+    return std::nullopt;
+}
+
+}  // namespace hpclab

@@ -1,0 +1,37 @@
+// The invariants every task of every lab is judged by, as one table: each is
+// written once in the grader and holds for every task, whatever its lab;
+// lab.json can only opt a task out of one, with a reason (its task's
+// "opt_out": {"<name>": "<why>"}), which `hpclab list <lab>` shows. A new lab
+// gets every invariant with no code of its own. What each one observes, and
+// what it cannot see: docs/how-hpclab-checks.md, "The invariants".
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace hpclab {
+
+enum class Invariant {
+    // Everything a call makes (memory of every kind, host memory pinned in
+    // place, streams, events, graphs, memory pools) it releases before it
+    // returns, on every path: check/release_evidence.h, from the call's trace.
+    releases,
+    // No state carried from one call to the next: a task's sizes run in one
+    // program in an order the program cannot predict, a size again after the
+    // others, every call on fresh inputs and poisoned outputs (check/plan.h).
+    no_state,
+};
+
+struct InvariantInfo {
+    Invariant id;
+    std::string_view name;      // lab.json's key in "opt_out"
+    std::string_view rule;      // what holds, for people
+    std::string_view observed;  // what hpclab observes to judge it
+};
+
+std::span<const InvariantInfo> invariant_table();
+const InvariantInfo& invariant_info(Invariant i);
+std::optional<Invariant> invariant_from_name(std::string_view name);
+
+}  // namespace hpclab

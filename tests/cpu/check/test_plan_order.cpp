@@ -1,0 +1,93 @@
+// The invariant no_state (course/invariants.h) as the plan makes it: each
+// task's plain sizes in one program, in an order drawn from the check's seed
+// whose first is never the largest, then the smallest again on fresh inputs.
+#include "check/plan.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+using namespace hpclab;
+using namespace hpclab::test;
+
+namespace {
+
+// Some call runs after a larger one, and some after a smaller one.
+bool turns_both_ways(const std::vector<std::uint64_t>& bytes, const std::vector<std::size_t>& order)
+{
+    bool larger_first = false, smaller_first = false;
+    for (std::size_t i = 0; i < order.size(); ++i)
+        for (std::size_t j = i + 1; j < order.size(); ++j) {
+            larger_first = larger_first || bytes[order[i]] > bytes[order[j]];
+            smaller_first = smaller_first || bytes[order[i]] < bytes[order[j]];
+        }
+    return larger_first && smaller_first;
+}
+
+}  // namespace
+
+TEST_CASE("plan order: every size once, never the largest first, then the smallest again; the same seed the same order")
+{
+    for (std::size_t n = 1; n <= 7; ++n) {
+        std::vector<std::uint64_t> bytes;
+        for (std::size_t i = 0; i < n; ++i) bytes.push_back((i * 7919 % 13 + 1) * 1000 + i);  // distinct, unsorted
+        std::set<std::vector<std::size_t>> orders;
+        for (std::uint64_t seed = 0; seed < 40; ++seed) {
+            CAPTURE(n);
+            CAPTURE(seed);
+            const auto order = plain_size_order(bytes, seed);
+            REQUIRE(order.size() == n + 1);
+            std::vector<std::size_t> once(order.begin(), order.end() - 1);
+            std::sort(once.begin(), once.end());
+            for (std::size_t i = 0; i < n; ++i) CHECK(once[i] == i);
+            CHECK(order.back() == static_cast<std::size_t>(std::min_element(bytes.begin(), bytes.end()) - bytes.begin()));
+            if (n >= 2) {
+                CHECK(turns_both_ways(bytes, order));
+                CHECK(bytes[order.front()] < *std::max_element(bytes.begin(), bytes.end()));
+            }
+            CHECK(plain_size_order(bytes, seed) == order);
+            orders.insert(order);
+        }
+        // The program cannot know which size comes first.
+        if (n >= 3) CHECK(orders.size() >= 3);
+    }
+}
+
+TEST_CASE("plan order: sizes given sorted either way still turn")
+{
+    const std::vector<std::uint64_t> up {1, 2, 3, 4}, down {4, 3, 2, 1};
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+        CHECK(turns_both_ways(up, plain_size_order(up, seed)));
+        CHECK(turns_both_ways(down, plain_size_order(down, seed)));
+    }
+}
+
+TEST_CASE("plan: every task of every lab runs each plain size once and one again, with a why of its own")
+{
+    for (const LabInfo& lab : catalog().labs()) {
+        if (lab.owns_main()) continue;
+        for (const TaskInfo& task : lab.tasks) {
+            CAPTURE(lab.id);
+            CAPTURE(task.id);
+            REQUIRE(task.judged_by(Invariant::no_state));
+            const auto plan = plan_runs(lab, {&task}, false, false, 0, 12345);
+            const auto plain = std::count_if(task.sizes.begin(), task.sizes.end(), [](const SizeCase& s) { return !s.big; });
+            REQUIRE(plan.size() == static_cast<std::size_t>(plain) + 1);
+            const auto again = std::count_if(plan.begin(), plan.end(), [](const PlannedRun& r) { return r.again > 0; });
+            CHECK(again == 1);
+            CHECK(plan.back().again == 1);
+            CHECK(plan.back().size.why == kAgainWhy);
+            // Two seeds of a check, two orders, where there are three sizes to turn.
+            if (plain >= 3) {
+                bool differs = false;
+                for (std::uint64_t seed = 1; seed < 10 && !differs; ++seed) {
+                    const auto other = plan_runs(lab, {&task}, false, false, 0, seed);
+                    for (std::size_t k = 0; k < plan.size(); ++k) differs = differs || !(other[k].size.params == plan[k].size.params);
+                }
+                CHECK(differs);
+            }
+        }
+    }
+}
