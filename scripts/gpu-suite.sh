@@ -24,7 +24,8 @@
 # grade (hpclab grade: the sample class, a
 # generated class timed, killed and resumed), kit (the student kit exported,
 # built, and checked with a correct and a slow file), gpus (hpclab grade
-# --gpus on two GPUs: see part_gpus; not a default part), checktimes and
+# --gpus on two GPUs: see part_gpus; not a default part), concurrent (correct
+# files checked beside each other: scripts/concurrent-checks.sh), checktimes and
 # brokentimes (the wall time of a check of each lab's solution, of each
 # broken file). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
@@ -660,6 +661,21 @@ PY
 # The generated class alone (GRADE_SAMPLE=0 skips the sample class).
 part_class() { GRADE_NO_KILL=1 GRADE_SAMPLE=0 part_grade; }
 
+# Correct files checked beside each other (scripts/concurrent-checks.sh): each
+# lab's solution COPIES times at once, then every lab's at once; no check of
+# a correct file may be accused (tampering, too slow). LABS: those alone.
+part_concurrent() {
+  local labs=() rc
+  for j in labs/*/lab.json; do
+    lab=$(basename "$(dirname "$j")"); in_labs "$lab" && labs+=("$lab")
+  done
+  say ""
+  LOGS="$LOGS/concurrent" scripts/concurrent-checks.sh "$hpclab" "${labs[@]}" 2>&1 | tee "$OUT/concurrent.txt" \
+    | tee -a "$summary"
+  rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 0 ] || course_rc=$rc
+}
+
 # The student kit (issue 13): exported for this GPU's architecture, built
 # with its own README's commands, then checked there with a correct file (the
 # solution, copied in as a student would write it) and a broken one.
@@ -688,7 +704,7 @@ part_kit() {
 }
 
 for p in $PARTS; do
-  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes brokentimes calibrate calibrate-cmd connections programcal bench images grade class gpus kit readme)"; exit 2; }
+  declare -F "part_$p" > /dev/null || { say "no part '$p' (tests broken hostile runs loop course checktimes brokentimes calibrate calibrate-cmd connections programcal bench images grade class concurrent gpus kit readme)"; exit 2; }
   "part_$p"
   pack
 done

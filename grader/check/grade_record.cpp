@@ -2,6 +2,7 @@
 
 #include "run/sandbox.h"
 #include "check/evidence.h"
+#include "check/release_evidence.h"
 #include "util/text_file.h"
 
 #include "util/clock_text.h"
@@ -29,6 +30,18 @@ json kernel_json(const wire::KernelRecord& k)
             {"ms", k.duration_ns / 1e6}};
 }
 
+// What the call made and what it left, by kind (only kinds it made).
+json ledger_json(const wire::ResourceLedger& l)
+{
+    json made = json::object(), left = json::object();
+    for (int k = 0; k < wire::kResourceKinds; ++k) {
+        if (l.made[k] == 0 && l.left[k] == 0) continue;
+        made[std::string(resource_kind_name(k))] = l.made[k];
+        left[std::string(resource_kind_name(k))] = l.left[k];
+    }
+    return {{"kept", l.traced == 1}, {"made", made}, {"left", left}};
+}
+
 json trace_json(const wire::CallTrace& t)
 {
     json kernels = json::array();
@@ -37,7 +50,7 @@ json trace_json(const wire::CallTrace& t)
     return {{"kernels", t.kernels},        {"launches", kernels},           {"kernel_ms", t.kernel_ns / 1e6},
             {"h2d_bytes", t.h2d_bytes},    {"d2h_bytes", t.d2h_bytes},       {"d2d_bytes", t.d2d_bytes},
             {"memsets", t.memsets},        {"allocated_bytes", t.allocated_bytes}, {"freed_bytes", t.freed_bytes},
-            {"dropped_records", t.dropped}};
+            {"dropped_records", t.dropped}, {"resources", ledger_json(t.resources)}};
 }
 
 json finding_json(const Finding& f)
@@ -102,6 +115,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                               {"unreliable_why", t.timing->unreliable_why},
                               {"empty_calls_ms", t.timing->empty_calls_ms},
                               {"student_harness_ms", t.timing->student_harness_ms},
+                              {"student_claimed_ms", t.timing->student_claimed_ms},
                               {"note", t.timing->note}};
         tasks.push_back(std::move(task));
     }

@@ -10,22 +10,23 @@ namespace hpclab {
 namespace {
 
 struct KindWords {
-    std::string_view one;       // "stream"
+    std::string_view name;      // in records: "stream"
+    std::string_view one;       // for people: "stream"
     std::string_view release;   // the function that releases it
     bool memory;                // bytes are counted
 };
 
 // In the order of wire::ResourceKind.
 constexpr std::array<KindWords, wire::kResourceKinds> kKinds = {{
-    {"device memory allocation", "cudaFree (cudaFreeAsync for cudaMallocAsync)", true},
-    {"managed memory allocation", "cudaFree", true},
-    {"pinned host memory allocation", "cudaFreeHost", true},
-    {"host memory registration", "cudaHostUnregister", true},
-    {"stream", "cudaStreamDestroy", false},
-    {"event", "cudaEventDestroy", false},
-    {"graph", "cudaGraphDestroy", false},
-    {"executable graph", "cudaGraphExecDestroy", false},
-    {"memory pool", "cudaMemPoolDestroy", false},
+    {"device_memory", "device memory allocation", "cudaFree (cudaFreeAsync for cudaMallocAsync)", true},
+    {"managed_memory", "managed memory allocation", "cudaFree", true},
+    {"pinned_memory", "pinned host memory allocation", "cudaFreeHost", true},
+    {"registered_memory", "host memory registration", "cudaHostUnregister", true},
+    {"stream", "stream", "cudaStreamDestroy", false},
+    {"event", "event", "cudaEventDestroy", false},
+    {"graph", "graph", "cudaGraphDestroy", false},
+    {"graph_exec", "executable graph", "cudaGraphExecDestroy", false},
+    {"memory_pool", "memory pool", "cudaMemPoolDestroy", false},
 }};
 
 std::string left_of_kind(const wire::ResourceLedger& l, int k)
@@ -38,6 +39,8 @@ std::string left_of_kind(const wire::ResourceLedger& l, int k)
 }
 
 }  // namespace
+
+std::string_view resource_kind_name(int kind) { return kKinds.at(static_cast<std::size_t>(kind)).name; }
 
 std::optional<std::string> unreleased(const wire::ResourceLedger& ledger)
 {

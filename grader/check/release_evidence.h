@@ -8,10 +8,13 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace hpclab {
 
 // Why the call broke the invariant, or nothing (also when no ledger was kept).
 std::optional<std::string> unreleased(const wire::ResourceLedger& ledger);
+// A kind's name in records: "device_memory", "stream", ...
+std::string_view resource_kind_name(int kind);
 
 }  // namespace hpclab

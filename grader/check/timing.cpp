@@ -135,6 +135,19 @@ Finding finding_of_timing(const Timing& t)
                 range + (t.unreliable ? ": " + t.unreliable_why : ": too close to call, rerun"), where);
 }
 
+std::optional<Finding> finding_of_claimed_times(const Timing& t)
+{
+    if (t.floor_ms <= 0 || t.student_claimed_ms.empty()) return std::nullopt;
+    const double claimed = median(t.student_claimed_ms);
+    if (claimed >= 0.9 * t.floor_ms) return std::nullopt;
+    return make(Verdict::tampering,
+                fmt::format("the program reports {:.4f} ms per call (the median of its timed calls), below what the "
+                            "GPU's copy bandwidth allows for the task's bytes ({:.4f} ms); hpclab's own clock saw "
+                            "{:.3f} ms",
+                            claimed, t.floor_ms, t.student_ms.empty() ? 0.0 : median(t.student_ms)),
+                format_params(t.size));
+}
+
 bool short_of_threshold(const Timing& t)
 {
     return !t.student_ms.empty() && !t.baseline_ms.empty() && t.ratio_low < t.threshold;
@@ -478,6 +491,9 @@ bool TimingPhase::absorb_round(const TaskInfo& task, std::pair<RunReport, RunRep
         if (!r.passed()) continue;
         auto& into = student ? t.student_ms : t.baseline_ms;
         for (std::size_t k = 1; k < r.calls.size(); ++k) into.push_back(call_time(r.calls[k], r, taken_out));
+        if (student)
+            for (std::size_t k = 1; k < r.calls.size(); ++k)
+                t.student_claimed_ms.push_back(std::min(r.calls[k].gpu_ms, r.calls[k].host_ms));
         doubtful = doubtful || below_harness_cost(r, taken_out);
         if (student) t.student_harness_ms = r.harness_ms;
         if (!student) {
@@ -554,6 +570,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
     }
     const Work w = find_task_spec(lab_.id, task.id)->work(task.timing);
     if (timing.copy_bytes_per_s > 0 && w.bytes > 0) timing.floor_ms = w.bytes / timing.copy_bytes_per_s * 1e3;
+    if (auto lie = finding_of_claimed_times(timing)) findings.push_back(std::move(*lie));
     findings.push_back(finding_of_timing(timing));
     return timing;
 }

@@ -31,6 +31,10 @@ struct Timing {
     std::string baseline;             // "bench/matmul/tuned.cu", or "the naive task of bench/matmul/tuned.cu"
     Params size;
     std::vector<double> student_ms, baseline_ms;  // every timed call, on hpclab's clock
+    // What the student's program reports of the same calls (its own events
+    // and wall clock, the lesser): a claim, which decides nothing in its
+    // favour; below the copy floor it is one no honest program makes.
+    std::vector<double> student_claimed_ms;
     double ratio = 0;                 // median(baseline) / median(student): the speedup
     double ratio_low = 0, ratio_high = 0;  // from the quartiles: the ratio's spread
     double threshold = 0;             // the one in effect (TaskInfo::threshold)
@@ -54,6 +58,13 @@ double call_time(const CallReport& c, const RunReport& r, double harness_ms);
 
 // The verdict a speed measurement gives (pass when fast enough).
 Finding finding_of_timing(const Timing& t);
+// The student's own times of its timed calls below what the GPU's copy
+// bandwidth allows for the task's bytes: tampering (no honest program
+// measures that, however busy the machine: a load only lengthens a call).
+// A claim merely shorter than hpclab's clock is no finding: on a busy host
+// hpclab's view of an honest call lengthens (a scheduling delay reading its
+// lines), and the claim decides nothing anyway.
+std::optional<Finding> finding_of_claimed_times(const Timing& t);
 // A file short of its threshold (the spread's low end below it) is timed
 // once more in fresh processes, and judged on that round alone when its
 // ratio is the better: a process can be slow as a whole, its own empty

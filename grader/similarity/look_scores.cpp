@@ -10,6 +10,7 @@ LookScore look_score(const std::string& lab)
     // copy did (docs/results/similarity.txt), a little above the former.
     static const std::map<std::string, double> measured = {
         {"aos_soa", 0.70},  // independent at most 0.41, planted at least 1.00: vecadd1's case
+        {"vecadd0", 0.70},  // independent at most 0.39 (the hostile set's honest_managed), planted 1.00
         {"vecadd1", 0.70}, {"stencil", 0.55}, {"program", 0.75}, {"reduction", 0.70}, {"matmul", 0.80}, {"rotation", 0.85},
         {"symbols", 0.85}, {"streams", 0.92}, {"warpreduce", 0.70}};
     // Labs whose own code the TODOs all but dictate: independent files

@@ -267,6 +267,28 @@ TEST_CASE("timing: pass, too slow, inconclusive, unreliable, suspicious")
     CHECK(finding_of_timing(t).kind == Verdict::suspicious);
 }
 
+TEST_CASE("timing: the program's own times below the copy floor are tampering, merely shorter than hpclab's clock nothing")
+{
+    Timing t;
+    t.size = {{"n", 16777216}};
+    t.floor_ms = 0.05;  // 192 MiB at about 4 TB/s
+    t.student_ms = {2.1, 2.2, 2.0};
+    t.student_claimed_ms = {0.001, 0.001, 0.001};  // tests/hostile/vecadd3/overwrite_times
+    const auto lie = finding_of_claimed_times(t);
+    REQUIRE(lie);
+    CHECK(lie->kind == Verdict::tampering);
+    CHECK(contains(lie->message, "0.0010 ms per call"));
+    CHECK(contains(lie->message, "hpclab's own clock saw 2.100 ms"));
+    // An honest program on a busy machine: its events far below hpclab's
+    // clock, at or above the floor.
+    t.student_claimed_ms = {0.06, 0.07, 0.06};
+    CHECK_FALSE(finding_of_claimed_times(t));
+    // No floor measured (no bytes, or no copy bandwidth): no claim accused.
+    t.student_claimed_ms = {0.001};
+    t.floor_ms = 0;
+    CHECK_FALSE(finding_of_claimed_times(t));
+}
+
 TEST_CASE("sanitizer: memcheck's report names the student's line")
 {
     const std::string out =

@@ -28,7 +28,7 @@ bool turns_both_ways(const std::vector<std::uint64_t>& bytes, const std::vector<
 
 }  // namespace
 
-TEST_CASE("plan order: every size once, never the largest first, then the smallest again; the same seed the same order")
+TEST_CASE("plan order: every size once, never the largest first, then the smallest again, the same order for the same seed")
 {
     for (std::size_t n = 1; n <= 7; ++n) {
         std::vector<std::uint64_t> bytes;

@@ -109,7 +109,7 @@ TEST_CASE("claims: timed calls that a busy host saw late or early are no lie, an
     CHECK_FALSE(contradicted_claim(req, result, seen, report));
 }
 
-TEST_CASE("claims: on hpclab's clock the harness's own part of a call (its quickest empty call) is no part of the program's claim")
+TEST_CASE("claims: on hpclab's clock a claim shorter than hpclab saw is no contradiction: a busy host lengthens its view")
 {
     RunRequest req;
     req.ncalls = 5;
@@ -122,21 +122,14 @@ TEST_CASE("claims: on hpclab's clock the harness's own part of a call (its quick
     SeenCalls seen;
     seen.ended = 5;  // the parent saw every call end
     report.calls.assign(5, CallReport {});
-    // The streams lab's overlap task on an H100 at 2^26 ints: its events saw
-    // 7.47 ms, hpclab's clock 18.81 ms, 11 ms of which making two 256 MiB host
-    // vectors, as every empty call does.
+    // matmul's solution, one of eight checks at once on an H200: its events
+    // saw 2.746 ms a call, hpclab's clock 17.667 ms (an honest program).
     for (auto& c : report.calls) {
         c.done = true;
-        c.gpu_ms = c.host_ms = 7.47;
-        c.parent_ms = 18.81;
+        c.gpu_ms = c.host_ms = 2.746;
+        c.parent_ms = 17.667;
     }
-    report.harness_ms = 11.0;
     CHECK_FALSE(contradicted_claim(req, result, seen, report));
-    report.harness_ms = 0;  // no empty calls: the same claim is under half of what hpclab saw
-    CHECK(contradicted_claim(req, result, seen, report));
-    report.harness_ms = 11.0;
-    for (auto& c : report.calls) c.gpu_ms = c.host_ms = 1.0;  // a lie still shows past the harness's part
-    const auto why = contradicted_claim(req, result, seen, report);
-    REQUIRE(why);
-    CHECK(why->find("of which the harness's own part 11.000 ms") != std::string::npos);
+    for (auto& c : report.calls) c.gpu_ms = c.host_ms = 0.001;  // the floor in the timing phase judges this one
+    CHECK_FALSE(contradicted_claim(req, result, seen, report));
 }
