@@ -32,7 +32,7 @@ try:
     r = json.load(open(sys.argv[1]))
 except Exception as e:
     print("no-record"); sys.exit()
-print(" ".join(f"{t[\"task\"]}={t[\"verdict\"]}" for t in r.get("tasks", [])) or r.get("verdict", "?"))' "$1"
+print(" ".join("%s=%s" % (t["task"], t["verdict"]) for t in r.get("tasks", [])) or r.get("verdict", "?"))' "$1"
 }
 
 # A round: the named checks at once; one line with each check's verdicts.

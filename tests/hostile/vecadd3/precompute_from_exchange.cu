@@ -1,6 +1,5 @@
-// expect: too_slow
-// why: a slow kernel (scattered loads, as in forge_times_at_exit), and at its first call of a size a look through the exchange (its layout copied from the course's grader) for every input set it holds: each set's sums are computed on the host and put on the device, keyed by the set's first elements. A later call of the size (not the first, which is the one traced) whose inputs start as a stored set does one device copy instead of the kernel (an older hpclab put every timed input set in the exchange before the first call). The timed calls' inputs are made on the GPU from a seed sent as each call starts: none is in the exchange, no key matches, and the slow kernel is what hpclab times
-// timing: yes
+// expect: not_released
+// why: a slow kernel (scattered loads, as in forge_times_at_exit), and at its first call of a size a look through the exchange (its layout copied from the course's grader) for every input set it holds: each set's sums are computed on the host and put on the device, keyed by the set's first elements, in buffers cudaMalloc'ed in that call and kept for the next. A later call of the size whose inputs start as a stored set does one device copy instead of the kernel (an older hpclab put every timed input set in the exchange before the first call). The invariant "releases" stops it at its first call, before any timed call; behind it, the timed calls' inputs are made on the GPU from a seed sent as each call starts: none is in the exchange, no key matches, and the slow kernel is what hpclab would time
 #include "hpc.h"
 #include "vecadd3.h"
 #include <cstdint>
