@@ -114,6 +114,18 @@ TEST_CASE("stand-in: timed calls claimed far faster than hpclab saw them are tam
     CHECK(clocked.calls.at(1).parent_ms >= 10.0);
 }
 
+TEST_CASE("stand-in: a call's ledger crosses the exchange: a stream left is not_released, named, through the whole run")
+{
+    const Params p {{"n", 1000}};
+    const RunReport r = run_standin("leave_stream", "vecadd1", p);
+    REQUIRE(r.status == RunStatus::completed);
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].trace.resources.left[static_cast<int>(wire::ResourceKind::stream)] == 1);
+    const TaskVerdict v = verdict_of_run(lab_of("vecadd1").tasks.front(), p, r);
+    CHECK(v.verdict == Verdict::not_released);
+    CHECK(v.reason.message.find("1 of the 2 streams it made (made by cudaStreamCreate)") != std::string::npos);
+}
+
 TEST_CASE("stand-in: a trace naming a kernel the program does not contain is tampering, and so is a missing one")
 {
     const Params p {{"n", 1000}};
