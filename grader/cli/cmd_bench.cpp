@@ -136,7 +136,7 @@ int cmd_variants(Context& ctx, const std::string& cmake_file)
     fmt::print("{:<10} {:<24} {:<10} {:<22} {}\n", "lab", "variant", "kind", "tasks", "check gives");
     for (const auto& [lab, v] : found.variants)
         fmt::print("{:<10} {:<24} {:<10} {:<22} {}\n", lab->id, for_terminal(v.id), kind_name(v.kind),
-                   fmt::join(v.tasks, ","), v.expect);
+                   for_terminal(fmt::format("{}", fmt::join(v.tasks, ","))), v.expect);  // padded as one column
     for (const auto& p : found.problems) fmt::print(stderr, "hpclab: {}\n", for_terminal(p));
     return found.problems.empty() ? kPass : kUsage;
 }

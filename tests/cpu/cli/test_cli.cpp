@@ -308,6 +308,8 @@ TEST_CASE("cli: variants lists bench/'s variants, and writes them for CMake")
     ProcessResult r = run_hpclab({"variants"});
     CHECK(r.exit_code == 0);
     CHECK(has(r.out, "vecadd1    blocks_of_1024"));
+    // A variant of several tasks: one column, padded as a whole.
+    CHECK(has(r.out, "reduction  tuned                    reference  naive,tree,atomic      pass"));
     TempDir dir;
     const auto file = dir.path() / "variants.cmake";
     r = run_hpclab({"variants", "--cmake", file.string()});
