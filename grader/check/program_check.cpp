@@ -1,6 +1,7 @@
 #include "check/program_check.h"
 
 #include "course/program_output.h"
+#include "run/cgroup.h"
 #include "run/device_properties.h"
 #include "run/gpu_turns.h"
 #include "run/process.h"
@@ -52,6 +53,23 @@ ProcessSpec student_run(const LabInfo& lab, const GpuInfo& gpu, const fs::path& 
     return ps;
 }
 
+// The student's program in a cgroup scope of its own where one can be made,
+// with the limits of every run of a submission (run_recipe.h
+// submission_limits: host memory, processes), everything it left killed at
+// its end, as the labs' programs run (run/task_runner.cpp run_program).
+ProcessResult run_contained(ProcessSpec ps)
+{
+    std::optional<RunCgroup> scope;
+    if (ps.sandbox && cgroup_base().dir) scope.emplace(*cgroup_base().dir, submission_limits(0));
+    if (scope && scope->ok()) {
+        ps.cgroup_procs = scope->procs_file();
+        ps.after_exit = [&scope] { scope->kill_all(); };
+    }
+    ProcessResult r = run_process(ps);
+    if (scope) r.limit_message = scope->limit_met();
+    return r;
+}
+
 // The process's own end, before anything it printed is read.
 std::optional<Verdict> verdict_of_process(const ProcessResult& r, const LabInfo& lab, std::string& message)
 {
@@ -62,6 +80,10 @@ std::optional<Verdict> verdict_of_process(const ProcessResult& r, const LabInfo&
     if (r.timed_out) {
         message = fmt::format("the program was still running after {} s and was stopped", lab.wall_limit_s);
         return Verdict::time_limit;
+    }
+    if (!r.limit_message.empty()) {
+        message = r.limit_message;
+        return Verdict::resource_limit;
     }
     if (r.file_size_limit) {
         message = "the program wrote a file past the sandbox's limit";
@@ -107,7 +129,7 @@ void run_on_gpu(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, Gpu
     }
     c.measured = timing.times;
     const WorkDir work("program");
-    const ProcessResult r = run_process(student_run(lab, gpu, c.build.program, work.path()));
+    const ProcessResult r = run_contained(student_run(lab, gpu, c.build.program, work.path()));
     c.printed = r.out;
     c.printed_err = r.err;
     if (const auto ended = verdict_of_process(r, lab, c.message)) {

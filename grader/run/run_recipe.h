@@ -13,6 +13,7 @@
 #pragma once
 
 #include "course/lab_catalog.h"
+#include "run/cgroup.h"
 #include "run/task_runner.h"
 
 #include <cstdint>
@@ -42,6 +43,16 @@ inline constexpr std::uint64_t kTimedPointwiseSample = 4096;
 // Empty calls a trusted program's timed run starts with (wire::Handshake):
 // their median on the parent's clock is the harness's own cost of a call.
 inline constexpr std::uint32_t kEmptyCalls = 5;
+
+// A submission's host memory and processes (its cgroup scope, run/cgroup.h):
+// the CUDA context and the tools need a few GiB; the harness and the
+// student's code hold copies of the buffers, `data_bytes` of them. A flood
+// far past what the data explains meets the limit. Every run of a student's
+// program has these, the program lab's (which has no buffers) too.
+inline CgroupLimits submission_limits(std::uint64_t data_bytes)
+{
+    return {.memory_bytes = (4ull << 30) + 3 * data_bytes, .pids = 512};
+}
 
 // What every run names: the lab program, the task it runs, the size.
 struct RunTarget {

@@ -482,19 +482,12 @@ std::optional<std::string> too_large(const RunRequest& req, const std::vector<Bu
                        req.gpu_memory_bytes / 1e9);
 }
 
-// A run's host memory: the CUDA context and the tools need a few GiB; the
-// harness and the student's code hold copies of the buffers. A flood far past
-// what the data explains meets the limit.
+// The bytes of a call's buffers (run_recipe.h submission_limits sizes a run's memory by them).
 std::uint64_t data_bytes(const std::vector<BufferDecl>& decls)
 {
     std::uint64_t bytes = 0;
     for (const auto& d : decls) bytes += d.bytes();
     return bytes;
-}
-
-CgroupLimits run_limits(std::uint64_t data_bytes)
-{
-    return {.memory_bytes = (4ull << 30) + 3 * data_bytes, .pids = 512};
 }
 
 // HPCLAB_PROFILE: where a run's time goes, the parent's part.
@@ -532,7 +525,7 @@ ProcessResult run_program(const RunRequest& req, const std::vector<const Prepare
     const WorkDir work("run");
     ProcessSpec ps = program_spec(req, exchanges, work.path());
     std::optional<RunCgroup> scope;
-    if (ps.sandbox && cgroup_base().dir) scope.emplace(*cgroup_base().dir, run_limits(data_bytes));
+    if (ps.sandbox && cgroup_base().dir) scope.emplace(*cgroup_base().dir, submission_limits(data_bytes));
     timeline_note(noted, timeline_label(req, "folder and cgroup of"));
     if (scope && scope->ok()) {
         ps.cgroup_procs = scope->procs_file();
