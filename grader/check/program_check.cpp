@@ -59,12 +59,7 @@ ProcessSpec student_run(const LabInfo& lab, const GpuInfo& gpu, const fs::path& 
 // its end, as the labs' programs run (run/task_runner.cpp run_program).
 ProcessResult run_contained(ProcessSpec ps)
 {
-    std::optional<RunCgroup> scope;
-    if (ps.sandbox && cgroup_base().dir) scope.emplace(*cgroup_base().dir, submission_limits(0));
-    if (scope && scope->ok()) {
-        ps.cgroup_procs = scope->procs_file();
-        ps.after_exit = [&scope] { scope->kill_all(); };
-    }
+    const auto scope = contain(ps, submission_limits(0));
     ProcessResult r = run_process(ps);
     if (scope) r.limit_message = scope->limit_met();
     return r;

@@ -161,4 +161,15 @@ RunCgroup::~RunCgroup()
     fs::remove(dir_, ec);
 }
 
+std::unique_ptr<RunCgroup> contain(ProcessSpec& ps, const CgroupLimits& limits)
+{
+    if (!ps.sandbox || !cgroup_base().dir) return nullptr;
+    auto scope = std::make_unique<RunCgroup>(*cgroup_base().dir, limits);
+    if (scope->ok()) {
+        ps.cgroup_procs = scope->procs_file();
+        ps.after_exit = [s = scope.get()] { s->kill_all(); };
+    }
+    return scope;
+}
+
 }  // namespace hpclab

@@ -14,8 +14,11 @@
 // remain are the kernel's per-process ones (run/process.h).
 #pragma once
 
+#include "run/process.h"
+
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -58,5 +61,11 @@ private:
     CgroupLimits limits_;
     bool ok_ = false;
 };
+
+// A sandboxed run of a submission in a scope of its own, where hpclab has a
+// folder for scopes: `ps` joins it and kills what is left in it as it ends.
+// Null where no scope is made (the run goes without, as cgroup_base() says).
+// Once the process has ended, the scope's limit_met() says which limit it met.
+std::unique_ptr<RunCgroup> contain(ProcessSpec& ps, const CgroupLimits& limits);
 
 }  // namespace hpclab

@@ -524,13 +524,8 @@ ProcessResult run_program(const RunRequest& req, const std::vector<const Prepare
     const double noted = timeline_clock();
     const WorkDir work("run");
     ProcessSpec ps = program_spec(req, exchanges, work.path());
-    std::optional<RunCgroup> scope;
-    if (ps.sandbox && cgroup_base().dir) scope.emplace(*cgroup_base().dir, submission_limits(data_bytes));
+    const auto scope = contain(ps, submission_limits(data_bytes));
     timeline_note(noted, timeline_label(req, "folder and cgroup of"));
-    if (scope && scope->ok()) {
-        ps.cgroup_procs = scope->procs_file();
-        ps.after_exit = [&scope] { scope->kill_all(); };
-    }
     ProcessResult process = run_process(ps);
     print_program_profile(req, process);
     if (driver) driver->stop();  // before the file is frozen: it writes into the handshake
