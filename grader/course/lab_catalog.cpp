@@ -163,6 +163,15 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
     }
     e.max_blocks_per_sm = static_cast<int>(r.integer_or("max_blocks_per_sm", 0));
     if (e.max_blocks_per_sm < 0) r.fail("max_blocks_per_sm", "must not be negative");
+    if (r.has("one_thread_per")) {
+        const json& v = r.at("one_thread_per");
+        if (!v.is_array() || v.empty() || v.size() > 3) r.fail("one_thread_per", "must be an array of 1 to 3 entries (x first)");
+        for (const auto& p : v) {
+            if (!p.is_string() || !lab.find_param(p.get<std::string>()))
+                r.fail("one_thread_per", "entries must be size parameters of the lab");
+            e.one_thread_per.push_back(p.get<std::string>());
+        }
+    }
     return e;
 }
 

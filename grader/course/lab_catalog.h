@@ -90,6 +90,14 @@ struct LaunchExpectation {
     // no launch of a call has more blocks than this many per multiprocessor
     // of the GPU (check/grid_evidence.h). 0: any grid.
     int max_blocks_per_sm = 0;
+    // One thread per element (lab.json "one_thread_per": a size parameter
+    // for each dimension of the launch, x first): no launch of a call has
+    // more blocks in a dimension than ceil(p / its block's threads) + 1. An
+    // upper bound only: fewer threads that each do more (a grid-stride loop,
+    // int4 loads, a register tile) is another shape the lesson allows; more
+    // is a grid that grows faster than n (<<<n, BLKDIM>>>). One spare block
+    // because (n + BLKDIM) / BLKDIM is a harmless way to round up.
+    std::vector<std::string> one_thread_per;
 };
 
 // One of a lab's classic mistakes (lab.json "mistakes"): what a student

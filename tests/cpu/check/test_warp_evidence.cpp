@@ -139,3 +139,39 @@ TEST_CASE("grid evidence: at most lab.json's blocks per multiprocessor, at every
     CHECK_FALSE(finding_of_grid(sum, {run_of(16777219, {launch("k", 16385)}, false)}, sms));
     CHECK_FALSE(finding_of_grid(task_of("reduction", "atomic"), {run_of(16777219, {launch("k", 16385)})}, sms));
 }
+
+TEST_CASE("grid evidence: one thread per element, an upper bound with a spare block, past a grid sized to the GPU")
+{
+    const int sms = 132;
+    const TaskInfo& add = task_of("vecadd3", "add");
+    REQUIRE(add.expect.one_thread_per == std::vector<std::string> {"n"});
+    const auto blocks_of = [](int b, int threads = 1024) { return kernel("add", {b, 1, 1}, {threads, 1, 1}); };
+    // The lesson's grid, one spare block ((n + BLKDIM) / BLKDIM), fewer threads that loop.
+    CHECK_FALSE(finding_of_thread_count(add, {run_of(16777217, {blocks_of(16385)})}, sms));
+    CHECK_FALSE(finding_of_thread_count(add, {run_of(16777216, {blocks_of(16385)})}, sms));
+    CHECK_FALSE(finding_of_thread_count(add, {run_of(16777217, {blocks_of(264)})}, sms));
+    CHECK_FALSE(finding_of_thread_count(add, {run_of(16777217, {blocks_of(16777217, 1)})}, sms));
+    // A grid-stride grid sized to the GPU is honest at n = 1 too (32 blocks a multiprocessor at most).
+    CHECK_FALSE(finding_of_thread_count(add, {run_of(1, {blocks_of(32 * sms)})}, sms));
+    // <<<n, BLKDIM>>>: a block per element. Past the GPU's resident blocks it is wrong, at the first size it shows.
+    const auto per_element = finding_of_thread_count(add, {run_of(1000, {blocks_of(1000)}), run_of(1000003, {blocks_of(1000003)})}, sms);
+    REQUIRE(per_element);
+    CHECK(per_element->kind == Verdict::wrong_launch);
+    CHECK(per_element->where == "n=1000003");
+    CHECK(per_element->message.find("1024 threads per element") != std::string::npos);
+    CHECK(per_element->message.find("at most 1001472 threads") != std::string::npos);
+    // Any launch of any call: a second, small kernel does not hide it.
+    SizeRun two_calls = run_of(1000003, {blocks_of(978)});
+    two_calls.report.calls.push_back(run_of(1000003, {blocks_of(1), blocks_of(1000003)}).report.calls[0]);
+    CHECK(finding_of_thread_count(add, {two_calls}, sms));
+    // A matrix task counts threads, not blocks per axis: a 1-D kernel over its n * n elements keeps to it.
+    const TaskInfo& naive = task_of("matmul", "naive");
+    REQUIRE(naive.expect.one_thread_per == std::vector<std::string> {"n", "n"});
+    CHECK_FALSE(finding_of_thread_count(naive, {run_of(4096, {kernel("zero", {65536, 1, 1}, {256, 1, 1})})}, sms));
+    CHECK_FALSE(finding_of_thread_count(naive, {run_of(4096, {kernel("mm", {128, 128, 1}, {32, 32, 1})})}, sms));
+    CHECK(finding_of_thread_count(naive, {run_of(4096, {kernel("mm", {4096, 4096, 1}, {32, 32, 1})})}, sms));
+    // Unknown multiprocessors, an untraced call, a task without the rule: nothing said.
+    CHECK_FALSE(finding_of_thread_count(add, {run_of(1000003, {blocks_of(1000003)})}, 0));
+    CHECK_FALSE(finding_of_thread_count(add, {run_of(1000003, {blocks_of(1000003)}, false)}, sms));
+    CHECK_FALSE(finding_of_thread_count(task_of("warpreduce", "sum"), {run_of(1000003, {blocks_of(1000003)})}, sms));
+}

@@ -147,6 +147,16 @@ TEST_CASE("catalog: a task's technique is shared_memory or warp_shuffle, and its
               .find("max_blocks_per_sm") != std::string::npos);
 }
 
+TEST_CASE("catalog: one_thread_per names a size parameter per dimension, x first")
+{
+    TempDir dir;
+    const auto file = dir.write("labs/demo/lab.json", variant("\"tolerance\"", "\"expect\": {\"one_thread_per\": [\"n\"]}, \"tolerance\""));
+    CHECK(Catalog::load_lab(dir.path(), file).tasks[0].expect.one_thread_per == std::vector<std::string> {"n"});
+    for (const char* bad : {"[\"m\"]", "[]", "\"n\"", "[\"n\", \"n\", \"n\", \"n\"]", "[1]"})
+        CHECK(load_error(variant("\"tolerance\"", std::string("\"expect\": {\"one_thread_per\": ") + bad + "}, \"tolerance\""))
+                  .find("one_thread_per") != std::string::npos);
+}
+
 TEST_CASE("catalog: a folder without labs/ is refused clearly")
 {
     TempDir dir;
