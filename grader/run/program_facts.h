@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hpclab {
@@ -22,14 +23,22 @@ struct ProgramFacts {
     bool traced = false;               // the harness was linked with CUPTI
     bool code_known = false;           // cuobjdump read the program's machine code
     std::vector<KernelCode> code;      // every device function of it
+    // Where each kernel's code comes from, by the line table nvcc wrote for
+    // the build (keep_kernel_origins): the kernels whose definition lies
+    // outside the student's file (a library's header, whatever its name or
+    // namespace), mangled. Known only for a build hpclab compiled itself.
+    bool origins_known = false;
+    std::vector<std::string> foreign_kernels;
 
     // The machine code of the kernel CUPTI names `mangled`; null when unknown.
     const KernelCode* code_of(std::string_view mangled) const;
 
     // Whether the program contains the kernel CUPTI names `mangled` ("_Z4addPfS_S_i").
     bool defines_kernel(std::string_view mangled) const;
-    // The kernels of a library (CUB, Thrust, CUTLASS) compiled into the program,
-    // demangled, the first few.
+    // The kernels of a library compiled into the program, demangled, the
+    // first few: those defined outside the student's file, and those whose
+    // stubs name a library's namespace (CUB, Thrust, CUTLASS; all that is
+    // known of a build whose line table was not kept).
     std::vector<std::string> library_kernels() const;
 };
 
@@ -55,5 +64,16 @@ std::vector<std::string> kernel_stubs(std::string_view nm_output);
 std::filesystem::path sass_of(const std::filesystem::path& program);
 void keep_sass(const std::filesystem::path& object, const std::filesystem::path& program,
                const std::filesystem::path& cuobjdump);
+
+// Each kernel (.entry) of a PTX listing and the file its definition is in:
+// the file of its first line-table entry that is not inlined from another
+// function. Kernels without a line table are left out. Exposed for the tests.
+std::vector<std::pair<std::string, std::string>> kernel_origins(std::string_view ptx);
+
+// The kernels defined outside `own_file` (the name the compile's #line gave
+// the student's code), from the PTX nvcc kept in `keep_dir`, written beside
+// `program` for read_program_facts. Nothing is written when no PTX is there.
+void keep_kernel_origins(const std::filesystem::path& keep_dir, const std::string& own_file,
+                         const std::filesystem::path& program);
 
 }  // namespace hpclab

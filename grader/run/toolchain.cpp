@@ -395,7 +395,12 @@ ProcessResult compile_step(const Toolchain& tc, const LabInfo& lab, const Compil
         cr.err = compilable.refusal;
     } else {
         copy = private_copy(in.dir, files.suffix, in.source, compilable.text);
-        cr = compile_object(tc, copy, in.flags, files.object, compile_sandbox(tc, lab, in.dir), r.command);
+        // nvcc's intermediate files kept beside the copy, for the PTX's line
+        // table: which file each kernel's code is defined in.
+        std::vector<std::string> flags = in.flags;
+        flags.insert(flags.end(), {"--keep", "--keep-dir", copy.parent_path().string()});
+        cr = compile_object(tc, copy, flags, files.object, compile_sandbox(tc, lab, in.dir), r.command);
+        if (cr.exited() && cr.exit_code == 0) keep_kernel_origins(copy.parent_path(), in.source.string(), r.program);
         fs::remove_all(copy.parent_path(), ec);
     }
     if (!cr.exited() || cr.exit_code != 0) {

@@ -356,3 +356,13 @@ TEST_CASE("code evidence: real listings of warpreduce's solution: both kernels s
     }
 }
 #endif
+
+TEST_CASE("code evidence: a real build keeps where each kernel is defined; a header inlined into the student's kernel is theirs")
+{
+    // Cooperative groups' reduce(), inlined into the student's own kernels: no kernel of a library.
+    const auto root = course_root();
+    const ProgramFacts cg = built_facts("warpreduce", root / "tests" / "hostile" / "warpreduce" / "honest_cg_reduce.cu");
+    CHECK(cg.origins_known);
+    CHECK(cg.foreign_kernels.empty());
+    CHECK(cg.library_kernels().empty());
+}

@@ -3,6 +3,7 @@
 #include "run/claims.h"
 #include "run/program_facts.h"
 #include "run/task_runner.h"
+#include "test_support.h"
 #include "wire/exchange.h"
 
 #include <doctest/doctest.h>
@@ -132,4 +133,47 @@ TEST_CASE("claims: on hpclab's clock a claim shorter than hpclab saw is no contr
     CHECK_FALSE(contradicted_claim(req, result, seen, report));
     for (auto& c : report.calls) c.gpu_ms = c.host_ms = 0.001;  // the floor in the timing phase judges this one
     CHECK_FALSE(contradicted_claim(req, result, seen, report));
+}
+
+TEST_CASE("program facts: a kernel's origin is the file of its definition in the PTX's line table, whatever its namespace")
+{
+    // As nvcc -lineinfo writes it (CUDA 13.0): CUB's kernels in a namespace of the student's own
+    // choosing (CUB_WRAPPED_NAMESPACE), the line table's files at the end.
+    const std::string ptx = ".visible .entry _Z10own_kernelPi(\n"
+                            "\t.param .u64 _Z10own_kernelPi_param_0\n)\n{\n"
+                            "\t.loc\t1 4 0\n\tld.param.u64 \t%rd1, [_Z10own_kernelPi_param_0];\n"
+                            "\t.loc\t2 364 5, function_name $L__info_string0, inlined_at 1 9 5\n\tret;\n}\n"
+                            ".visible .entry _Z6inlinedPi(\n)\n{\n"
+                            "\t.loc\t2 364 5, function_name $L__info_string0, inlined_at 1 12 5\n"
+                            "\t.loc\t1 11 0\n\tret;\n}\n"
+                            "\t// .globl\t_ZN4mine3cub6detail11EmptyKernelIvEEvv\n"
+                            ".visible .entry _ZN4mine3cub6detail11EmptyKernelIvEEvv()\n{\n\t.loc\t3 73 0\n\tret;\n}\n"
+                            ".func  (.param .b32 func_retval0) _Z6helperi(\n)\n{\n\t.loc\t3 10 0\n\tret;\n}\n"
+                            ".visible .entry _Z7no_lineb()\n{\n\tret;\n}\n"
+                            "\t.file\t1 \"/tmp/build/src/reduction.cu\"\n"
+                            "\t.file\t2 \"/usr/local/cuda-13.0/include/cooperative_groups/details/reduce.h\"\n"
+                            "\t.file\t3 \"/usr/local/cuda-13.0/include/cccl/cub/util_device.cuh\"\n";
+    const auto origins = kernel_origins(ptx);
+    using Origin = std::pair<std::string, std::string>;
+    CHECK(origins == std::vector<Origin> {{"_Z10own_kernelPi", "/tmp/build/src/reduction.cu"},
+                                          {"_Z6inlinedPi", "/tmp/build/src/reduction.cu"},
+                                          {"_ZN4mine3cub6detail11EmptyKernelIvEEvv",
+                                           "/usr/local/cuda-13.0/include/cccl/cub/util_device.cuh"}});
+    // Kept beside the program: only the kernels defined outside the student's file (a relative
+    // name, as the #line gave it, made absolute by nvcc, is the student's too).
+    const test::TempDir dir;
+    dir.write("keep/reduction.compute_90.ptx", ptx);
+    const auto program = dir.path() / "reduction-student";
+    keep_kernel_origins(dir.path() / "keep", "src/reduction.cu", program);
+    const ProgramFacts f = read_program_facts(program, true);
+    CHECK(f.origins_known);
+    CHECK(f.foreign_kernels == std::vector<std::string> {"_ZN4mine3cub6detail11EmptyKernelIvEEvv"});
+    REQUIRE(f.library_kernels().size() == 1);
+    CHECK(f.library_kernels()[0] == "void mine::cub::detail::EmptyKernel<void>()");
+    // The same name elsewhere is not the student's file; no PTX kept: the origins stay unknown.
+    keep_kernel_origins(dir.path() / "keep", "other/reduction.cu", program);
+    CHECK(read_program_facts(program, true).foreign_kernels.size() == 3);
+    const auto unknown = dir.path() / "unknown-student";
+    keep_kernel_origins(dir.path() / "nothing", "src/reduction.cu", unknown);
+    CHECK_FALSE(read_program_facts(unknown, true).origins_known);
 }
