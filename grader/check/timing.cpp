@@ -122,7 +122,7 @@ Finding finding_of_timing(const Timing& t)
     const std::string where = format_params(t.size);
     const std::string range = fmt::format("{:.2f}x {} ({:.2f}..{:.2f}; needs {:.2f}x{}{})", t.ratio, t.baseline,
                                           t.ratio_low, t.ratio_high, t.threshold, t.note.empty() ? "" : "; ", t.note);
-    const double student = median(t.student_ms);
+    const double student = median(t.student_whole_ms.empty() ? t.student_ms : t.student_whole_ms);
     if (t.floor_ms > 0 && student < 0.9 * t.floor_ms)
         return make(Verdict::suspicious,
                     fmt::format("{:.3f} ms is below what the GPU's copy bandwidth allows for these bytes ({:.3f} ms): "
@@ -492,8 +492,10 @@ bool TimingPhase::absorb_round(const TaskInfo& task, std::pair<RunReport, RunRep
         auto& into = student ? t.student_ms : t.baseline_ms;
         for (std::size_t k = 1; k < r.calls.size(); ++k) into.push_back(call_time(r.calls[k], r, taken_out));
         if (student)
-            for (std::size_t k = 1; k < r.calls.size(); ++k)
+            for (std::size_t k = 1; k < r.calls.size(); ++k) {
+                t.student_whole_ms.push_back(call_time(r.calls[k], r, 0));
                 t.student_claimed_ms.push_back(std::min(r.calls[k].gpu_ms, r.calls[k].host_ms));
+            }
         doubtful = doubtful || below_harness_cost(r, taken_out);
         if (student) t.student_harness_ms = r.harness_ms;
         if (!student) {
@@ -515,6 +517,7 @@ bool TimingPhase::confirm_shortfall(std::size_t index, const std::filesystem::pa
     if (!short_of_threshold(timing)) return false;
     Timing fresh = timing;
     fresh.student_ms.clear();
+    fresh.student_whole_ms.clear();
     fresh.baseline_ms.clear();
     const bool doubtful = absorb_round(*tasks_[index], later_round(index, baseline), fresh, findings, false);
     timing = judged_timing(std::move(timing), std::move(fresh));
@@ -550,6 +553,7 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
         if (round == 0 && prepared->baseline_kept && !timing.student_ms.empty() && !timing.baseline_ms.empty() &&
             timing.ratio_low < timing.threshold) {
             timing.student_ms.clear();
+            timing.student_whole_ms.clear();
             timing.baseline_ms.clear();
             again = true;
         }
