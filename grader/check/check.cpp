@@ -240,7 +240,7 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     // 2. Correctness and sanitizer runs, side by side, each a fresh process.
     const auto sanitizer = sanitizer_of_check(tc, o.sanitizer, out);
     const std::vector<PlannedRun> plan =
-        plan_runs(lab, tasks, o.big, sanitizer.has_value(), gpu.memory_bytes, out.seed);
+        plan_runs(lab, tasks, o.big, sanitizer.has_value(), gpu.memory_bytes, out.seed, gpu.sm_count);
     for (const std::string& line : o.big ? big_sizes_left_out(lab, tasks, gpu) : std::vector<std::string> {}) say(line);
     std::vector<std::optional<RunReport>> reports;
     t0 = Clock::now();

@@ -3,6 +3,8 @@
 #include "run/task_runner.h"
 #include "util/mix64.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 
@@ -86,8 +88,23 @@ std::vector<std::size_t> plain_size_order(const std::vector<std::uint64_t>& byte
     return order;
 }
 
+std::optional<SizeCase> trip_size(const LabInfo& lab, const TaskSpec& spec, int sm_count)
+{
+    if (lab.params.size() != 1 || sm_count <= 0) return std::nullopt;
+    const std::int64_t n = 2 * 2048 * std::int64_t {sm_count} + 7;
+    if (n > lab.params[0].max || n < lab.params[0].min) return std::nullopt;
+    const Params params {{lab.params[0].name, n}};
+    if (total_bytes(spec, params) > kTripRunBytes) return std::nullopt;
+    return SizeCase {params,
+                     fmt::format("every thread of a grid the GPU holds at once ({} multiprocessors of at most 2048 "
+                                 "threads) loops twice over the data, the last trip partial",
+                                 sm_count),
+                     false};
+}
+
 std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, bool big,
-                                  bool sanitizer, std::uint64_t gpu_memory_bytes, std::uint64_t order_seed)
+                                  bool sanitizer, std::uint64_t gpu_memory_bytes, std::uint64_t order_seed,
+                                  int sm_count)
 {
     std::vector<PlannedRun> plan;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
@@ -114,6 +131,7 @@ std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const Ta
         }
         if (!sanitizer) continue;
         for (const auto& s : sanitizer_sizes(spec, *tasks[i], 2)) plan.push_back({i, s, "memcheck"});
+        if (auto trip = trip_size(lab, spec, sm_count)) plan.push_back({i, std::move(*trip), "memcheck"});
         // Racecheck where blocks share memory: a shared_memory task's cache, a
         // warp_shuffle task's warps' sums.
         if (!tasks[i]->technique.empty()) {

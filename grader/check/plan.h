@@ -7,6 +7,7 @@
 #include "course/task_spec.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,22 @@ struct PlannedRun {
 // the order of plain_size_order (they run in one program: the invariant
 // no_state), then the sanitizer's (slow), then the big sizes.
 std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, bool big,
-                                  bool sanitizer, std::uint64_t gpu_memory_bytes = 0, std::uint64_t order_seed = 0);
+                                  bool sanitizer, std::uint64_t gpu_memory_bytes = 0, std::uint64_t order_seed = 0,
+                                  int sm_count = 0);
+
+// Every loop trip under the sanitizer (item 3 of the invariants' issue): a
+// size where every thread of any grid the GPU holds at once (`sm_count`
+// multiprocessors of at most 2048 threads) loops at least twice over the
+// data, the last trip partial: 2 x 2048 x sm_count + 7 of the lab's one
+// size parameter. A grid-stride loop over a grid sized to the GPU (which no
+// listed size of a few elements reaches past its first trip) runs its second
+// trip under memcheck there. Nothing when the lab has another number of
+// size parameters, the GPU is unknown, the size is past the parameter's
+// maximum, or its buffers pass kTripRunBytes.
+std::optional<SizeCase> trip_size(const LabInfo& lab, const TaskSpec& spec, int sm_count);
+
+// Bytes up to which memcheck runs the trip size: a few times the GPUs' resident threads' ints.
+inline constexpr std::uint64_t kTripRunBytes = 64u << 20;
 
 // The invariant no_state (course/invariants.h): the order a task's plain
 // sizes run in, in its one program, as indices into `bytes` (each size's

@@ -357,7 +357,7 @@ TEST_CASE("code evidence: real listings of warpreduce's solution: both kernels s
 }
 #endif
 
-TEST_CASE("code evidence: a real build keeps where each kernel is defined; a header inlined into the student's kernel is theirs")
+TEST_CASE("code evidence: a real build keeps where each kernel is defined, and a header inlined into the student's kernel is theirs")
 {
     // Cooperative groups' reduce(), inlined into the student's own kernels: no kernel of a library.
     const auto root = course_root();

@@ -91,3 +91,30 @@ TEST_CASE("plan: every task of every lab runs each plain size once and one again
         }
     }
 }
+
+TEST_CASE("plan: memcheck also runs where every thread of a grid the GPU holds at once loops twice, the last trip partial")
+{
+    const int sms = 132;  // an H100; H200 the same
+    const LabInfo& warpreduce = lab_of("warpreduce");
+    const auto plan = plan_runs(warpreduce, {&warpreduce.tasks.front()}, false, true, 0, 1, sms);
+    const auto trip = std::find_if(plan.begin(), plan.end(), [](const PlannedRun& r) {
+        return r.tool == "memcheck" && r.size.params.at("n") == 2 * 2048 * 132 + 7;
+    });
+    REQUIRE(trip != plan.end());
+    CHECK(trip->size.why.find("loops twice") != std::string::npos);
+    // Without the GPU's multiprocessors, or without the sanitizer, none; a 2-D lab has none (its tile
+    // loops run twice at the listed sizes: matmul's n = 100 has four tiles a row).
+    const auto none = [](const std::vector<PlannedRun>& p) {
+        return std::none_of(p.begin(), p.end(), [](const PlannedRun& r) { return r.size.why.find("loops twice") != std::string::npos; });
+    };
+    CHECK(none(plan_runs(warpreduce, {&warpreduce.tasks.front()}, false, true, 0, 1, 0)));
+    CHECK(none(plan_runs(warpreduce, {&warpreduce.tasks.front()}, false, false, 0, 1, sms)));
+    const LabInfo& rotation = lab_of("rotation");
+    CHECK(none(plan_runs(rotation, {&rotation.tasks.front()}, false, true, 0, 1, sms)));
+    // Every one-parameter lab whose contract reaches that size gets it.
+    for (const char* id : {"vecadd3", "reduction", "stencil", "symbols", "aos_soa", "streams"}) {
+        CAPTURE(id);
+        const LabInfo& lab = lab_of(id);
+        CHECK_FALSE(none(plan_runs(lab, {&lab.tasks.front()}, false, true, 0, 1, sms)));
+    }
+}

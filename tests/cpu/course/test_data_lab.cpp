@@ -1,0 +1,103 @@
+// A new lab gets every invariant with no code in grader/: the lab "scale"
+// (tests/data/datalab) is a lab.json and, here, the one line that gives its
+// task a spec the course already has. Its files are played by the stand-in
+// (tests/standin): each mistake fails by a rule written once, none of which
+// names the lab.
+#include "check/evidence.h"
+#include "check/grid_evidence.h"
+#include "check/plan.h"
+#include "course/invariants.h"
+#include "course/spec_kit.h"
+#include "run/run_recipe.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+using namespace hpclab;
+
+namespace {
+
+class ScaleAdd final : public VectorAddSpec {
+public:
+    ScaleAdd() : VectorAddSpec(Place::device) {}
+};
+
+}  // namespace
+
+HPCLAB_REGISTER_TASK("scale", "add", ScaleAdd);
+
+namespace {
+
+const LabInfo& scale_lab()
+{
+    static const LabInfo lab = [] {
+        const auto root = test::test_data() / "datalab";
+        return Catalog::load_lab(root, root / "labs" / "scale" / "lab.json");
+    }();
+    return lab;
+}
+
+const TaskInfo& add_task() { return scale_lab().tasks.front(); }
+
+RunReport play(const char* trick, const Params& params)
+{
+    const RunTarget t {.lab = &scale_lab(), .task = &add_task(), .program = "scale-program", .params = params, .seed = 5};
+    RunRequest req = correctness_run(t);
+    req.cpus.clear();
+    req.wrapper = {HPCLAB_LAB_STANDIN, trick};
+    return run_task(req);
+}
+
+Verdict verdict_of(const char* trick, const Params& params)
+{
+    return verdict_of_run(add_task(), params, play(trick, params)).verdict;
+}
+
+}  // namespace
+
+TEST_CASE("data lab: every invariant of the table judges a lab made of lab.json alone")
+{
+    REQUIRE(add_task().opted_out.empty());
+    for (const InvariantInfo& i : invariant_table()) {
+        CAPTURE(i.name);
+        CHECK(add_task().judged_by(i.id));
+    }
+}
+
+TEST_CASE("data lab: an honest program passes, and each mistake fails by a rule that does not name the lab")
+{
+    const Params p {{"n", 1000}};
+    CHECK(verdict_of("vecadd", p) == Verdict::pass);
+    // releases: one stream of two left at the call's end.
+    CHECK(verdict_of("leave_stream", p) == Verdict::not_released);
+    // The outputs and inputs, read by the parent.
+    CHECK(verdict_of("zero_outputs", p) == Verdict::wrong_answer);
+    CHECK(verdict_of("modify_input", p) == Verdict::input_modified);
+    CHECK(verdict_of("skip_compute", p) == Verdict::no_output);
+}
+
+TEST_CASE("data lab: no_state orders its sizes as every lab's, and one_thread_per holds its launches")
+{
+    const std::vector<const TaskInfo*> tasks {&add_task()};
+    const auto plan = plan_runs(scale_lab(), tasks, false, false, 0, 11);
+    REQUIRE(plan.size() == 4);  // three sizes, the smallest again last
+    CHECK(plan.front().size.params.at("n") != 65537);
+    CHECK(plan.back().again == 1);
+    CHECK(plan.back().size.params.at("n") == 1);
+    // <<<n, 1024>>> at n = 65537: 65537 blocks, past an H100's 4224 resident ones.
+    SizeRun run {add_task().sizes.back(), {}};
+    CallReport call;
+    call.done = true;
+    call.trace.traced = 1;
+    call.trace.kernels = 1;
+    call.trace.kernel[0].grid[0] = 65537;
+    call.trace.kernel[0].block[0] = 1024;
+    call.trace.kernel[0].grid[1] = call.trace.kernel[0].grid[2] = call.trace.kernel[0].block[1] =
+        call.trace.kernel[0].block[2] = 1;
+    run.report.calls.push_back(call);
+    const auto f = finding_of_thread_count(add_task(), {run}, 132);
+    REQUIRE(f);
+    CHECK(f->kind == Verdict::wrong_launch);
+}
