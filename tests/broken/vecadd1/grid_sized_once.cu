@@ -1,5 +1,5 @@
-// expect: no_output
-// why: the grid is computed at the first call and kept in a static variable for the calls after it: every call of the size it was made for is right, but hpclab calls the task at several sizes in one program, in an order drawn from the check's seed whose first size is never the largest, so a later, larger size gets the first call's grid and its last elements are never written (the invariant no_state)
+// expect: wrong_answer
+// why: the grid is computed at the first call and kept in a static variable for the calls after it: every call of the size it was made for is right, but hpclab calls the task at several sizes in one program, in an order drawn from the check's seed whose first size is never the largest, so a later, larger size gets the first call's grid and its last elements are never computed: the device buffer's unwritten part (what cudaMalloc left there) is copied back to the host's `c`, so they show as wrong values rather than hpclab's untouched poison (the invariant no_state)
 /*
  * vecadd1.cu with one mistake: the number of blocks fixed at the first call's n.
  */
