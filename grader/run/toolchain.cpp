@@ -88,19 +88,29 @@ BuildFiles unique_build_files(const fs::path& dir, const LabInfo& lab)
     return {tmp, dir / (lab.id + tmp + ".o"), dir / (lab.id + tmp)};
 }
 
+// The name the copy's #line gives the source: its own, but for a quote, a
+// backslash or a control character, each made '_'. ptxas refuses a line
+// table whose file name holds a quote, even escaped (a class's folder named
+// O"Brien made an honest file a compile error), and a newline would end the
+// directive. The compiler's messages get the real name back (compile_step).
+std::string line_name(const fs::path& source)
+{
+    std::string name = source.string();
+    for (char& c : name)
+        if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
+    return name;
+}
+
 // The source as read once, copied into the build's own folder: what is
 // compiled is what was hashed, whatever happens to the file meanwhile, and
 // nothing beside the copy is where its relative #includes look. Its #line
-// keeps the original's name in the compiler's messages and the line table.
+// keeps the original's name (line_name) in the compiler's messages and the line table.
 fs::path private_copy(const fs::path& dir, const std::string& suffix, const fs::path& source, const std::string& text)
 {
     const fs::path copy_dir = dir / ("src" + suffix);
     std::error_code ec;
     fs::create_directories(copy_dir, ec);
-    std::string name = source.string();
-    for (std::size_t pos = 0; (pos = name.find_first_of("\\\"", pos)) != std::string::npos; pos += 2)
-        name.insert(pos, 1, '\\');
-    std::ofstream(copy_dir / source.filename(), std::ios::binary) << "#line 1 \"" << name << "\"\n" << text;
+    std::ofstream(copy_dir / source.filename(), std::ios::binary) << "#line 1 \"" << line_name(source) << "\"\n" << text;
     return copy_dir / source.filename();
 }
 
@@ -400,11 +410,13 @@ ProcessResult compile_step(const Toolchain& tc, const LabInfo& lab, const Compil
         std::vector<std::string> flags = in.flags;
         flags.insert(flags.end(), {"--keep", "--keep-dir", copy.parent_path().string()});
         cr = compile_object(tc, copy, flags, files.object, compile_sandbox(tc, lab, in.dir), r.command);
-        if (cr.exited() && cr.exit_code == 0) keep_kernel_origins(copy.parent_path(), in.source.string(), r.program);
+        if (cr.exited() && cr.exit_code == 0) keep_kernel_origins(copy.parent_path(), line_name(in.source), r.program);
         fs::remove_all(copy.parent_path(), ec);
     }
     if (!cr.exited() || cr.exit_code != 0) {
         r.diagnostics = replace_all(compile_failure(cr), copy.string(), in.source.string());
+        if (line_name(in.source) != in.source.string())
+            r.diagnostics = replace_all(r.diagnostics, line_name(in.source), in.source.string());
         r.setup_problem = setup_failure(cr);
         fs::remove(files.object, ec);
     }
@@ -577,7 +589,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     prune_builds(variant_dir, dir);
     r.ok = true;
     r.facts = facts();
-    r.diagnostics = cr.err;  // warnings, if any
+    r.diagnostics = line_name(source) == source.string() ? cr.err : replace_all(cr.err, line_name(source), source.string());  // warnings, if any
     r.seconds = seconds_since(t0);
     return r;
 }

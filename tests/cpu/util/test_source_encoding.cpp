@@ -127,3 +127,23 @@ TEST_CASE("source encoding: the correct vecadd3 saved as UTF-16 is refused by na
     CHECK(r.diagnostics.find("vecadd3.cu is saved as UTF-16 (little-endian)") != std::string::npos);
 }
 #endif
+
+TEST_CASE("source names: a file in a folder named with a quote, a backslash or a newline builds, and its messages name it")
+{
+    const LabInfo& lab = test::lab_of("vecadd3");
+    const std::string solution = read_text_file(lab.solution_source()).value();
+    const test::TempDir dir;
+    Toolchain tc = Toolchain::configured();
+    tc.cache_dir = dir.path() / "cache";
+    // ptxas refuses a line table whose file name holds a quote: the #line of the compile must not carry one.
+    const auto odd = dir.write("O\"Brien \\ new\nline/vecadd3.cu", solution);
+    const BuildResult r = build_lab_program(tc, lab, odd, "student");
+    CHECK_MESSAGE(r.ok, r.diagnostics);
+    CHECK(r.facts.origins_known);
+    CHECK(r.facts.foreign_kernels.empty());
+    // A compile error names the file as it is.
+    const auto broken = dir.write("O\"Brien \\ new\nline/broken/vecadd3.cu", replace_all(solution, "c[index] =", "c[index] = undeclared +"));
+    const BuildResult e = build_lab_program(tc, lab, broken, "student");
+    REQUIRE_FALSE(e.ok);
+    CHECK_MESSAGE(e.diagnostics.find(broken.string()) != std::string::npos, e.diagnostics);
+}
