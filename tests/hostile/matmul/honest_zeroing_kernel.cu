@@ -1,130 +1,60 @@
 // expect: pass
-// why: an honest control for the rule one_thread_per on a matrix task: before its 2-D product, matmul_naive clears r with a 1-D kernel of (n * n + 255) / 256 blocks of 256 threads, one thread per element of r; the rule counts a launch's threads against the matrix's n * n elements, not its blocks along one axis against n, so the clearing kernel keeps to it. It must pass.
-/*
- * matmul.cu with r cleared by a 1-D kernel first (one thread per element), then the lesson's product.
- */
+// why: an honest control for the rule one_thread_per on a matrix task, written on its own, not from the solution: the naive product accumulates into r, which a 1-D kernel of (n * n + 255) / 256 blocks of 256 threads clears first, one thread per element of r; the rule counts a launch's threads against the matrix's n * n elements, not its blocks along one axis against n, so the clearing kernel keeps to it. The tiled task is a 32 x 32 tile product. It must pass.
 #include "hpc.h"
 #include "matmul.h"
 
-/* 32 x 32 = 1024 threads, the most a block may have, as in the course.
-   A tile of that size is read from global memory once and used 32 times;
-   the two tiles take 8 KB of shared memory, so two blocks (2048 threads)
-   still fit on one multiprocessor of a recent GPU. */
-#define BLKDIM 32
+#define TILE 32
 
-/*
- * Task "naive": one thread per element of r. Thread (threadIdx.x,
- * threadIdx.y) of block (blockIdx.x, blockIdx.y) computes row i, column j.
- *
- * Why it is slow: each thread reads 2n floats for 2n flops, and every
- * element of p and q is read n times over the grid. The accesses are at
- * least well coalesced: the 32 threads of a warp share i and have
- * consecutive j, so at each k they read one element of p (one transaction,
- * broadcast to the warp) and 32 consecutive floats of q (one 128-byte
- * line). What keeps it from being slower still is the caches (L1 and L2)
- * catching most of those repeated reads; the kernel is limited by how fast
- * they deliver data, not by the arithmetic units.
- */
-__global__ void matmul( const float *p, const float *q, float *r, int n )
+__global__ void zero_all(float *m, long long count)
 {
-    /* 1: the row from the y coordinates, the column from the x ones */
-    const int i = blockIdx.y * blockDim.y + threadIdx.y;  /* row of r */
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;  /* column of r */
-
-    /* 2: row i of p times column j of q, for the threads inside r */
-    if (i < n && j < n) {
-        float v = 0.0f;
-        for (int k = 0; k < n; k++) {
-            v += p[i*n + k] * q[k*n + j];
-        }
-        r[i*n + j] = v;  /* n*n <= 2^30: the index fits an int */
-    }
+    const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < count) m[k] = 0.0f;
 }
 
-__global__ void clear( float *r, size_t count )
+/* r += p q, one thread per element of r: x the column, y the row */
+__global__ void accumulate_product(const float *p, const float *q, float *r, int n)
 {
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < count) r[i] = 0.0f;
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    const int row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row >= n || col >= n) return;
+    const float *p_row = p + (size_t)row * n;
+    float acc = r[(size_t)row * n + col];
+    for (int k = 0; k < n; ++k) acc += p_row[k] * q[(size_t)k * n + col];
+    r[(size_t)row * n + col] = acc;
 }
 
-void matmul_naive( const float *d_p, const float *d_q, float *d_r, int n )
+void matmul_naive(const float *d_p, const float *d_q, float *d_r, int n)
 {
-    const size_t count = (size_t)n * n;
-    clear<<<(unsigned)((count + 255) / 256), 256>>>(d_r, count);
+    const long long count = (long long)n * n;
+    zero_all<<<(unsigned)((count + 255) / 256), 256>>>(d_r, count);
     cudaCheckError();
-    /* 3: BLKDIM x BLKDIM blocks, enough of them in x and y to cover r */
-    const dim3 block(BLKDIM, BLKDIM);
-    const dim3 grid((n + BLKDIM - 1) / BLKDIM, (n + BLKDIM - 1) / BLKDIM);
-    matmul<<<grid, block>>>(d_p, d_q, d_r, n);
+    const dim3 threads(TILE, TILE);
+    const dim3 blocks((n + TILE - 1) / TILE, (n + TILE - 1) / TILE);
+    accumulate_product<<<blocks, threads>>>(d_p, d_q, d_r, n);
     cudaCheckError();
 }
 
-/*
- * Task "tiled": the same product through BLKDIM x BLKDIM tiles in shared
- * memory.
- *
- * Why it is faster: each element of a tile is read from global memory by
- * one thread and then used by BLKDIM threads from shared memory, so global
- * (and cache) traffic drops by a factor BLKDIM. The loads stay coalesced
- * (thread tx reads column m + tx of p and column j of q: consecutive
- * addresses), and the inner loop reads shared memory without bank
- * conflicts: local_p[ty][k] is one word for the whole warp (a broadcast)
- * and local_q[k][tx] is 32 consecutive words, one per bank.
- *
- * Why it is not BLKDIM times faster: the inner loop still loads from
- * shared memory for every multiply-add (compiled for the H100, 1.25 loads
- * per multiply-add: nvcc fuses four local_p[ty][k] into one 16-byte load;
- * scripts/shared-loads.sh counts them), and the two barriers per step
- * make threads wait for the slowest warp of their block; docs/matmul.md
- * says what the counts explain and what they do not. The speed
- * baseline, bench/matmul/tuned.cu, gives each thread four outputs of one
- * column, so that each local_q[k][tx] it reads serves four multiply-adds;
- * library kernels (cuBLAS) go further by keeping an 8 x 8 block of results
- * per thread in registers (docs/matmul-further.md).
- *
- * Any n: the tiles that stick out of the matrices are padded with zeros,
- * which add nothing to the sums. No thread leaves early: threads outside
- * r still load (zeros) and reach both barriers, and only the final store
- * is guarded.
- */
-__global__ void matmulb( const float *p, const float *q, float *r, int n )
+/* the product by tiles: each step brings a TILE x TILE piece of p and of q into shared memory */
+__global__ void tile_product(const float *p, const float *q, float *r, int n)
 {
-    /* 4: the two tiles, and this thread's element of r */
-    __shared__ float local_p[BLKDIM][BLKDIM];
-    __shared__ float local_q[BLKDIM][BLKDIM];
-    const int tx = threadIdx.x;
-    const int ty = threadIdx.y;
-    const int i = blockIdx.y * BLKDIM + ty;  /* row of r */
-    const int j = blockIdx.x * BLKDIM + tx;  /* column of r */
-    float v = 0.0f;
-
-    for (int m = 0; m < n; m += BLKDIM) {
-        /* 5: one element of each tile, a zero outside the matrices
-           (m + tx and m + ty are < n + BLKDIM: no overflow) */
-        local_p[ty][tx] = (i < n && m + tx < n) ? p[i*n + (m + tx)] : 0.0f;
-        local_q[ty][tx] = (m + ty < n && j < n) ? q[(m + ty)*n + j] : 0.0f;
-
-        /* 6: the tiles are complete: row ty of one times column tx of the other */
+    __shared__ float ps[TILE][TILE], qs[TILE][TILE];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int col = blockIdx.x * TILE + tx, row = blockIdx.y * TILE + ty;
+    float acc = 0.0f;
+    for (int base = 0; base < n; base += TILE) {
+        ps[ty][tx] = (row < n && base + tx < n) ? p[(size_t)row * n + base + tx] : 0.0f;
+        qs[ty][tx] = (col < n && base + ty < n) ? q[(size_t)(base + ty) * n + col] : 0.0f;
         __syncthreads();
-        for (int k = 0; k < BLKDIM; k++) {
-            v += local_p[ty][k] * local_q[k][tx];
-        }
-
-        /* 7: everyone is done with them: they may be overwritten */
+        for (int k = 0; k < TILE; ++k) acc += ps[ty][k] * qs[k][tx];
         __syncthreads();
     }
-
-    /* 8: only the store is guarded */
-    if (i < n && j < n) {
-        r[i*n + j] = v;
-    }
+    if (row < n && col < n) r[(size_t)row * n + col] = acc;
 }
 
-void matmul_tiled( const float *d_p, const float *d_q, float *d_r, int n )
+void matmul_tiled(const float *d_p, const float *d_q, float *d_r, int n)
 {
-    /* 9: the same block and grid as matmul_naive */
-    const dim3 block(BLKDIM, BLKDIM);
-    const dim3 grid((n + BLKDIM - 1) / BLKDIM, (n + BLKDIM - 1) / BLKDIM);
-    matmulb<<<grid, block>>>(d_p, d_q, d_r, n);
+    const dim3 threads(TILE, TILE);
+    const dim3 blocks((n + TILE - 1) / TILE, (n + TILE - 1) / TILE);
+    tile_product<<<blocks, threads>>>(d_p, d_q, d_r, n);
     cudaCheckError();
 }

@@ -1,198 +1,83 @@
 // expect: pass
-// why: an honest control for the rule one_thread_per (an upper bound): the tree task's threads each add two elements as they load them (the first step of Harris's "reduction #4"), so the grid is (n + 2*BLKDIM - 1) / (2*BLKDIM) blocks, half the lesson's; fewer threads that each do more keep to the rule. The other tasks are the lesson's. It must pass.
-/*
- * reduction.cu with the tree task's threads adding two elements each as they load them.
- */
+// why: an honest control for the rule one_thread_per (an upper bound): written on its own, not from the solution. In the tree task each thread adds two elements as it loads them (the first step of Harris's "reduction #4"), so the grid is half the lesson's, (n + 2*T - 1) / (2*T) blocks; fewer threads that each do more keep to the rule. The naive task is one thread per element adding up its block in thread 0, the atomic task a tree per block and one atomicAdd. It must pass.
 #include "hpc.h"
 #include "reduction.h"
 
-/* A power of two: the tree reduction halves it at every step. */
-#define BLKDIM 1024
+enum { T = 1024 };
 
-/****************************************************************************
- * (a) naive: thread 0 of each block adds up the block's elements
- ****************************************************************************/
-
-/*
- * Why it is slow, or not as slow as it looks: the copy into temp[] is
- * coalesced (consecutive threads read consecutive ints), which is why the
- * elements go through shared memory at all: thread 0 reading a[] by itself
- * would make BLKDIM separate trips to device memory. But then one thread
- * does BLKDIM - 1 additions in a row while the other BLKDIM - 1 threads of
- * its block only wait, holding their share of the multiprocessor. What
- * saves it on a large array is that other resident blocks load their data
- * meanwhile, and loading n ints from device memory is most of the work.
- */
-__global__ void sum_naive_kernel( const int *a, int n, int *d_partial )
+/* one partial sum per block, thread 0 adding up the block's cache */
+__global__ void block_sums_serial(const int *in, int count, int *sums)
 {
-    /* 1: each thread copies its element into the block's temp[]; threads
-       past the end of a[] store a zero, which does not change the sum. */
-    __shared__ int temp[BLKDIM];
-    const int lindex = threadIdx.x;
-    const int bindex = blockIdx.x;
-    const int gindex = threadIdx.x + blockIdx.x * blockDim.x;
-
-    temp[lindex] = (gindex < n ? a[gindex] : 0);
-
-    /* 2: wait until every element is in temp[] */
+    __shared__ int cache[T];
+    const long long g = (long long)blockIdx.x * T + threadIdx.x;
+    cache[threadIdx.x] = g < count ? in[g] : 0;
     __syncthreads();
-
-    /* 3: thread 0 alone adds them up */
-    if ( 0 == lindex ) {
-        int i, my_sum = 0;
-        for (i = 0; i < BLKDIM; i++) {
-            my_sum += temp[i];
-        }
-        d_partial[bindex] = my_sum;
+    if (threadIdx.x == 0) {
+        int s = 0;
+        for (int k = 0; k < T; ++k) s += cache[k];
+        sums[blockIdx.x] = s;
     }
 }
 
-/*
- * The host's part of (a) and (b): returns the sum of the n_blocks partial
- * sums that d_partial (device memory) holds. A few thousand ints at most
- * for the sizes of this lab (one per 1024 elements): a small copy and a
- * short loop next to reading n ints on the GPU.
- */
-static int add_partial_sums( const int *d_partial, int n_blocks )
+/* halving steps over a cache filled with two elements per thread (per_thread = 2), or one */
+__global__ void block_sums_tree(const int *in, int count, int per_thread, int *out, int atomic)
 {
-    int sum = 0;
-
-    /* 4: the partial sums to the host, added up there. cudaMemcpy waits
-       for the kernel that wrote them. */
-    const size_t size = n_blocks * sizeof(int);
-    int *h_partial = (int *)malloc(size);
-    int i;
-
-    cudaSafeCall( cudaMemcpy(h_partial, d_partial, size, cudaMemcpyDeviceToHost) );
-    for (i = 0; i < n_blocks; i++) {
-        sum += h_partial[i];
+    __shared__ int cache[T];
+    const long long first = (long long)blockIdx.x * T * per_thread + threadIdx.x;
+    int v = 0;
+    for (int k = 0; k < per_thread; ++k) {
+        const long long g = first + (long long)k * T;
+        if (g < count) v += in[g];
     }
-    free(h_partial);
-
-    return sum;
-}
-
-int sum_naive( const int *d_a, int n )
-{
-    const int n_blocks = (n + BLKDIM - 1) / BLKDIM;
-    int *d_partial, sum;
-
-    cudaSafeCall( cudaMalloc((void **)&d_partial, n_blocks * sizeof(int)) );
-    sum_naive_kernel<<<n_blocks, BLKDIM>>>(d_a, n, d_partial);
-    cudaCheckError();
-    sum = add_partial_sums(d_partial, n_blocks);
-    cudaSafeCall( cudaFree(d_partial) );
-    return sum;
-}
-
-/****************************************************************************
- * (b) tree: all the threads of a block cooperate on the block's sum
- ****************************************************************************/
-
-/*
- * Why it is faster, or not: the same BLKDIM - 1 additions per block, but in
- * log2(BLKDIM) = 10 steps instead of BLKDIM - 1: at each step the first
- * bsize threads each add two elements at once. Active threads are
- * contiguous (lindex < bsize), so whole warps drop out together and no warp
- * diverges until bsize < 32; the reads temp[lindex + bsize] of a warp fall
- * in distinct banks. Each step costs a barrier of the whole block, though,
- * and in the last steps most of the block waits at it. Both this kernel and
- * the naive one read each element from device memory once; on a large
- * array that reading dominates, so on a recent GPU the two run at about
- * the same speed: the tree's win is the short critical path inside a block.
- */
-__global__ void sum_tree_kernel( const int *a, int n, int *d_partial )
-{
-    /* 5: as in the naive kernel: temp[] filled, zeros past the end */
-    __shared__ int temp[BLKDIM];
-    const int lindex = threadIdx.x;
-    const int bindex = blockIdx.x;
-    const int gindex = threadIdx.x + blockIdx.x * (2 * blockDim.x);  /* two elements a thread */
-    int bsize = blockDim.x / 2;
-
-    temp[lindex] = (gindex < n ? a[gindex] : 0) + (gindex + blockDim.x < n ? a[gindex + blockDim.x] : 0);
+    cache[threadIdx.x] = v;
     __syncthreads();
-
-    /* 6: the tree. Every thread runs every step of the loop (bsize is the
-       same for the whole block), so every thread reaches every barrier. */
-    while ( bsize > 0 ) {
-        if ( lindex < bsize ) {
-            temp[lindex] += temp[lindex + bsize];
-        }
-        bsize = bsize / 2;
+    for (int half = T / 2; half > 0; half >>= 1) {
+        if (threadIdx.x < half) cache[threadIdx.x] += cache[threadIdx.x + half];
         __syncthreads();
     }
-
-    /* 7: the block's sum is in temp[0] */
-    if ( 0 == lindex ) {
-        d_partial[bindex] = temp[0];
+    if (threadIdx.x == 0) {
+        if (atomic) atomicAdd(out, cache[0]);
+        else out[blockIdx.x] = cache[0];
     }
 }
 
-int sum_tree( const int *d_a, int n )
+static int host_total(const int *d_sums, int blocks)
 {
-    const int n_blocks = (n + 2 * BLKDIM - 1) / (2 * BLKDIM);  /* each block adds 2 * BLKDIM elements */
-    int *d_partial, sum;
+    int *h = (int *)malloc(blocks * sizeof(int));
+    cudaSafeCall(cudaMemcpy(h, d_sums, blocks * sizeof(int), cudaMemcpyDeviceToHost));
+    int total = 0;
+    for (int b = 0; b < blocks; ++b) total += h[b];
+    free(h);
+    return total;
+}
 
-    cudaSafeCall( cudaMalloc((void **)&d_partial, n_blocks * sizeof(int)) );
-    sum_tree_kernel<<<n_blocks, BLKDIM>>>(d_a, n, d_partial);
+int sum_naive(const int *d_a, int n)
+{
+    const int blocks = (n + T - 1) / T;
+    int *d_sums;
+    cudaSafeCall(cudaMalloc((void **)&d_sums, blocks * sizeof(int)));
+    block_sums_serial<<<blocks, T>>>(d_a, n, d_sums);
     cudaCheckError();
-    sum = add_partial_sums(d_partial, n_blocks);
-    cudaSafeCall( cudaFree(d_partial) );
-    return sum;
+    const int total = host_total(d_sums, blocks);
+    cudaSafeCall(cudaFree(d_sums));
+    return total;
 }
 
-/****************************************************************************
- * (c) atomic: the blocks add their sums into one int on the device
- ****************************************************************************/
-
-/*
- * Why it is fast: the same tree inside each block, and then a single
- * atomicAdd() per block, n / BLKDIM of them, on one address. Atomics on
- * the same address are serialised (in the L2 cache), but there are few of
- * them and blocks finish at different times, so they hardly ever wait.
- * What this version saves is around the kernel: no array of partial sums
- * to allocate and free, no copy back and no loop on the host.
- *
- * Why it is not faster still: one element per thread, as in (a) and (b),
- * leaves the memory idle part of the time, and the tree costs 10 barriers
- * per block. The speed baseline, bench/reduction/tuned.cu, reads a[] in a
- * single pass with a grid that just fills the GPU: each thread adds up
- * many elements in a register with 8 loads in flight, and the warps add up
- * their sums with register shuffles.
- */
-__global__ void sum_atomic_kernel( const int *a, int n, int *result )
+int sum_tree(const int *d_a, int n)
 {
-    /* 8: the tree of sum_tree_kernel... */
-    __shared__ int temp[BLKDIM];
-    const int lindex = threadIdx.x;
-    const int gindex = threadIdx.x + blockIdx.x * blockDim.x;
-    int bsize = blockDim.x / 2;
-
-    temp[lindex] = (gindex < n ? a[gindex] : 0);
-    __syncthreads();
-    while ( bsize > 0 ) {
-        if ( lindex < bsize ) {
-            temp[lindex] += temp[lindex + bsize];
-        }
-        bsize = bsize / 2;
-        __syncthreads();
-    }
-    /* ...and one atomicAdd() per block: a plain *result += temp[0] would
-       lose the sums of blocks that add at the same moment. */
-    if ( 0 == lindex ) {
-        atomicAdd(result, temp[0]);
-    }
+    const int blocks = (n + 2 * T - 1) / (2 * T);  /* two elements a thread */
+    int *d_sums;
+    cudaSafeCall(cudaMalloc((void **)&d_sums, blocks * sizeof(int)));
+    block_sums_tree<<<blocks, T>>>(d_a, n, 2, d_sums, 0);
+    cudaCheckError();
+    const int total = host_total(d_sums, blocks);
+    cudaSafeCall(cudaFree(d_sums));
+    return total;
 }
 
-void sum_atomic( const int *d_a, int n, int *d_sum )
+void sum_atomic(const int *d_a, int n, int *d_sum)
 {
-    const int n_blocks = (n + BLKDIM - 1) / BLKDIM;
-
-    /* 9: *d_sum holds garbage: start from zero. The memset and the kernel
-       go to the same (default) stream, so the kernel starts after it. */
-    cudaSafeCall( cudaMemset(d_sum, 0, sizeof(*d_sum)) );
-
-    sum_atomic_kernel<<<n_blocks, BLKDIM>>>(d_a, n, d_sum);
+    cudaSafeCall(cudaMemset(d_sum, 0, sizeof(int)));
+    block_sums_tree<<<(n + T - 1) / T, T>>>(d_a, n, 1, d_sum, 1);
     cudaCheckError();
 }
