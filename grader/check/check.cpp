@@ -143,7 +143,7 @@ void gather_task_evidence(LabCheck& out, std::size_t i, const TaskInfo* task, co
     TaskCheck& t = out.tasks.emplace_back(TaskCheck {.task = task});
     t.evidence.task = task->id;
     gather_evidence(*out.lab, i, plan, reports, t);
-    for (auto& f : findings_of_program(*out.lab, *task, out.build.facts)) t.evidence.findings.push_back(std::move(f));
+    for (auto& f : findings_of_program(*task, out.build.facts)) t.evidence.findings.push_back(std::move(f));
     for (auto& f : findings_of_code(*task, out.build.facts, t.launches, source_text, out.source.filename().string()))
         t.evidence.findings.push_back(std::move(f));
     if (auto f = finding_of_grid(*task, t.runs, out.gpu.sm_count)) t.evidence.findings.push_back(std::move(*f));

@@ -258,6 +258,20 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
     return out;
 }
 
+std::optional<Finding> finding_of_copies_back(const TaskInfo& task, std::uint64_t host_output_bytes,
+                                              const wire::CallTrace& t, const std::string& where)
+{
+    if (!t.traced || !task.judged_by(Invariant::device_finishes)) return std::nullopt;
+    if (t.d2h_bytes <= host_output_bytes + kCopyBackSpareBytes) return std::nullopt;
+    return make(Verdict::not_on_gpu,
+                fmt::format("the call copied {} bytes from the device back to the host, where its outputs on the "
+                            "host are {} bytes: the device computes the whole result, and the host receives only "
+                            "it (partial sums added up on the host, or inputs read back to compute there, are work "
+                            "the lesson gives the GPU)",
+                            t.d2h_bytes, host_output_bytes),
+                where);
+}
+
 std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size, const RunReport& r)
 {
     std::vector<Finding> out;
@@ -270,8 +284,9 @@ std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size,
         const CallReport& c = r.calls[k];
         if (!c.done) continue;
         findings_of_call(c, r.calls.size() > 1 ? fmt::format("{}, call {}", where, k + 1) : where, out);
-        if (k == 0)
-            for (auto& f : findings_of_trace(task, size.params, c.trace)) out.push_back(std::move(f));
+        if (k != 0) continue;
+        for (auto& f : findings_of_trace(task, size.params, c.trace)) out.push_back(std::move(f));
+        if (auto f = finding_of_copies_back(task, r.host_output_bytes, c.trace, where)) out.push_back(std::move(*f));
     }
     note_sizes_before(r, out);
     return out;
@@ -356,12 +371,12 @@ std::vector<Finding> findings_of_sanitizer(const SanitizerRun& s)
     return out;
 }
 
-std::vector<Finding> findings_of_program(const LabInfo& lab, const TaskInfo& task, const ProgramFacts& facts)
+std::vector<Finding> findings_of_program(const TaskInfo& task, const ProgramFacts& facts)
 {
     std::vector<Finding> out;
     if (!facts.kernels_known) return out;
     const auto library = facts.library_kernels();
-    if (!library.empty() && !lab.allows_libraries)
+    if (!library.empty() && task.judged_by(Invariant::own_code))
         out.push_back(make(Verdict::library_kernel,
                            fmt::format("your file compiles a library's kernel into the program: {}{}", library.front(),
                                        library.size() > 1 ? fmt::format(" (and {} more)", library.size() - 1) : ""),

@@ -16,6 +16,11 @@ namespace hpclab {
 std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size, const RunReport& report);
 // What the CUPTI record of one call says about the lesson's launch rules.
 std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& params, const wire::CallTrace& trace);
+// The invariant device_finishes (course/invariants.h): the call copied back
+// to the host more than its outputs there (`host_output_bytes`), past
+// kCopyBackSpareBytes. Nothing when untraced or the task is opted out.
+std::optional<Finding> finding_of_copies_back(const TaskInfo& task, std::uint64_t host_output_bytes,
+                                              const wire::CallTrace& trace, const std::string& where);
 // One run judged alone, as `hpclab run` and `selftest` judge it: its
 // findings, decided with the verdict table (check/decide.h).
 TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const RunReport& report);
@@ -23,8 +28,8 @@ TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const Run
 std::vector<Finding> findings_of_sanitizer(const SanitizerRun& run);
 
 // What the program hpclab built shows before it runs: a library's kernels
-// compiled in (unless the lab allows them), no kernel where the task needs one.
-std::vector<Finding> findings_of_program(const LabInfo& lab, const TaskInfo& task, const ProgramFacts& facts);
+// compiled in (the invariant own_code), no kernel where the task needs one.
+std::vector<Finding> findings_of_program(const TaskInfo& task, const ProgramFacts& facts);
 
 // The evidence about task `index` from the check's runs (`plan[j]` gave
 // `reports[j]`, empty when skipped), into `into` (runs, sanitizer runs,

@@ -30,6 +30,16 @@ struct BufferDecl {
     std::uint64_t bytes() const { return count * wire::elem_size(type); }
 };
 
+// The bytes of the buffers of `decls` that `keep` takes (every one by default).
+template <class Keep = bool (*)(const BufferDecl&)>
+std::uint64_t bytes_of(const std::vector<BufferDecl>& decls, Keep keep = [](const BufferDecl&) { return true; })
+{
+    std::uint64_t bytes = 0;
+    for (const auto& d : decls)
+        if (keep(d)) bytes += d.bytes();
+    return bytes;
+}
+
 template <class T> constexpr ElemType elem_type_of();
 template <> constexpr ElemType elem_type_of<int>() { return ElemType::i32; }
 template <> constexpr ElemType elem_type_of<float>() { return ElemType::f32; }

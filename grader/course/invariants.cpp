@@ -17,6 +17,16 @@ constexpr std::array kTable = {
                    "twice",
                    "the outputs of each call, made from fresh inputs into poisoned outputs, in one program that "
                    "runs the task's sizes in an order drawn from the check's seed"},
+    InvariantInfo {Invariant::own_code, "own_code",
+                   "the student's own kernels do the work: none of the program's kernels is defined outside the "
+                   "student's file, whatever its name or namespace",
+                   "the compile's PTX line table: the file each kernel's code comes from (a library's templates, "
+                   "CUB's and Thrust's, come from their headers)"},
+    InvariantInfo {Invariant::device_finishes, "device_finishes",
+                   "the device computes the whole result: a call copies back to the host no more than its outputs "
+                   "on the host (a few hundred bytes to spare: a flag, a count)",
+                   "the CUPTI records of the call's copies from the device to the host, against the bytes of the "
+                   "task's outputs that the contract puts in host memory"},
 };
 
 constexpr bool table_in_enum_order()

@@ -21,7 +21,20 @@ enum class Invariant {
     // program in an order the program cannot predict, a size again after the
     // others, every call on fresh inputs and poisoned outputs (check/plan.h).
     no_state,
+    // The student's own code does the work: no kernel of the program is
+    // defined outside the student's file (check/evidence.cpp, from the
+    // compile's line table, run/program_facts.h).
+    own_code,
+    // The device computes the whole result: a call copies back to the host
+    // no more than its outputs that live on the host (check/evidence.cpp,
+    // from the call's copy records).
+    device_finishes,
 };
+
+// device_finishes: the bytes a call may copy back to the host past its
+// outputs there, so that reading back a flag or a count is no finding. A
+// host-finished sum copies back 4 bytes a block: past this at 65 blocks.
+inline constexpr unsigned kCopyBackSpareBytes = 256;
 
 struct InvariantInfo {
     Invariant id;

@@ -439,7 +439,10 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
     lab.solution_dir = root / "solutions" / lab.id;
     // The program the speed thresholds are measured against: a variant of
     // bench/<lab>/ (the tuned kernels), or the solution when none is named.
-    lab.allows_libraries = r.boolean_or("allow_libraries", false);
+    if (r.has("allow_libraries"))
+        r.fail("allow_libraries", "is gone: every task is held to the invariant \"own_code\" (hpclab list <lab> shows "
+                                  "the invariants); remove the key, or opt a task out with \"opt_out\": "
+                                  "{\"own_code\": \"why\"}");
     lab.skeleton_blob = r.str_or("skeleton_blob", "");
     if (!lab.skeleton_blob.empty() &&
         (lab.skeleton_blob.size() != 40 || lab.skeleton_blob.find_first_not_of("0123456789abcdef") != std::string::npos))

@@ -196,10 +196,6 @@ struct LabInfo {
     std::string speed_baseline;
     std::filesystem::path baseline_source;
     std::filesystem::path doc;           // docs/<id>.md
-    // lab.json's "allow_libraries": a library's kernels (CUB, Thrust) may do
-    // the work. False in every lab of the course: each asks for the
-    // student's own kernel.
-    bool allows_libraries = false;
     // lab.json's "skeleton_blob": the git blob of the course's own skeleton
     // (git hash-object labs/<id>/<file>), which `reset` restores whatever
     // the student committed since. Empty: the committed version.

@@ -483,11 +483,12 @@ std::optional<std::string> too_large(const RunRequest& req, const std::vector<Bu
 }
 
 // The bytes of a call's buffers (run_recipe.h submission_limits sizes a run's memory by them).
-std::uint64_t data_bytes(const std::vector<BufferDecl>& decls)
+std::uint64_t data_bytes(const std::vector<BufferDecl>& decls) { return bytes_of(decls); }
+
+// What a call may copy back to the host (the invariant device_finishes).
+std::uint64_t host_output_bytes(const std::vector<BufferDecl>& decls)
 {
-    std::uint64_t bytes = 0;
-    for (const auto& d : decls) bytes += d.bytes();
-    return bytes;
+    return bytes_of(decls, [](const BufferDecl& d) { return d.place == Place::host && d.role == Role::output; });
 }
 
 // HPCLAB_PROFILE: where a run's time goes, the parent's part.
@@ -549,6 +550,7 @@ RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessRe
     RunReport report;
     report.seed = req.seed;
     report.work = req.spec->work(req.params);
+    report.host_output_bytes = host_output_bytes(req.spec->buffers(req.params));
     report.process = std::move(process);
     const wire::Result& result = ex.file->result();
     report.device_name = name_of(result.device_name, sizeof result.device_name);
@@ -692,10 +694,7 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
 
 std::uint64_t device_bytes(const std::vector<BufferDecl>& decls)
 {
-    std::uint64_t bytes = 0;
-    for (const auto& d : decls)
-        if (d.place == Place::device) bytes += d.bytes();
-    return bytes;
+    return bytes_of(decls, [](const BufferDecl& d) { return d.place == Place::device; });
 }
 
 bool fits_gpu_memory(const std::vector<BufferDecl>& decls, std::uint64_t gpu_memory_bytes)

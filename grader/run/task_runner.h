@@ -171,6 +171,7 @@ struct RunReport {
     double harness_ms = 0;      // the quickest empty call on hpclab's clock (empty_calls > 0)
     std::vector<double> empty_calls_ms;  // every empty call, in order (their spread)
     Work work;
+    std::uint64_t host_output_bytes = 0;  // the outputs the contract puts in host memory (device_finishes)
     std::string tool_log;  // what the tool the program ran under reported in its own log (compute-sanitizer)
     // The runs the same program made before this one (run_tasks_together),
     // each as "<task> <size>": state the student's code keeps between calls

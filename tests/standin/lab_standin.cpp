@@ -8,6 +8,7 @@
 //   modify_input  vecadd, and the first input's first element changed
 //   zero_outputs  every output written with zeros
 //   leave_stream  vecadd, its record the launch vecadd1 asks for and a ledger of one stream left of two
+//   read_back     vecadd, its record that launch and a copy back to the host of both inputs' bytes
 // and tricks against the parent's trust in what the exchange says:
 //   skip_compute     every call marked done, with its lines, nothing written
 //   claim_unseen     no call run and no line printed; the result says finished
@@ -91,10 +92,9 @@ void forge_trace(wire::CallOutcome& out)
     for (int d = 0; d < 3; ++d) out.trace.kernel[0].grid[d] = out.trace.kernel[0].block[d] = 1;
 }
 
-// What an honest harness records of a vecadd1 call that created two
-// streams and destroyed one: the launch the lesson asks for (n blocks of
-// one thread) and the call's ledger (wire::ResourceLedger).
-void leave_stream(wire::CallOutcome& out, const wire::Job& job)
+// What an honest harness records of the launch vecadd1 asks for: n blocks
+// of one thread.
+void record_launch(wire::CallOutcome& out, const wire::Job& job)
 {
     out.trace.traced = 1;
     out.trace.kernels = 1;
@@ -102,11 +102,26 @@ void leave_stream(wire::CallOutcome& out, const wire::Job& job)
     out.trace.kernel[0].grid[0] = static_cast<std::int32_t>(job.params[0].value);
     out.trace.kernel[0].grid[1] = out.trace.kernel[0].grid[2] = 1;
     for (int d = 0; d < 3; ++d) out.trace.kernel[0].block[d] = 1;
+}
+
+// ... of a call that created two streams and destroyed one (its ledger,
+// wire::ResourceLedger) ...
+void leave_stream(wire::CallOutcome& out, const wire::Job& job)
+{
+    record_launch(out, job);
     const int stream = static_cast<int>(wire::ResourceKind::stream);
     out.trace.resources.traced = 1;
     out.trace.resources.made[stream] = 2;
     out.trace.resources.left[stream] = 1;
     wire::set_name(out.trace.resources.made_by[stream], wire::kApiNameLen, "cudaStreamCreate");
+}
+
+// ... and of a call that copied both inputs back to the host (to add them there).
+void read_back(wire::CallOutcome& out, const wire::Job& job)
+{
+    record_launch(out, job);
+    out.trace.copies = 2;
+    out.trace.d2h_bytes = 2 * job.params[0].value * sizeof(int);
 }
 
 void try_read(const std::string& path)
@@ -281,7 +296,7 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
     }
     if (trick == "exit") std::exit(0);
     if (trick == "slow") sleep_ms(600);
-    h->result.trace_available = trick == "forge_trace" || trick == "leave_stream";
+    h->result.trace_available = trick == "forge_trace" || trick == "leave_stream" || trick == "read_back";
     const bool parent_clock = job.flags & wire::kFlagParentClock;
     for (std::uint32_t j = 0; parent_clock && j < job.empty_calls; ++j) say_done(h, j, wait_for_go(h, j) * 0);
     for (std::uint32_t k = 0; k < job.ncalls; ++k) {
@@ -298,6 +313,7 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
         if (trick == "claim_fast" || trick == "sleepy") h->result.calls[k].gpu_ms = h->result.calls[k].host_ms = 0.001;
         if (trick == "forge_trace") forge_trace(h->result.calls[k]);
         if (trick == "leave_stream") leave_stream(h->result.calls[k], job);
+        if (trick == "read_back") read_back(h->result.calls[k], job);
         h->result.calls[k].done = 1;
         h->result.calls_done = k + 1;
     }

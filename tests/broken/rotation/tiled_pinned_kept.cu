@@ -1,5 +1,5 @@
 // expect: not_released
-// why: rotate_tiled copies the output's first row back into pinned host memory (cudaMallocHost) to 'check' it, and never frees that memory (the naive task is the lesson's): the rotation is right, and every call leaves one pinned host allocation behind, which the call's ledger shows
+// why: rotate_tiled copies the output's first four pixels back into a row of pinned host memory (cudaMallocHost) to 'check' them (16 bytes, within what the invariant device_finishes spares), and never frees that memory (the naive task is the lesson's): the rotation is right, and every call leaves one pinned host allocation behind, which the call's ledger shows
 /*
  * rotation.cu with one mistake in rotate_tiled: a pinned host buffer, made in every call and never freed.
  */
@@ -111,6 +111,6 @@ void rotate_tiled( const float *d_in, float *d_out, int width, int height )
     cudaCheckError();
     float *h_row;
     cudaSafeCall( cudaMallocHost((void **)&h_row, height * sizeof(float)) );
-    cudaSafeCall( cudaMemcpy(h_row, d_out, height * sizeof(float), cudaMemcpyDeviceToHost) );
+    cudaSafeCall( cudaMemcpy(h_row, d_out, 4 * sizeof(float), cudaMemcpyDeviceToHost) );  /* its first pixels */
     /* MISTAKE: no cudaFreeHost(h_row) */
 }

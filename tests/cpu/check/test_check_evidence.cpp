@@ -382,3 +382,56 @@ TEST_CASE("sanitizer: racecheck's hazard report mode")
     CHECK(contains(r.reports[0], "Potential RAW hazard"));
     CHECK(contains(r.reports[0], "Read Thread (40,0,0)"));
 }
+
+TEST_CASE("invariant device_finishes: a call copies back no more than its outputs on the host")
+{
+    wire::CallTrace t = trace({kernel("add", {1, 1, 1}, {1024, 1, 1})});
+    // vecadd3's outputs are on the device: reading back the inputs to add them on the host is found ...
+    const TaskInfo& add = task_of("vecadd3", "add");
+    t.d2h_bytes = 2 * 1000 * sizeof(int);
+    const auto read_back = finding_of_copies_back(add, 0, t, "n = 1000");
+    REQUIRE(read_back);
+    CHECK(read_back->kind == Verdict::not_on_gpu);
+    CHECK(contains(read_back->message, "copied 8000 bytes from the device back to the host"));
+    CHECK(contains(read_back->message, "outputs on the host are 0 bytes"));
+    // ... a flag or a count read back is not, up to the spare ...
+    t.d2h_bytes = kCopyBackSpareBytes;
+    CHECK_FALSE(finding_of_copies_back(add, 0, t, ""));
+    t.d2h_bytes = kCopyBackSpareBytes + 1;
+    CHECK(finding_of_copies_back(add, 0, t, ""));
+    // ... and an output on the host may come back whole (vecadd1's c), not more.
+    t.d2h_bytes = 4000;
+    CHECK_FALSE(finding_of_copies_back(task_of("vecadd1", "add"), 4000, t, ""));
+    t.d2h_bytes = 12000;
+    CHECK(finding_of_copies_back(task_of("vecadd1", "add"), 4000, t, ""));
+    // Reduction's atomic task keeps its sum on the device: the blocks' sums copied back are the host finishing it.
+    t.d2h_bytes = 977 * sizeof(int);
+    CHECK(finding_of_copies_back(task_of("reduction", "atomic"), 0, t, ""));
+    // The lessons that finish on the host opt out, in lab.json, with their reason.
+    const TaskInfo& naive = task_of("reduction", "naive");
+    REQUIRE_FALSE(naive.judged_by(Invariant::device_finishes));
+    CHECK(contains(naive.opted_out.at(Invariant::device_finishes), "host adds up"));
+    CHECK_FALSE(finding_of_copies_back(naive, 4, t, ""));
+    CHECK_FALSE(task_of("symbols", "partial").judged_by(Invariant::device_finishes));
+    // An untraced call says nothing.
+    wire::CallTrace untraced {};
+    untraced.d2h_bytes = 1u << 20;
+    CHECK_FALSE(finding_of_copies_back(add, 0, untraced, ""));
+}
+
+TEST_CASE("invariant own_code: a library's kernel in the program fails it, unless the task opts out")
+{
+    ProgramFacts facts;
+    facts.kernels_known = true;
+    facts.kernels = {"_Z3addPKiS0_Pii"};
+    facts.origins_known = true;
+    facts.foreign_kernels = {"_ZN3cub6detail11EmptyKernelIvEEvv"};
+    TaskInfo task = task_of("vecadd3", "add");
+    const auto found = findings_of_program(task, facts);
+    REQUIRE(kinds(found) == std::vector<Verdict> {Verdict::library_kernel});
+    CHECK(contains(found[0].message, "cub::detail::EmptyKernel"));
+    task.opted_out[Invariant::own_code] = "this task asks for CUB's DeviceReduce";
+    CHECK(findings_of_program(task, facts).empty());
+    facts.foreign_kernels.clear();
+    CHECK(findings_of_program(task_of("vecadd3", "add"), facts).empty());
+}

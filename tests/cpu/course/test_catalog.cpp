@@ -176,3 +176,17 @@ TEST_CASE("catalog: two labs with the same order are refused")
     dir.write("labs/demo2/lab.json", other);
     CHECK_THROWS_WITH_AS(Catalog::load(dir.path()), doctest::Contains("same order"), CatalogError);
 }
+
+TEST_CASE("catalog: a lab-wide allow_libraries is refused: a task opts out of own_code, with its reason")
+{
+    CHECK(load_error(variant("\"limits\"", "\"allow_libraries\": true, \"limits\"")).find("opt_out") !=
+          std::string::npos);
+    TempDir dir;
+    const auto file = dir.write("labs/demo/lab.json",
+                                variant("\"tolerance\"", "\"opt_out\": {\"own_code\": \"it asks for CUB\"}, \"tolerance\""));
+    const LabInfo lab = Catalog::load_lab(dir.path(), file);
+    const TaskInfo& t = lab.tasks[0];
+    CHECK_FALSE(t.judged_by(Invariant::own_code));
+    CHECK(t.opted_out.at(Invariant::own_code) == "it asks for CUB");
+    CHECK(t.judged_by(Invariant::device_finishes));
+}

@@ -76,6 +76,10 @@ TEST_CASE("data lab: an honest program passes, and each mistake fails by a rule 
     CHECK(verdict_of("zero_outputs", p) == Verdict::wrong_answer);
     CHECK(verdict_of("modify_input", p) == Verdict::input_modified);
     CHECK(verdict_of("skip_compute", p) == Verdict::no_output);
+    // device_finishes: its outputs are on the device; both inputs copied back to the host.
+    CHECK(verdict_of("read_back", p) == Verdict::not_on_gpu);
+    // own_code is judged from the build (its kernels' origins), which a stand-in has not:
+    // tests/cpu/check/test_check_evidence.cpp judges it for any task.
 }
 
 TEST_CASE("data lab: no_state orders its sizes as every lab's, and one_thread_per holds its launches")
