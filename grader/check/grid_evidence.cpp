@@ -18,15 +18,20 @@ std::uint64_t blocks_of(const wire::KernelRecord& k)
     return blocks;
 }
 
-// The launch of the call with the most blocks, when the call was traced.
-const wire::KernelRecord* largest_launch(const RunReport& r)
+// The first launch of any traced call of `runs` that `judge` (the size's
+// params, the launch) finds a reason against, as a wrong_launch finding.
+template <class Judge>
+std::optional<Finding> first_wrong_launch(const std::vector<SizeRun>& runs, Judge judge)
 {
-    if (r.calls.empty() || !r.calls[0].done || !r.calls[0].trace.traced) return nullptr;
-    const wire::CallTrace& t = r.calls[0].trace;
-    const std::uint32_t recorded = std::min<std::uint32_t>(t.kernels, wire::kMaxKernelRecords);
-    if (recorded == 0) return nullptr;
-    return &*std::max_element(t.kernel, t.kernel + recorded,
-                              [](const auto& a, const auto& b) { return blocks_of(a) < blocks_of(b); });
+    for (const SizeRun& run : runs)
+        for (const CallReport& call : run.report.calls) {
+            if (!call.done || !call.trace.traced) continue;
+            const std::uint32_t recorded = std::min<std::uint32_t>(call.trace.kernels, wire::kMaxKernelRecords);
+            for (std::uint32_t i = 0; i < recorded; ++i)
+                if (std::optional<std::string> why = judge(run.size.params, call.trace.kernel[i]))
+                    return Finding {Verdict::wrong_launch, std::move(*why), "", format_params(run.size.params)};
+        }
+    return std::nullopt;
 }
 
 // Blocks per multiprocessor below which a grid counts as sized to the GPU,
@@ -80,15 +85,9 @@ std::optional<Finding> finding_of_thread_count(const TaskInfo& task, const std::
 {
     const std::vector<std::string>& per = task.expect.one_thread_per;
     if (per.empty()) return std::nullopt;
-    for (const SizeRun& run : runs)
-        for (const CallReport& call : run.report.calls) {
-            if (!call.done || !call.trace.traced) continue;
-            const std::uint32_t recorded = std::min<std::uint32_t>(call.trace.kernels, wire::kMaxKernelRecords);
-            for (std::uint32_t i = 0; i < recorded; ++i)
-                if (auto why = too_many_threads(per, run.size.params, call.trace.kernel[i], sm_count))
-                    return Finding {Verdict::wrong_launch, std::move(*why), "", format_params(run.size.params)};
-        }
-    return std::nullopt;
+    return first_wrong_launch(runs, [&](const Params& params, const wire::KernelRecord& k) {
+        return too_many_threads(per, params, k, sm_count);
+    });
 }
 
 std::optional<Finding> finding_of_grid(const TaskInfo& task, const std::vector<SizeRun>& runs, int sm_count)
@@ -96,19 +95,14 @@ std::optional<Finding> finding_of_grid(const TaskInfo& task, const std::vector<S
     const int per_sm = task.expect.max_blocks_per_sm;
     if (per_sm == 0 || sm_count <= 0) return std::nullopt;
     const std::uint64_t bound = std::uint64_t(per_sm) * std::uint64_t(sm_count);
-    for (const SizeRun& run : runs) {
-        const wire::KernelRecord* k = largest_launch(run.report);
-        if (!k || blocks_of(*k) <= bound) continue;
-        return Finding {Verdict::wrong_launch,
-                        fmt::format("your code launched {} blocks ({}), {:.0f} per multiprocessor of this GPU ({} of "
-                                    "them): the lesson's grid fills the GPU once, at most {} blocks per "
-                                    "multiprocessor ({} here), and each thread loops over the array with a stride "
-                                    "of the whole grid; a grid that grows with n is not it",
-                                    blocks_of(*k), describe_launch(*k), double(blocks_of(*k)) / sm_count, sm_count,
-                                    per_sm, bound),
-                        "", format_params(run.size.params)};
-    }
-    return std::nullopt;
+    return first_wrong_launch(runs, [&](const Params&, const wire::KernelRecord& k) -> std::optional<std::string> {
+        if (blocks_of(k) <= bound) return std::nullopt;
+        return fmt::format("your code launched {} blocks ({}), {:.0f} per multiprocessor of this GPU ({} of them): the "
+                           "lesson's grid fills the GPU once, at most {} blocks per multiprocessor ({} here), and "
+                           "each thread loops over the array with a stride of the whole grid; a grid that grows "
+                           "with n is not it",
+                           blocks_of(k), describe_launch(k), double(blocks_of(k)) / sm_count, sm_count, per_sm, bound);
+    });
 }
 
 }  // namespace hpclab

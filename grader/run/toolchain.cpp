@@ -101,6 +101,13 @@ std::string line_name(const fs::path& source)
     return name;
 }
 
+// The compiler's messages with the source's real name where they say line_name's.
+std::string with_real_name(const std::string& messages, const fs::path& source)
+{
+    const std::string shown = line_name(source);
+    return shown == source.string() ? messages : replace_all(messages, shown, source.string());
+}
+
 // The source as read once, copied into the build's own folder: what is
 // compiled is what was hashed, whatever happens to the file meanwhile, and
 // nothing beside the copy is where its relative #includes look. Its #line
@@ -414,9 +421,7 @@ ProcessResult compile_step(const Toolchain& tc, const LabInfo& lab, const Compil
         fs::remove_all(copy.parent_path(), ec);
     }
     if (!cr.exited() || cr.exit_code != 0) {
-        r.diagnostics = replace_all(compile_failure(cr), copy.string(), in.source.string());
-        if (line_name(in.source) != in.source.string())
-            r.diagnostics = replace_all(r.diagnostics, line_name(in.source), in.source.string());
+        r.diagnostics = with_real_name(replace_all(compile_failure(cr), copy.string(), in.source.string()), in.source);
         r.setup_problem = setup_failure(cr);
         fs::remove(files.object, ec);
     }
@@ -589,7 +594,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     prune_builds(variant_dir, dir);
     r.ok = true;
     r.facts = facts();
-    r.diagnostics = line_name(source) == source.string() ? cr.err : replace_all(cr.err, line_name(source), source.string());  // warnings, if any
+    r.diagnostics = with_real_name(cr.err, source);  // warnings, if any
     r.seconds = seconds_since(t0);
     return r;
 }
