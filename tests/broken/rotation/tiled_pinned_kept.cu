@@ -111,6 +111,6 @@ void rotate_tiled( const float *d_in, float *d_out, int width, int height )
     cudaCheckError();
     float *h_row;
     cudaSafeCall( cudaMallocHost((void **)&h_row, height * sizeof(float)) );
-    cudaSafeCall( cudaMemcpy(h_row, d_out, 4 * sizeof(float), cudaMemcpyDeviceToHost) );  /* its first pixels */
+    cudaSafeCall( cudaMemcpy(h_row, d_out, (height < 4 ? height : 4) * sizeof(float), cudaMemcpyDeviceToHost) );  /* its first pixels */
     /* MISTAKE: no cudaFreeHost(h_row) */
 }
