@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include <sys/prctl.h>
 
@@ -100,6 +101,13 @@ int main(int argc, char** argv)
         fmt::print(stderr, "hpclab: {}\nRun 'hpclab --help' for the commands.\n", readable(e, app, argc, argv));
         return kUsage;
     }
+    // What the command printed before it failed comes first, in a log too
+    // (stdout is buffered there, stderr is not).
+    const auto fail = [](const std::string& line, int status) {
+        std::fflush(stdout);
+        fmt::print(stderr, "hpclab: {}\n", line);
+        return status;
+    };
     try {
         for (const ParsedCommand& c : commands)
             if (c.command->parsed()) {
@@ -108,17 +116,13 @@ int main(int argc, char** argv)
                 return status;
             }
     } catch (const UsageError& e) {
-        fmt::print(stderr, "hpclab: {}\n", e.what());
-        return kUsage;
+        return fail(e.what(), kUsage);
     } catch (const SetupError& e) {
-        fmt::print(stderr, "hpclab: set-up problem: {}\n", e.what());
-        return kGraderError;
+        return fail(std::string("set-up problem: ") + e.what(), kGraderError);
     } catch (const BenchInputError& e) {
-        fmt::print(stderr, "hpclab: {}\n", e.what());
-        return kUsage;
+        return fail(e.what(), kUsage);
     } catch (const std::exception& e) {
-        fmt::print(stderr, "hpclab: internal error: {}\n", e.what());
-        return kGraderError;
+        return fail(std::string("internal error: ") + e.what(), kGraderError);
     }
     return kUsage;
 }

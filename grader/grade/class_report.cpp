@@ -28,7 +28,7 @@ std::string class_folder_count(const ClassFolder& cls)
     for (const Student& s : cls.students)
         for (const Submission& sub : s.submissions) skeletons += sub.unchanged_skeleton;
     const std::size_t ignored = cls.ignored.size() + cls.left_alone.size();
-    return fmt::format("{} entries: {} graded, {}{} ignored{}.", cls.entries(), cls.submissions() - skeletons,
+    return fmt::format("{} entries: {} to grade, {}{} ignored{}.", cls.entries(), cls.submissions() - skeletons,
                        skeletons ? fmt::format("{} the skeleton as handed out, ", skeletons) : "", ignored,
                        cls.left_alone.empty() ? "" : fmt::format(" ({} of them not .cu files, left alone)", cls.left_alone.size()));
 }

@@ -82,7 +82,7 @@ TEST_CASE("grade cli: a class into a gradebook with every row, and the same comm
     CHECK(has(first.out, "1 of them the skeleton as handed out"));
     CHECK(has(first.out, "README.txt: a file outside any student's folder"));
     CHECK(has(first.out, "fox/\\x1b[2Jall passed\\n# fox: pass.cu: not a lab's file"));
-    CHECK(has(first.out, "9 entries: 6 graded, 1 the skeleton as handed out, 2 ignored."));
+    CHECK(has(first.out, "9 entries: 6 to grade, 1 the skeleton as handed out, 2 ignored."));
     CHECK(has(first.out, "6 files to grade"));
     CHECK_FALSE(holds_control(first.out));
     CHECK_FALSE(holds_control(file(d, "out/report.md")));

@@ -133,7 +133,7 @@ TEST_CASE("grade entries: hpclab grade --list accounts for every entry, printabl
     CHECK(contains(r.out, "ida/x\\n## ada: graded, pass\\n.cu: not a lab's file"));
     CHECK(contains(r.out, "jo/vecadd3.cu: a FIFO"));
     CHECK(contains(r.out, "cy/vecadd3.CU: not named as a lab's file: did you mean `vecadd3.cu`?"));
-    CHECK(contains(r.out, "23 entries: 2 graded, 21 ignored (2 of them not .cu files, left alone)."));
+    CHECK(contains(r.out, "23 entries: 2 to grade, 21 ignored (2 of them not .cu files, left alone)."));
     CHECK(contains(r.out, "Left alone, not .cu files (2):"));
 
     // --out inside the submissions: never a student, before and after it exists.
