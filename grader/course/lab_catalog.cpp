@@ -139,6 +139,16 @@ std::vector<std::string> read_shape(const Reader& r, const std::string& key, con
     return shape;
 }
 
+// A key of lab.json from before `invariant` held for every task: refused,
+// with what to write instead.
+void refuse_key_an_invariant_replaced(const Reader& r, const std::string& key, const std::string& invariant)
+{
+    if (r.has(key))
+        r.fail(key, "is gone: every task is held to the invariant \"" + invariant + "\" (hpclab list <lab> shows the "
+                    "invariants); remove the key, or opt a task out with \"opt_out\": {\"" + invariant +
+                    "\": \"why\"}");
+}
+
 LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
 {
     LaunchExpectation e;
@@ -146,9 +156,7 @@ LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
     e.grid = read_shape(r, "grid", lab);
     e.block = read_shape(r, "block", lab);
     e.two_d = r.boolean_or("two_d", false);
-    if (r.has("frees"))
-        r.fail("frees", "is gone: every task is held to the invariant \"releases\" (hpclab list <lab> shows the "
-                        "invariants); remove the key, or opt the task out with \"opt_out\": {\"releases\": \"why\"}");
+    refuse_key_an_invariant_replaced(r, "frees", "releases");
     e.shared_per_thread = static_cast<int>(r.integer_or("shared_per_thread", 0));
     e.shared_extra = static_cast<int>(r.integer_or("shared_extra", 0));
     if (e.shared_per_thread < 0 || e.shared_extra < 0) r.fail("shared_per_thread", "and shared_extra must not be negative");
@@ -437,17 +445,14 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
         lab.big_wall_limit_s = l.number_or("big_wall_s", lab.big_wall_limit_s);
     }
     lab.solution_dir = root / "solutions" / lab.id;
-    // The program the speed thresholds are measured against: a variant of
-    // bench/<lab>/ (the tuned kernels), or the solution when none is named.
-    if (r.has("allow_libraries"))
-        r.fail("allow_libraries", "is gone: every task is held to the invariant \"own_code\" (hpclab list <lab> shows "
-                                  "the invariants); remove the key, or opt a task out with \"opt_out\": "
-                                  "{\"own_code\": \"why\"}");
+    refuse_key_an_invariant_replaced(r, "allow_libraries", "own_code");
     lab.skeleton_blob = r.str_or("skeleton_blob", "");
     if (!lab.skeleton_blob.empty() &&
         (lab.skeleton_blob.size() != 40 || lab.skeleton_blob.find_first_not_of("0123456789abcdef") != std::string::npos))
         r.fail("skeleton_blob", "must be a git blob id (40 hex digits: git hash-object labs/" + lab.id + "/" +
                                     lab.student_file + ")");
+    // The program the speed thresholds are measured against: a variant of
+    // bench/<lab>/ (the tuned kernels), or the solution when none is named.
     lab.speed_baseline = r.str_or("speed_baseline", "");
     if (lab.speed_baseline.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
         r.fail("speed_baseline", "must be the name of a file of bench/" + lab.id + "/ without .cu");

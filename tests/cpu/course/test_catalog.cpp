@@ -181,6 +181,9 @@ TEST_CASE("catalog: a lab-wide allow_libraries is refused: a task opts out of ow
 {
     CHECK(load_error(variant("\"limits\"", "\"allow_libraries\": true, \"limits\"")).find("opt_out") !=
           std::string::npos);
+    // So is a task's "frees", replaced by the invariant releases.
+    CHECK(load_error(variant("\"tolerance\"", "\"expect\": {\"frees\": true}, \"tolerance\""))
+              .find("expect.frees: is gone: every task is held to the invariant \"releases\"") != std::string::npos);
     TempDir dir;
     const auto file = dir.write("labs/demo/lab.json",
                                 variant("\"tolerance\"", "\"opt_out\": {\"own_code\": \"it asks for CUB\"}, \"tolerance\""));
