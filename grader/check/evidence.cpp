@@ -280,6 +280,8 @@ std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size,
     if (calls_unknown(r.status)) return out;
     if (r.process.out_truncated)
         out.push_back(make(Verdict::output_limit, "the program printed more than 1 MiB; the rest was cut", where));
+    if (task.judged_by(Invariant::releases))
+        if (auto why = held_from_start(r.before_main)) out.push_back(make(Verdict::not_released, *why, where));
     for (std::size_t k = 0; k < r.calls.size(); ++k) {
         const CallReport& c = r.calls[k];
         if (!c.done) continue;

@@ -29,13 +29,22 @@ constexpr std::array<KindWords, wire::kResourceKinds> kKinds = {{
     {"memory_pool", "memory pool", "cudaMemPoolDestroy", false},
 }};
 
-std::string left_of_kind(const wire::ResourceLedger& l, int k)
+// Each kind the ledger has left, "; " between them, each ending "never
+// released with <its function>" (`released`) or not.
+std::string kinds_left(const wire::ResourceLedger& l, bool released)
 {
-    const KindWords& w = kKinds[static_cast<std::size_t>(k)];
-    const std::string by(l.made_by[k], wire::name_length(l.made_by[k], sizeof l.made_by[k]));
-    return fmt::format("{} of the {} {}{} it made{} ({}), never released with {}", l.left[k], l.made[k], w.one,
-                       l.made[k] == 1 ? "" : "s", w.memory ? fmt::format(", {} bytes", l.bytes_left[k]) : "",
-                       by.empty() ? "made by a function hpclab does not name" : "made by " + by, w.release);
+    std::string kinds;
+    for (int k = 0; k < wire::kResourceKinds; ++k) {
+        if (l.left[k] == 0) continue;
+        const KindWords& w = kKinds[static_cast<std::size_t>(k)];
+        const std::string by(l.made_by[k], wire::name_length(l.made_by[k], sizeof l.made_by[k]));
+        kinds += fmt::format("{}{} of the {} {}{} it made{} ({}){}", kinds.empty() ? "" : "; ", l.left[k], l.made[k],
+                             w.one, l.made[k] == 1 ? "" : "s",
+                             w.memory ? fmt::format(", {} bytes", l.bytes_left[k]) : "",
+                             by.empty() ? "made by a function hpclab does not name" : "made by " + by,
+                             released ? fmt::format(", never released with {}", w.release) : "");
+    }
+    return kinds;
 }
 
 }  // namespace
@@ -45,12 +54,22 @@ std::string_view resource_kind_name(int kind) { return kKinds.at(static_cast<std
 std::optional<std::string> unreleased(const wire::ResourceLedger& ledger)
 {
     if (!ledger.traced) return std::nullopt;
-    std::string kinds;
-    for (int k = 0; k < wire::kResourceKinds; ++k)
-        if (ledger.left[k] > 0) kinds += (kinds.empty() ? "" : "; ") + left_of_kind(ledger, k);
+    const std::string kinds = kinds_left(ledger, true);
     if (kinds.empty()) return std::nullopt;
     return fmt::format("the call returned with what it made still held: {}. Everything a call makes it releases "
                        "before it returns, on every path (an early return too)",
+                       kinds);
+}
+
+std::optional<std::string> held_from_start(const wire::ResourceLedger& before_main)
+{
+    if (!before_main.traced) return std::nullopt;
+    const std::string kinds = kinds_left(before_main, false);
+    if (kinds.empty()) return std::nullopt;
+    return fmt::format("before main (in a global object's constructor or a static variable's initializer) the "
+                       "program made what it still held when main began, through every call: {}. What a call uses "
+                       "it makes in the call and releases before it returns: memory kept from the start carries "
+                       "state from one call to the next",
                        kinds);
 }
 

@@ -14,6 +14,10 @@ namespace hpclab {
 
 // Why the call broke the invariant, or nothing (also when no ledger was kept).
 std::optional<std::string> unreleased(const wire::ResourceLedger& ledger);
+// Why what the program made before main (before_main: its global objects'
+// constructors) and still held when main began breaks the invariant, or
+// nothing: made outside every call, it is held through all of them.
+std::optional<std::string> held_from_start(const wire::ResourceLedger& before_main);
 // A kind's name in records: "device_memory", "stream", ...
 std::string_view resource_kind_name(int kind);
 

@@ -11,7 +11,8 @@ constexpr std::array kTable = {
                    "everything a call makes it releases before it returns, on every path (a refusal too)",
                    "the CUPTI records of the call: every allocation of device, managed and pinned memory, and the "
                    "runtime's and driver's functions that make and destroy streams, events, graphs, executable "
-                   "graphs, memory pools and host registrations"},
+                   "graphs, memory pools and host registrations; and, kept the same way, what the program's global "
+                   "objects made before main and still held when it began"},
     InvariantInfo {Invariant::no_state, "no_state",
                    "no call depends on an earlier one: sizes in an order the program cannot predict, one size "
                    "twice",

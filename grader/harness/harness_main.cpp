@@ -16,6 +16,7 @@
 //
 // The steps are LabProgram's (lab_program.h); main() runs them in order.
 #include "lab_program.h"
+#include "trace.h"
 #include "wire/exchange.h"
 
 #include <signal.h>
@@ -105,8 +106,28 @@ private:
 
 }  // namespace
 
+// The student's global objects are made before main, and what their
+// constructors make is watched like a call's (the invariant releases): from
+// here, which runs before them (a constructor of priority 101 comes before
+// every one of default priority in the program: GNU ld sorts init_array's
+// prioritized entries first), to main's first line. Only where the first
+// exchange's job asks for a trace; glibc hands init_array's functions main's
+// arguments.
+__attribute__((constructor(101))) static void watch_before_main(int argc, char** argv, char**)
+{
+    const Arguments args = read_arguments(argc, argv);
+    wire::Job job {};
+    if (args.exchange_fds.empty() ||
+        pread(args.exchange_fds.front(), &job, sizeof job, 0) != static_cast<ssize_t>(sizeof job) ||
+        job.magic != wire::kMagic)
+        return;
+    if (job.flags & (wire::kFlagTrace | wire::kFlagTraceFirst)) hpclab::trace::watch_before_main();
+}
+
 int main(int argc, char** argv)
 {
+    // What the start made and still holds, told to every exchange.
+    const wire::ResourceLedger before_main = hpclab::trace::end_before_main();
     // Die with the process that started us (hpclab, or compute-sanitizer):
     // a kernel that never ends must not outlive its run and hold the GPU.
     // (In a sandbox the parent is the pid namespace's first process, pid 1:
@@ -136,6 +157,7 @@ int main(int argc, char** argv)
         const bool last = e + 1 == args.exchange_fds.size();
         harness::LabProgram program(args.exchange_fds[e]);
         program.mark_start(static_cast<std::uint32_t>(e));
+        program.tell_before_main(before_main);
         program.start_profile();
         steps.step("map");
         program.open_gpu();

@@ -399,6 +399,8 @@ void LabProgram::start_trace()
     result_.trace_available = trace_wanted && hpclab::trace::start() ? 1 : 0;
 }
 
+void LabProgram::tell_before_main(const wire::ResourceLedger& ledger) { result_.before_main = ledger; }
+
 // A GPU that sat idle runs its first kernels at lower clocks: timed runs
 // keep it busy a moment before the first call.
 void LabProgram::warm_up()

@@ -59,6 +59,8 @@ public:
     void make_l2_flush();
     void create_events();
     void start_trace();
+    // What the program made before main and still held (trace.h).
+    void tell_before_main(const wire::ResourceLedger& ledger);
     void warm_up();
     void run_calls();
     void copy_back_history();

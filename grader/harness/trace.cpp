@@ -21,6 +21,7 @@ namespace hpclab::trace {
 namespace {
 
 wire::CallTrace* g_current = nullptr;
+wire::CallTrace g_before_main;  // what the records of the start, before main, go into
 
 #if CUPTI_API_VERSION >= 130000
 using KernelActivity = CUpti_ActivityKernel10;
@@ -192,11 +193,25 @@ void end_call()
     g_current = nullptr;
 }
 
+void watch_before_main()
+{
+    if (start()) begin_call(&g_before_main);
+}
+
+wire::ResourceLedger end_before_main()
+{
+    if (g_current != &g_before_main) return {};
+    end_call();
+    return g_before_main.resources;
+}
+
 #else  // built without CUPTI: nothing is traced, and the parent is told so
 
 bool start() { return false; }
 void begin_call(wire::CallTrace* into) { std::memset(into, 0, sizeof *into); }
 void end_call() {}
+void watch_before_main() {}
+wire::ResourceLedger end_before_main() { return {}; }
 
 #endif
 

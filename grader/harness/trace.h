@@ -15,4 +15,12 @@ void begin_call(wire::CallTrace* into);
 // ... to here (the device must be idle: records are flushed).
 void end_call();
 
+// Before main, where the job asks for a trace: what the student's global
+// objects make as the program starts (their constructors run before main)
+// is watched like a call, from here ...
+void watch_before_main();
+// ... to main's first line: what was made then and is still held (a ledger
+// that says it was not kept when nothing was watched).
+wire::ResourceLedger end_before_main();
+
 }  // namespace hpclab::trace

@@ -556,6 +556,7 @@ RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessRe
     report.device_name = name_of(result.device_name, sizeof result.device_name);
     report.trace_available = result.magic == wire::kMagic && result.trace_available == 1;
     report.copy_bytes_per_s = result.copy_bytes_per_s;
+    if (result.magic == wire::kMagic) report.before_main = result.before_main;
     classify_end(req, result, report);
 
     const auto t_judge = Clock::now();

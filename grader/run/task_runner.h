@@ -172,6 +172,9 @@ struct RunReport {
     std::vector<double> empty_calls_ms;  // every empty call, in order (their spread)
     Work work;
     std::uint64_t host_output_bytes = 0;  // the outputs the contract puts in host memory (device_finishes)
+    // What the program made before main and still held then (the releases
+    // invariant), as the harness recorded it: a claim held only against it.
+    wire::ResourceLedger before_main {};
     std::string tool_log;  // what the tool the program ran under reported in its own log (compute-sanitizer)
     // The runs the same program made before this one (run_tasks_together),
     // each as "<task> <size>": state the student's code keeps between calls

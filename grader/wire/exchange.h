@@ -38,7 +38,7 @@
 namespace hpclab::wire {
 
 inline constexpr std::uint32_t kMagic = 0x4C435048u;  // "HPCL"
-inline constexpr std::uint32_t kVersion = 7;
+inline constexpr std::uint32_t kVersion = 8;
 inline constexpr int kNameLen = 32;
 inline constexpr int kMaxParams = 8;
 inline constexpr int kMaxBuffers = 16;  // aos_soa's soa task: eight arrays of a structure and the output
@@ -245,6 +245,9 @@ struct Result {
     std::int32_t cc_minor;
     std::int32_t trace_available;    // the harness was built with CUPTI and it started
     double copy_bytes_per_s;         // kFlagMeasureCopy: bytes read + written per second
+    // What the program made before main (its global objects' constructors)
+    // and still held when main began, where the job asked for a trace.
+    ResourceLedger before_main;
     CallOutcome calls[kMaxCalls];
 };
 

@@ -9,6 +9,7 @@
 //   zero_outputs  every output written with zeros
 //   leave_stream  vecadd, its record the launch vecadd1 asks for and a ledger of one stream left of two
 //   read_back     vecadd, its record that launch and a copy back to the host of both inputs' bytes
+//   held_from_start  vecadd, its record that launch, and a ledger of a device allocation its start made before main
 // and tricks against the parent's trust in what the exchange says:
 //   skip_compute     every call marked done, with its lines, nothing written
 //   claim_unseen     no call run and no line printed; the result says finished
@@ -122,6 +123,17 @@ void read_back(wire::CallOutcome& out, const wire::Job& job)
     record_launch(out, job);
     out.trace.copies = 2;
     out.trace.d2h_bytes = 2 * job.params[0].value * sizeof(int);
+}
+
+// ... and of a program whose global object made a device buffer before
+// main and held it (wire::Result::before_main).
+void hold_from_start(wire::Result& result)
+{
+    const int memory = static_cast<int>(wire::ResourceKind::device_memory);
+    result.before_main.traced = 1;
+    result.before_main.made[memory] = result.before_main.left[memory] = 1;
+    result.before_main.bytes_left[memory] = 4096;
+    wire::set_name(result.before_main.made_by[memory], wire::kApiNameLen, "cudaMalloc");
 }
 
 void try_read(const std::string& path)
@@ -296,7 +308,9 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
     }
     if (trick == "exit") std::exit(0);
     if (trick == "slow") sleep_ms(600);
-    h->result.trace_available = trick == "forge_trace" || trick == "leave_stream" || trick == "read_back";
+    h->result.trace_available =
+        trick == "forge_trace" || trick == "leave_stream" || trick == "read_back" || trick == "held_from_start";
+    if (trick == "held_from_start") hold_from_start(h->result);
     const bool parent_clock = job.flags & wire::kFlagParentClock;
     for (std::uint32_t j = 0; parent_clock && j < job.empty_calls; ++j) say_done(h, j, wait_for_go(h, j) * 0);
     for (std::uint32_t k = 0; k < job.ncalls; ++k) {
@@ -314,6 +328,7 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
         if (trick == "forge_trace") forge_trace(h->result.calls[k]);
         if (trick == "leave_stream") leave_stream(h->result.calls[k], job);
         if (trick == "read_back") read_back(h->result.calls[k], job);
+        if (trick == "held_from_start") record_launch(h->result.calls[k], job);
         h->result.calls[k].done = 1;
         h->result.calls_done = k + 1;
     }

@@ -187,6 +187,35 @@ TEST_CASE("invariant releases: a task opted out in lab.json is not judged by it,
     CHECK(findings_of_trace(task, {}, t).empty());
 }
 
+TEST_CASE("invariant releases: what a global object made before main and still held is judged like a call's")
+{
+    TaskInfo task = task_of("vecadd0", "add");
+    RunReport r;
+    r.status = RunStatus::completed;
+    CallReport call;
+    call.done = true;
+    call.trace = passing_trace(task);
+    r.calls.push_back(call);
+    const SizeCase size {{{"n", 1000}}, "", false};
+    CHECK(findings_of_run(task, size, r).empty());
+    r.before_main = ledger_with(wire::ResourceKind::device_memory, 1, 1, 4096, "cudaMalloc");
+    const auto held = findings_of_run(task, size, r);
+    REQUIRE(kinds(held) == std::vector<Verdict> {Verdict::not_released});
+    CHECK(contains(held[0].message, "before main"));
+    CHECK(contains(held[0].message, "1 of the 1 device memory allocation it made, 4096 bytes (made by cudaMalloc)"));
+    // Made before main and released before main, or not watched: nothing to say.
+    r.before_main = ledger_with(wire::ResourceKind::stream, 1, 0, 0, "");
+    CHECK(findings_of_run(task, size, r).empty());
+    r.before_main = ledger_with(wire::ResourceKind::stream, 1, 1, 0, "cudaStreamCreate");
+    r.before_main.traced = 0;
+    CHECK(findings_of_run(task, size, r).empty());
+    // A task opted out of releases is not judged by it here either.
+    r.before_main.traced = 1;
+    CHECK_FALSE(findings_of_run(task, size, r).empty());
+    task.opted_out[Invariant::releases] = "its buffers are the lab's own";
+    CHECK(findings_of_run(task, size, r).empty());
+}
+
 TEST_CASE("trace: symbols' partial sums live in a __device__ array: no cudaMalloc in the call")
 {
     const TaskInfo& partial = task_of("symbols", "partial");

@@ -70,8 +70,9 @@ TEST_CASE("data lab: an honest program passes, and each mistake fails by a rule 
 {
     const Params p {{"n", 1000}};
     CHECK(verdict_of("vecadd", p) == Verdict::pass);
-    // releases: one stream of two left at the call's end.
+    // releases: one stream of two left at the call's end; a device buffer made before main and held.
     CHECK(verdict_of("leave_stream", p) == Verdict::not_released);
+    CHECK(verdict_of("held_from_start", p) == Verdict::not_released);
     // The outputs and inputs, read by the parent.
     CHECK(verdict_of("zero_outputs", p) == Verdict::wrong_answer);
     CHECK(verdict_of("modify_input", p) == Verdict::input_modified);
