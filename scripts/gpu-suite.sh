@@ -51,6 +51,12 @@ summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
 # LABS="symbols streams": parts course, selftest, checktimes, brokentimes, calibrate, bench and
 # the generated class of part class do those labs alone (default: every lab).
+# The generated classes' gradings leave the big sizes out (GRADE_SIZES=--big
+# puts them back): each is seconds to a minute a file with the GPU alone, and
+# the pace these parts measure (docs/results/grading-h100.txt) is that of the
+# sizes a check runs. The sample class is graded as hpclab grade grades, big
+# sizes included.
+GRADE_SIZES=${GRADE_SIZES:---no-big}
 in_labs() { [ -z "${LABS:-}" ] || [[ " $LABS " == *" $1 "* ]]; }
 seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }  # $1: a date +%s.%N
 
@@ -449,7 +455,7 @@ part_grade() {
   # Each line with the second it came (a call cut at its limit still shows the pace).
   # GRADE_TIMELINE=1: every process, phase and GPU turn of the grading on one time line (logs.tar.gz).
   [ "${GRADE_TIMELINE:-0}" = 1 ] && export HPCLAB_TIMELINE="$LOGS/timeline-class.txt"
-  timeout -s INT "${GRADE_TIMEOUT:-3600}" "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} 2>&1 \
+  timeout -s INT "${GRADE_TIMEOUT:-3600}" "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 $GRADE_SIZES ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} 2>&1 \
     | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"
   rc=${PIPESTATUS[0]}
   unset HPCLAB_TIMELINE
@@ -461,10 +467,10 @@ part_grade() {
 
   say ""
   say "== killed after ${GRADE_KILL_S:-60} s, then the same command"
-  timeout -s KILL "${GRADE_KILL_S:-60}" "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} > "$LOGS/grade-killed.txt" 2>&1
+  timeout -s KILL "${GRADE_KILL_S:-60}" "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 $GRADE_SIZES ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} > "$LOGS/grade-killed.txt" 2>&1
   say "killed: exit $? with $(find "$LOGS/killed/results" -name '*.json' 2>/dev/null | wc -l) results written; $(pgrep -x hpclab | wc -l) hpclab processes left a moment after"
   t0=$(date +%s)
-  "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} > "$LOGS/grade-resumed.txt" 2>&1
+  "$hpclab" grade "$class" --out "$LOGS/killed" --seed 5 $GRADE_SIZES ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} > "$LOGS/grade-resumed.txt" 2>&1
   say "resumed: exit $?, $(( $(date +%s) - t0 )) s; $(grep -E '^Course seed' "$LOGS/grade-resumed.txt")"
   cmp -s "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" && say "gradebook after kill -9 + resume: IDENTICAL" \
     || { say "gradebook after kill -9 + resume: DIFFERS"; diff "$LOGS/killed/gradebook.csv" "$LOGS/graded/gradebook.csv" | head -10 | tee -a "$summary"; }
@@ -491,7 +497,7 @@ grade_gpus() {  # $1: name (the out folder, the log, the wall time), $2: class f
   rm -rf "$m/$name"; t0=$(date +%s.%N)
   # Every process and GPU turn on a time line (which GPU's turn, and a timed
   # program not ready when its preparing turn ran out), in logs.tar.gz.
-  HPCLAB_TIMELINE="$LOGS/timeline-$name.txt" "$hpclab" grade "$cls" --out "$m/$name" --seed 5 "$@" 2>&1 \
+  HPCLAB_TIMELINE="$LOGS/timeline-$name.txt" "$hpclab" grade "$cls" --out "$m/$name" --seed 5 $GRADE_SIZES "$@" 2>&1 \
     | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done > "$LOGS/grade-$name.txt"
   rc=${PIPESTATUS[0]}
   seconds_since "$t0" > "$m/$name.wall"

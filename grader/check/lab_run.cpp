@@ -93,7 +93,7 @@ RunReport run_one(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& task, 
     // on a lab server, another student's check times its calls alone.
     RunRequest req = run_request(gpu, lab, task, program, params, options);
     GpuTurns turns(gpu.uuid);
-    return while_program_runs(&turns, false, req, [&] { return run_task(req); });
+    return while_program_runs(&turns, options.big, req, [&] { return run_task(req); });  // a big size: alone, as a check's
 }
 
 namespace {
@@ -146,7 +146,7 @@ bool run_selftest(const GpuInfo& gpu, const LabInfo& lab, const fs::path& progra
     for (Planned& p : plan) {
         std::optional<RunReport> r;
         if (!p.timed && !p.size.big) r = std::move(reports[next_together++]);
-        if (!r) r = while_program_runs(&turns, false, p.request, [&] { return run_task(p.request); });
+        if (!r) r = while_program_runs(&turns, p.size.big, p.request, [&] { return run_task(p.request); });
         if (r->status == RunStatus::no_gpu) return false;
         each({p.task, p.size, p.timed, std::move(*r)});
     }

@@ -68,7 +68,7 @@ std::optional<std::string> held_from_start(const wire::ResourceLedger& before_ma
     if (kinds.empty()) return std::nullopt;
     return fmt::format("before main (in a global object's constructor or a static variable's initializer) the "
                        "program made what it still held when main began, through every call: {}. What a call uses "
-                       "it makes in the call and releases before it returns: memory kept from the start carries "
+                       "it makes in the call and releases before it returns: what is kept from the start carries "
                        "state from one call to the next",
                        kinds);
 }

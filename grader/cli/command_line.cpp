@@ -258,7 +258,7 @@ ParsedCommand grade_command(CLI::App& app, Context& ctx)
     c->add_flag("--no-sanitizer", a.no_sanitizer, "Leave compute-sanitizer out");
     c->add_flag("--no-timing", a.no_timing, "Leave the speed checks out");
     c->add_flag("--no-sandbox", a.no_sandbox, "Grade without the sandbox (only on a machine that trusts the files)");
-    c->add_flag("--big", a.big, "Also the sizes past 2^31 bytes or elements where the GPU's memory holds them (slow)");
+    c->add_flag("--big,!--no-big", a.big, "The sizes past 2^31 bytes or elements, where the GPU's memory holds them, each with the GPU alone (the default; --no-big leaves them out)");
     c->add_option("--chunk", a.chunk, "k/K: grade only chunk k of K (what a Slurm array task runs)");
     c->add_flag("--slurm", a.slurm, "Write a Slurm job array (a chunk of students per GPU) instead of grading here");
     c->add_option("--chunks", a.chunks, "With --slurm: how many chunks")->check(CLI::Range(1, 10000));

@@ -106,7 +106,7 @@ std::vector<std::string> chunk_flags(const GradeClassRequest& r, const GradingSe
     if (r.no_sanitizer) flags.push_back("--no-sanitizer");
     if (r.no_timing) flags.push_back("--no-timing");
     if (r.no_sandbox) flags.push_back("--no-sandbox");
-    if (r.big) flags.push_back("--big");
+    if (!r.big) flags.push_back("--no-big");
     return flags;
 }
 

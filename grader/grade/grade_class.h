@@ -33,7 +33,10 @@ struct GradeClassRequest {
     int checks_at_once = kDefaultChecksAtOnce;  // checks sharing a GPU at once (ClassRunOptions)
     std::string gpus;          // "0,1", "all"; empty: the first GPU, as check uses
     bool no_sanitizer = false, no_timing = false, no_sandbox = false;
-    bool big = false;  // also the big sizes (past 2^31 bytes or elements) that the GPU's memory holds
+    // The big sizes too (past 2^31 bytes or elements), where the GPU's memory
+    // holds them: an index that wraps only there is a mistake a grade must see
+    // (--no-big leaves them out).
+    bool big = true;
     std::vector<std::string> needs;  // sandbox, cgroup: skipped without them (GradeClassHost::unmet_need)
     std::string chunk;         // "k/K": one chunk of a Slurm array or of a grading on several GPUs
     bool slurm = false;        // write the job array instead of grading

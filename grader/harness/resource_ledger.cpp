@@ -33,25 +33,39 @@ struct MemoryRecord {
     bool async;
 };
 
-std::mutex g_mutex;
+std::mutex g_mutex;  // constant-initialized, as the two below
 std::atomic<bool> g_watching {false};
-std::map<std::pair<ResourceKind, std::uint64_t>, Made> g_live;  // made in the call, not yet released
-std::uint32_t g_made[wire::kResourceKinds];
-std::vector<MemoryRecord> g_memory;
 bool g_started = false;
+
+// What the call (or the start, before main) made and has not released. Made
+// on first use: the ledger is kept before main, from a constructor that runs
+// before the program's other globals are made, and a global map made after
+// it would start empty again.
+struct Ledger {
+    std::map<std::pair<ResourceKind, std::uint64_t>, Made> live;  // made, not yet released
+    std::uint32_t made[wire::kResourceKinds] {};
+    std::vector<MemoryRecord> memory;
+};
+
+Ledger& ledger()
+{
+    static Ledger l;
+    return l;
+}
 
 void note_made(ResourceKind kind, std::uint64_t handle, const char* by, std::uint64_t bytes)
 {
     std::lock_guard lock(g_mutex);
     // The same handle seen twice (a runtime call and the driver's under it
     // on a path the depth below misses) is one thing made.
-    if (g_live.emplace(std::pair {kind, handle}, Made {kind, by, bytes}).second) ++g_made[static_cast<int>(kind)];
+    Ledger& l = ledger();
+    if (l.live.emplace(std::pair {kind, handle}, Made {kind, by, bytes}).second) ++l.made[static_cast<int>(kind)];
 }
 
 void note_released(ResourceKind kind, std::uint64_t handle)
 {
     std::lock_guard lock(g_mutex);
-    g_live.erase({kind, handle});
+    ledger().live.erase({kind, handle});
 }
 
 const char* memory_maker(ResourceKind kind, bool async)
@@ -66,19 +80,19 @@ const char* memory_maker(ResourceKind kind, bool async)
 
 // The memory records in the order they happened (records come in buffers,
 // and an address freed in the call can be given again in the same call).
-void replay_memory()
+void replay_memory(Ledger& l)
 {
-    std::stable_sort(g_memory.begin(), g_memory.end(),
+    std::stable_sort(l.memory.begin(), l.memory.end(),
                      [](const MemoryRecord& a, const MemoryRecord& b) { return a.timestamp < b.timestamp; });
-    for (const MemoryRecord& m : g_memory) {
+    for (const MemoryRecord& m : l.memory) {
         if (!m.allocation) {
-            g_live.erase({m.kind, m.address});
+            l.live.erase({m.kind, m.address});
             continue;
         }
-        g_live[{m.kind, m.address}] = Made {m.kind, memory_maker(m.kind, m.async), m.bytes};
-        ++g_made[static_cast<int>(m.kind)];
+        l.live[{m.kind, m.address}] = Made {m.kind, memory_maker(m.kind, m.async), m.bytes};
+        ++l.made[static_cast<int>(m.kind)];
     }
-    g_memory.clear();
+    l.memory.clear();
 }
 
 #if HPCLAB_HAVE_CUPTI
@@ -234,9 +248,7 @@ void begin_call()
 {
     {
         std::lock_guard lock(g_mutex);
-        g_live.clear();
-        g_memory.clear();
-        std::fill(std::begin(g_made), std::end(g_made), 0u);
+        ledger() = Ledger {};
     }
     g_watching.store(true, std::memory_order_release);
 }
@@ -245,23 +257,24 @@ void memory_record(std::uint64_t timestamp, bool allocation, ResourceKind kind, 
                    std::uint64_t bytes, bool async)
 {
     std::lock_guard lock(g_mutex);
-    g_memory.push_back({timestamp, allocation, kind, address, bytes, async});
+    ledger().memory.push_back({timestamp, allocation, kind, address, bytes, async});
 }
 
 void end_call(wire::ResourceLedger& into)
 {
     g_watching.store(false, std::memory_order_release);
     std::lock_guard lock(g_mutex);
-    replay_memory();
+    Ledger& l = ledger();
+    replay_memory(l);
     into = wire::ResourceLedger {};
     into.traced = g_started ? 1 : 0;
-    for (int k = 0; k < wire::kResourceKinds; ++k) into.made[k] = g_made[k];
-    for (const auto& [key, made] : g_live) {
+    for (int k = 0; k < wire::kResourceKinds; ++k) into.made[k] = l.made[k];
+    for (const auto& [key, made] : l.live) {
         const int k = static_cast<int>(made.kind);
         if (into.left[k]++ == 0) wire::set_name(into.made_by[k], sizeof into.made_by[k], made.by);
         into.bytes_left[k] += made.bytes;
     }
-    g_live.clear();
+    l.live.clear();
 }
 
 }  // namespace hpclab::ledger

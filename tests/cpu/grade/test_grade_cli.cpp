@@ -268,13 +268,19 @@ TEST_CASE("grade cli: --checks-at-once is the checks sharing a GPU, and --per-gp
     CHECK_FALSE(has(run_hpclab({"grade", "--help"}).out, "--per-gpu"));  // the help names the setting once
 }
 
-TEST_CASE("grade cli: --big reaches every chunk of a Slurm grading")
+TEST_CASE("grade cli: the big sizes are graded by default, and --no-big reaches every chunk of a Slurm grading")
 {
     if (!can_build()) return;
     const TempDir d;
     write_class(d);
-    const ProcessResult slurm = grade(d, {"--slurm", "--chunks", "2", "--big"}, "big");
-    INFO(slurm.out, slurm.err);
-    REQUIRE(slurm.exit_code == 0);
-    CHECK(has(file(d, "big/slurm/grade.sbatch"), "--big"));
+    const ProcessResult big = grade(d, {"--slurm", "--chunks", "2"}, "big");
+    INFO(big.out, big.err);
+    REQUIRE(big.exit_code == 0);
+    CHECK_FALSE(has(file(d, "big/slurm/grade.sbatch"), "-big"));  // the chunks' own default: the big sizes
+    const ProcessResult no_big = grade(d, {"--slurm", "--chunks", "2", "--no-big"}, "small");
+    INFO(no_big.out, no_big.err);
+    REQUIRE(no_big.exit_code == 0);
+    CHECK(has(file(d, "small/slurm/grade.sbatch"), "--no-big"));
+    // --big, the default now, is still taken.
+    CHECK(grade(d, {"--slurm", "--chunks", "2", "--big"}, "old").exit_code == 0);
 }
