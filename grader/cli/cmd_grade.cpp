@@ -143,7 +143,7 @@ void print_totals(const ClassRunTotals& t, std::size_t files)
                    t.checked, duration(t.compile_wall_s), duration(t.check_wall_s), t.waves, t.health_wall_s, t.run_s,
                    t.sanitizer_s, t.timing_s);
     if (t.gpu.alone_turns > 0)
-        fmt::print("The GPU's time: {:.0f} s alone for {} timed phases, {:.0f} s shared by correctness and sanitizer "
+        fmt::print("The GPU's time: {:.0f} s alone for {} timed phases and big sizes, {:.0f} s shared by correctness and sanitizer "
                    "runs, {:.0f} s with no program's turn (builds, judging, programs starting).\n",
                    t.gpu.alone_s, t.gpu.alone_turns, t.gpu.shared_s, t.gpu.free_s);
 }
