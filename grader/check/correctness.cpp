@@ -19,7 +19,8 @@ namespace {
 // size run again (plan.h plain_size_order) gets inputs of its own.
 std::uint64_t run_seed(std::uint64_t check_seed, const TaskInfo& task, const PlannedRun& run)
 {
-    const std::string key = task.id + format_params(run.size.params);
+    std::string key = task.id + format_params(run.size.params);
+    if (run.ends != InputEnds::none) key += "ends" + std::to_string(static_cast<int>(run.ends));
     std::uint64_t seed = check_seed;
     for (char c : key) seed = mix64(seed ^ static_cast<unsigned char>(c));
     return run.again > 0 ? mix64(seed + static_cast<std::uint64_t>(run.again)) : seed;
@@ -40,6 +41,11 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
                                       .facts = runs.facts},
                                      {.under_sanitizer = p.sanitizer(), .hang_after_s = runs.plain_size_limit_s});
     if (!p.sanitizer()) req.wrapper = runs.wrapper;
+    if (p.ends != InputEnds::none)
+        req.fill_inputs = [spec = req.spec, params = p.size.params, seed = req.seed, ends = p.ends](CallBuffers& call) {
+            spec->generate(params, seed, call);
+            shape_inputs(spec->input_fills(params), ends, call);
+        };
     if (p.sanitizer()) {
         req.wrapper = sanitizer_command(*runs.sanitizer, p.tool, log->file());
         req.writable.push_back(log->dir());

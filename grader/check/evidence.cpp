@@ -405,6 +405,7 @@ void gather_evidence(const LabInfo& lab, std::size_t index, const std::vector<Pl
         }
         for (auto& f : findings_of_run(*t.task, plan[j].size, r)) {
             if (plan[j].again > 0) f.where += " (again, after the task's other sizes)";
+            if (plan[j].ends != InputEnds::none) f.where += " (" + plan[j].size.why + ")";
             findings.push_back(std::move(f));
         }
         if (!t.traced && r.trace_available && !r.calls.empty() && r.calls[0].done && r.calls[0].trace.traced) {

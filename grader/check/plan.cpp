@@ -1,5 +1,6 @@
 #include "check/plan.h"
 
+#include "course/invariants.h"
 #include "run/task_runner.h"
 #include "util/mix64.h"
 
@@ -88,6 +89,23 @@ std::vector<std::size_t> plain_size_order(const std::vector<std::uint64_t>& byte
     return order;
 }
 
+std::vector<PlannedRun> range_ends_runs(const TaskSpec& spec, const TaskInfo& task, std::size_t index)
+{
+    std::vector<PlannedRun> runs;
+    if (!task.judged_by(Invariant::range_ends)) return runs;
+    for (const SizeCase& s : sanitizer_sizes(spec, task, 2)) {
+        const std::vector<InputFill> fills = spec.input_fills(s.params);
+        if (fills.empty() || !all_inputs_filled(spec, s.params)) continue;
+        for (const InputEnds ends : every_input_end()) {
+            PlannedRun run {index, s, ""};
+            run.ends = ends;
+            run.size.why = describe_input_ends(fills, ends);
+            runs.push_back(std::move(run));
+        }
+    }
+    return runs;
+}
+
 std::optional<SizeCase> trip_size(const LabInfo& lab, const TaskSpec& spec, int sm_count)
 {
     if (lab.params.size() != 1 || sm_count <= 0) return std::nullopt;
@@ -129,6 +147,7 @@ std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const Ta
             ran[k] = true;
             plan.push_back(std::move(run));
         }
+        for (auto& run : range_ends_runs(spec, *tasks[i], i)) plan.push_back(std::move(run));
         if (!sanitizer) continue;
         for (const auto& s : sanitizer_sizes(spec, *tasks[i], 2)) plan.push_back({i, s, "memcheck"});
         if (auto trip = trip_size(lab, spec, sm_count)) plan.push_back({i, std::move(*trip), "memcheck"});

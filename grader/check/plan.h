@@ -3,6 +3,7 @@
 // that finds a hang soonest.
 #pragma once
 
+#include "course/input_ends.h"
 #include "course/lab_catalog.h"
 #include "course/task_spec.h"
 
@@ -22,6 +23,8 @@ struct PlannedRun {
     SizeCase size;
     std::string tool;      // empty: a correctness run; else memcheck or racecheck
     int again = 0;         // > 0: the same size run again, later in the program (its own inputs)
+    // Not none: the inputs sorted or at their range's ends (the invariant range_ends).
+    InputEnds ends = InputEnds::none;
 
     bool sanitizer() const { return !tool.empty(); }
 };
@@ -32,7 +35,8 @@ struct PlannedRun {
 // `sanitizer`, memcheck at two small sizes and racecheck at one for
 // shared-memory tasks. Ordered: the correctness runs first, each task's in
 // the order of plain_size_order (they run in one program: the invariant
-// no_state), then the sanitizer's (slow), then the big sizes.
+// no_state) and then on inputs at their range's ends (range_ends_runs),
+// then the sanitizer's (slow), then the big sizes.
 std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, bool big,
                                   bool sanitizer, std::uint64_t gpu_memory_bytes = 0, std::uint64_t order_seed = 0,
                                   int sm_count = 0);
@@ -67,6 +71,11 @@ bool fits_gpu(const TaskSpec& spec, const Params& params, std::uint64_t gpu_memo
 // The sizes compute-sanitizer runs a task at: small ones, one of them not
 // a multiple of a block or tile.
 std::vector<SizeCase> sanitizer_sizes(const TaskSpec& spec, const TaskInfo& task, std::size_t at_most);
+
+// The invariant range_ends: at the small sizes the sanitizer runs (two),
+// one run on each shape of every_input_end(), where every input of the
+// task is made from a fill. Nothing when the task opts out.
+std::vector<PlannedRun> range_ends_runs(const TaskSpec& spec, const TaskInfo& task, std::size_t index);
 
 // Bytes of every buffer of one call at this size.
 std::uint64_t total_bytes(const TaskSpec& spec, const Params& params);

@@ -28,6 +28,11 @@ constexpr std::array kTable = {
                    "on the host (a few hundred bytes to spare: a flag, a count)",
                    "the CUPTI records of the call's copies from the device to the host, against the bytes of the "
                    "task's outputs that the contract puts in host memory"},
+    InvariantInfo {Invariant::range_ends, "range_ends",
+                   "right over the whole range of values the contract allows: inputs sorted up or down, every "
+                   "element at the bottom or at the top of its range",
+                   "the outputs of calls at the task's small sizes whose inputs hpclab sorted, or set to the ends of "
+                   "the range its spec draws them from, in the same program as the random ones"},
 };
 
 constexpr bool table_in_enum_order()

@@ -121,7 +121,7 @@ __attribute__((constructor(101))) static void watch_before_main(int argc, char**
         pread(args.exchange_fds.front(), &job, sizeof job, 0) != static_cast<ssize_t>(sizeof job) ||
         job.magic != wire::kMagic)
         return;
-    if (job.flags & (wire::kFlagTrace | wire::kFlagTraceFirst)) hpclab::trace::watch_before_main();
+    if (wire::wants_trace(job.flags)) hpclab::trace::watch_before_main();
 }
 
 int main(int argc, char** argv)

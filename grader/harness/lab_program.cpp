@@ -395,8 +395,7 @@ void LabProgram::create_events()
 
 void LabProgram::start_trace()
 {
-    const bool trace_wanted = job_.flags & (wire::kFlagTrace | wire::kFlagTraceFirst);
-    result_.trace_available = trace_wanted && hpclab::trace::start() ? 1 : 0;
+    result_.trace_available = wire::wants_trace(job_.flags) && hpclab::trace::start() ? 1 : 0;
 }
 
 void LabProgram::tell_before_main(const wire::ResourceLedger& ledger) { result_.before_main = ledger; }

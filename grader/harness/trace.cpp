@@ -41,19 +41,31 @@ constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 
 // A call of the course makes a few dozen; past the cap, the rest are not
 // kept (the counts then say at least).
 constexpr std::size_t kMaxIntervals = 1024;
-std::mutex g_intervals_mutex;
-std::vector<Interval> g_kernel_intervals, g_copy_intervals;
-
-void keep_interval(std::vector<Interval>& into, const Interval& i)
+struct Intervals {
+    std::mutex mutex;
+    std::vector<Interval> kernels, copies;
+};
+// Made on first use, not as a global: the trace may start before main, in
+// the harness's early constructor, before the globals that need a
+// constructor of their own have had it (it would empty them again).
+Intervals& intervals()
 {
-    std::lock_guard lock(g_intervals_mutex);
-    if (into.size() < kMaxIntervals) into.push_back(i);
+    static Intervals i;
+    return i;
 }
 
-std::uint32_t distinct_streams()
+void keep_interval(std::vector<Interval> Intervals::*list, const Interval& i)
+{
+    Intervals& all = intervals();
+    std::lock_guard lock(all.mutex);
+    if ((all.*list).size() < kMaxIntervals) (all.*list).push_back(i);
+}
+
+// Under the intervals' mutex.
+std::uint32_t distinct_streams(const Intervals& all)
 {
     std::set<std::uint32_t> ids;
-    for (const auto* list : {&g_kernel_intervals, &g_copy_intervals})
+    for (const auto* list : {&all.kernels, &all.copies})
         for (const Interval& i : *list) ids.insert(i.stream);
     return static_cast<std::uint32_t>(ids.size());
 }
@@ -104,7 +116,7 @@ void record(const CUpti_Activity* a, wire::CallTrace& t)
         if (k->staticSharedMemory > 0 || k->dynamicSharedMemory > 0) t.any_shared = 1;
         t.kernel_ns += k->end - k->start;
         ++t.kernels;
-        keep_interval(g_kernel_intervals, {k->start, k->end, k->streamId, false});
+        keep_interval(&Intervals::kernels, {k->start, k->end, k->streamId, false});
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -115,7 +127,7 @@ void record(const CUpti_Activity* a, wire::CallTrace& t)
         else if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOD) t.d2d_bytes += m->bytes;
         if (m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD || m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH) {
             count_host_kind(*m, t);
-            keep_interval(g_copy_intervals,
+            keep_interval(&Intervals::copies,
                           {m->start, m->end, m->streamId, m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD});
         }
         break;
@@ -170,9 +182,10 @@ void begin_call(wire::CallTrace* into)
 {
     std::memset(into, 0, sizeof *into);
     {
-        std::lock_guard lock(g_intervals_mutex);
-        g_kernel_intervals.clear();
-        g_copy_intervals.clear();
+        Intervals& all = intervals();
+        std::lock_guard lock(all.mutex);
+        all.kernels.clear();
+        all.copies.clear();
     }
     g_current = into;
     ledger::begin_call();
@@ -184,9 +197,10 @@ void end_call()
     for (auto k : kKinds) cuptiActivityDisable(k);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     if (g_current) {
-        std::lock_guard lock(g_intervals_mutex);
-        g_current->overlapped_copies = copies_in_beside_kernels(g_copy_intervals, g_kernel_intervals);
-        g_current->streams = distinct_streams();
+        Intervals& all = intervals();
+        std::lock_guard lock(all.mutex);
+        g_current->overlapped_copies = copies_in_beside_kernels(all.copies, all.kernels);
+        g_current->streams = distinct_streams(all);
         g_current->traced = 1;
     }
     if (g_current) ledger::end_call(g_current->resources);

@@ -1,7 +1,9 @@
 // CUPTI activity records of the student's code: what kernels it launched
 // (name, grid, block, shared memory, GPU time), what it copied, allocated
-// and freed. Only the student's call is traced: the harness turns the
-// records on just before the call and off once the device is idle again.
+// and freed. The student's calls are traced, and what its global objects
+// make before main: the harness turns the records on just before each call
+// (or at its own first constructor) and off once the device is idle again
+// (or at main's first line).
 #pragma once
 
 #include "wire/exchange.h"

@@ -80,6 +80,8 @@ inline constexpr std::uint32_t kFlagFlushL2 = 1u << 0;  // flush L2 before each 
 inline constexpr std::uint32_t kFlagMarker = 1u << 1;   // print a marker line after each call returns
 inline constexpr std::uint32_t kFlagTrace = 1u << 2;    // CUPTI records of every call
 inline constexpr std::uint32_t kFlagTraceFirst = 1u << 3;  // ... of the first call only (timed runs)
+// Whether a job's program keeps CUPTI records at all (of one call or of every one).
+inline constexpr bool wants_trace(std::uint32_t flags) { return (flags & (kFlagTrace | kFlagTraceFirst)) != 0; }
 inline constexpr std::uint32_t kFlagMeasureCopy = 1u << 4; // time a device-to-device copy after the calls
 inline constexpr std::uint32_t kFlagOutputsOnly = 1u << 5; // write back outputs only (timed runs: less copying)
 inline constexpr std::uint32_t kFlagDiscardOutputs = 1u << 6;  // write back nothing (a trusted baseline's timed runs)

@@ -10,6 +10,8 @@
 //   leave_stream  vecadd, its record the launch vecadd1 asks for and a ledger of one stream left of two
 //   read_back     vecadd, its record that launch and a copy back to the host of both inputs' bytes
 //   held_from_start  vecadd, its record that launch, and a ledger of a device allocation its start made before main
+//   top_end      vecadd, but c = a where a is 1000000 or more (the top of VectorAddSpec's range: a value
+//                exactly at the end of the range handled as past it, as a histogram's bin past the last)
 // and tricks against the parent's trust in what the exchange says:
 //   skip_compute     every call marked done, with its lines, nothing written
 //   claim_unseen     no call run and no line printed; the result says finished
@@ -202,7 +204,8 @@ void play(const std::string& trick, const wire::Job& job, unsigned char* file, s
         return;
     }
     if (a && b && c)
-        for (std::uint64_t i = 0; i < job.buffers[2].count; ++i) c[i] = a[i] + b[i];
+        for (std::uint64_t i = 0; i < job.buffers[2].count; ++i)
+            c[i] = trick == "top_end" && a[i] >= 1000000 ? a[i] : a[i] + b[i];
     if (trick == "modify_input" && job.nbuffers > 0) buffer(job, file, k, job.buffers[0].name)[0] ^= 1;
 }
 

@@ -72,7 +72,9 @@ TEST_CASE("plan: every task of every lab runs each plain size once and one again
             CAPTURE(lab.id);
             CAPTURE(task.id);
             REQUIRE(task.judged_by(Invariant::no_state));
-            const auto plan = plan_runs(lab, {&task}, false, false, 0, 12345);
+            std::vector<PlannedRun> plan;  // without range_ends' runs, which come after (the next test)
+            for (auto& r : plan_runs(lab, {&task}, false, false, 0, 12345))
+                if (r.ends == InputEnds::none) plan.push_back(std::move(r));
             const auto plain = std::count_if(task.sizes.begin(), task.sizes.end(), [](const SizeCase& s) { return !s.big; });
             REQUIRE(plan.size() == static_cast<std::size_t>(plain) + 1);
             const auto again = std::count_if(plan.begin(), plan.end(), [](const PlannedRun& r) { return r.again > 0; });
@@ -83,13 +85,78 @@ TEST_CASE("plan: every task of every lab runs each plain size once and one again
             if (plain >= 3) {
                 bool differs = false;
                 for (std::uint64_t seed = 1; seed < 10 && !differs; ++seed) {
-                    const auto other = plan_runs(lab, {&task}, false, false, 0, seed);
+                    const auto other = plan_runs(lab, {&task}, false, false, 0, seed);  // the same sizes first
                     for (std::size_t k = 0; k < plan.size(); ++k) differs = differs || !(other[k].size.params == plan[k].size.params);
                 }
                 CHECK(differs);
             }
         }
     }
+}
+
+TEST_CASE("plan: range_ends runs every task whose inputs are all drawn from a range on each shape at two small sizes, "
+          "after its random ones")
+{
+    int tasks_with_ends = 0;
+    for (const LabInfo& lab : catalog().labs()) {
+        if (lab.owns_main()) continue;
+        for (const TaskInfo& task : lab.tasks) {
+            CAPTURE(lab.id);
+            CAPTURE(task.id);
+            const TaskSpec& spec = *find_task_spec(lab.id, task.id);
+            const auto plan = plan_runs(lab, {&task}, false, false, 0, 3);
+            const auto first_ends = std::find_if(plan.begin(), plan.end(),
+                                                 [](const PlannedRun& r) { return r.ends != InputEnds::none; });
+            CHECK(std::all_of(first_ends, plan.end(), [](const PlannedRun& r) { return r.ends != InputEnds::none; }));
+            std::size_t expected = 0;
+            for (const SizeCase& s : sanitizer_sizes(spec, task, 2))
+                if (!spec.input_fills(s.params).empty() && all_inputs_filled(spec, s.params))
+                    expected += every_input_end().size();
+            CHECK(static_cast<std::size_t>(plan.end() - first_ends) == expected);
+            for (auto r = first_ends; r != plan.end(); ++r) {
+                CHECK(!r->sanitizer());
+                CHECK(r->size.why.find("range") + r->size.why.find("sorted") != 2 * std::string::npos);
+            }
+            tasks_with_ends += expected > 0;
+        }
+    }
+    // Every task of the course but hello's, which has no inputs.
+    CHECK(tasks_with_ends == 22);
+}
+
+TEST_CASE("range_ends: each shape keeps every value in its fill's range, sorted or at one end, and leaves the "
+          "outputs alone")
+{
+    const TaskSpec& spec = *find_task_spec("stencil", "shared");
+    const Params p {{"n", 1000}};
+    const auto fills = spec.input_fills(p);
+    REQUIRE(fills.size() == 1);
+    for (const InputEnds ends : every_input_end()) {
+        OwnedCallBuffers call(spec.buffers(p));
+        spec.generate(p, 9, call.view());
+        std::vector<int> before(call.view().get<int>("in").begin(), call.view().get<int>("in").end());
+        call.view().get<int>("out")[0] = 12345;
+        shape_inputs(fills, ends, call.view());
+        const auto in = call.view().get<int>("in");
+        CHECK(call.view().get<int>("out")[0] == 12345);
+        CHECK(std::all_of(in.begin(), in.end(), [&](int v) { return v >= fills[0].lo && v <= fills[0].hi; }));
+        switch (ends) {
+        case InputEnds::ascending:
+        case InputEnds::descending: {
+            CHECK((ends == InputEnds::ascending ? std::is_sorted(in.begin(), in.end())
+                                                : std::is_sorted(in.rbegin(), in.rend())));
+            std::sort(before.begin(), before.end());
+            std::vector<int> after(in.begin(), in.end());
+            std::sort(after.begin(), after.end());
+            CHECK(after == before);  // the random values, reordered
+            break;
+        }
+        case InputEnds::all_low: CHECK(std::count(in.begin(), in.end(), -1000) == static_cast<long>(in.size())); break;
+        case InputEnds::all_high: CHECK(std::count(in.begin(), in.end(), 1000) == static_cast<long>(in.size())); break;
+        case InputEnds::none: break;
+        }
+    }
+    CHECK(describe_input_ends(fills, InputEnds::all_high) == "every element at the top of its range (in = 1000)");
 }
 
 TEST_CASE("plan: memcheck also runs where every thread of a grid the GPU holds at once loops twice, the last trip partial")

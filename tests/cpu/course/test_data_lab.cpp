@@ -6,6 +6,7 @@
 #include "check/evidence.h"
 #include "check/grid_evidence.h"
 #include "check/plan.h"
+#include "course/input_ends.h"
 #include "course/invariants.h"
 #include "course/spec_kit.h"
 #include "run/run_recipe.h"
@@ -41,18 +42,23 @@ const LabInfo& scale_lab()
 
 const TaskInfo& add_task() { return scale_lab().tasks.front(); }
 
-RunReport play(const char* trick, const Params& params)
+RunReport play(const char* trick, const Params& params, InputEnds ends = InputEnds::none)
 {
     const RunTarget t {.lab = &scale_lab(), .task = &add_task(), .program = "scale-program", .params = params, .seed = 5};
     RunRequest req = correctness_run(t);
+    if (ends != InputEnds::none)  // as check/correctness.cpp makes a range_ends run's inputs
+        req.fill_inputs = [&](CallBuffers& call) {
+            req.spec->generate(params, 5, call);
+            shape_inputs(req.spec->input_fills(params), ends, call);
+        };
     req.cpus.clear();
     req.wrapper = {HPCLAB_LAB_STANDIN, trick};
     return run_task(req);
 }
 
-Verdict verdict_of(const char* trick, const Params& params)
+Verdict verdict_of(const char* trick, const Params& params, InputEnds ends = InputEnds::none)
 {
-    return verdict_of_run(add_task(), params, play(trick, params)).verdict;
+    return verdict_of_run(add_task(), params, play(trick, params, ends)).verdict;
 }
 
 }  // namespace
@@ -79,6 +85,10 @@ TEST_CASE("data lab: an honest program passes, and each mistake fails by a rule 
     CHECK(verdict_of("skip_compute", p) == Verdict::no_output);
     // device_finishes: its outputs are on the device; both inputs copied back to the host.
     CHECK(verdict_of("read_back", p) == Verdict::not_on_gpu);
+    // range_ends: a value at the top of the range handled as past it, which random inputs never draw.
+    CHECK(verdict_of("top_end", p) == Verdict::pass);
+    CHECK(verdict_of("top_end", p, InputEnds::all_high) == Verdict::wrong_answer);
+    CHECK(verdict_of("vecadd", p, InputEnds::all_high) == Verdict::pass);
     // own_code is judged from the build (its kernels' origins), which a stand-in has not:
     // tests/cpu/check/test_check_evidence.cpp judges it for any task.
 }
@@ -87,10 +97,16 @@ TEST_CASE("data lab: no_state orders its sizes as every lab's, and one_thread_pe
 {
     const std::vector<const TaskInfo*> tasks {&add_task()};
     const auto plan = plan_runs(scale_lab(), tasks, false, false, 0, 11);
-    REQUIRE(plan.size() == 4);  // three sizes, the smallest again last
+    // Three sizes, the smallest again, then range_ends' four shapes at each of its two small sizes.
+    REQUIRE(plan.size() == 12);
     CHECK(plan.front().size.params.at("n") != 65537);
-    CHECK(plan.back().again == 1);
-    CHECK(plan.back().size.params.at("n") == 1);
+    CHECK(plan[3].again == 1);
+    CHECK(plan[3].size.params.at("n") == 1);
+    for (std::size_t k = 4; k < plan.size(); ++k) {
+        CAPTURE(k);
+        CHECK(plan[k].ends != InputEnds::none);
+        CHECK(!plan[k].sanitizer());
+    }
     // <<<n, 1024>>> at n = 65537: 65537 blocks, past an H100's 4224 resident ones.
     SizeRun run {add_task().sizes.back(), {}};
     CallReport call;
