@@ -73,6 +73,7 @@ struct CheckOptions {
 struct SizeRun {
     SizeCase size;
     RunReport report;
+    InputEnds ends = InputEnds::none;  // the inputs of a range_ends run (check/plan.h)
 };
 
 struct SanitizerRun {

@@ -415,7 +415,7 @@ void gather_evidence(const LabInfo& lab, std::size_t index, const std::vector<Pl
             for (std::uint32_t k = 0; k < std::min<std::uint32_t>(trace.kernels, wire::kMaxKernelRecords); ++k)
                 t.launches.push_back(trace.kernel[k]);
         }
-        t.runs.push_back({plan[j].size, std::move(r)});
+        t.runs.push_back({plan[j].size, std::move(r), plan[j].ends});
     }
     // The sanitizer's runs after the plain ones: whether those finished tells
     // what an early end under the tool means.

@@ -33,7 +33,8 @@ void print_size_marks(const TaskCheck& t)
 {
     std::string line = " ";
     for (const auto& r : t.runs) {
-        std::string mark = fmt::format(" {} {}", format_params(r.size.params), r.report.passed() ? "ok" : "FAIL");
+        const std::string ends = r.ends == InputEnds::none ? "" : fmt::format(" ({})", input_ends_name(r.ends));
+        std::string mark = fmt::format(" {}{} {}", format_params(r.size.params), ends, r.report.passed() ? "ok" : "FAIL");
         if (line.size() + mark.size() > 100) {
             fmt::print("{}\n", line);
             line = " ";

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 
 namespace hpclab {
@@ -25,6 +26,13 @@ template <class T> void shape(std::span<T> values, InputEnds ends, double lo, do
     }
 }
 
+// 1000000, not 1e+06: a range's ends are mostly whole numbers.
+std::string value_text(double v)
+{
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<long long>(v));
+    return fmt::format("{:g}", v);
+}
+
 }  // namespace
 
 std::span<const InputEnds> every_input_end() { return kShapes; }
@@ -40,11 +48,23 @@ void shape_inputs(const std::vector<InputFill>& fills, InputEnds ends, CallBuffe
     }
 }
 
+const char* input_ends_name(InputEnds ends)
+{
+    switch (ends) {
+    case InputEnds::none: return "random";
+    case InputEnds::ascending: return "sorted up";
+    case InputEnds::descending: return "sorted down";
+    case InputEnds::all_low: return "all at the bottom";
+    case InputEnds::all_high: return "all at the top";
+    }
+    return "";
+}
+
 std::string describe_input_ends(const std::vector<InputFill>& fills, InputEnds ends)
 {
     const auto values = [&](bool high) {
         std::vector<std::string> each;
-        for (const InputFill& f : fills) each.push_back(fmt::format("{} = {:g}", f.buffer, high ? f.hi : f.lo));
+        for (const InputFill& f : fills) each.push_back(f.buffer + " = " + value_text(high ? f.hi : f.lo));
         return fmt::format("{}", fmt::join(each, ", "));
     };
     switch (ends) {

@@ -27,6 +27,9 @@ std::span<const InputEnds> every_input_end();
 // left as they were.
 void shape_inputs(const std::vector<InputFill>& fills, InputEnds ends, CallBuffers& call);
 
+// In two or three words: "sorted up", "all at the top".
+const char* input_ends_name(InputEnds ends);
+
 // In words, with the values at this size: "every input at the top of its
 // range (a = 1000000, b = 1000000)".
 std::string describe_input_ends(const std::vector<InputFill>& fills, InputEnds ends);

@@ -221,8 +221,11 @@ void LabProgram::allocate(OwnedBuffer& b)
     b.on_device = b.desc->place == wire::Place::device;
     const std::uint64_t total = b.bytes + 2 * b.guard;
     if (b.on_device) {
-        void* p = nullptr;
-        const cudaError_t err = cudaMalloc(&p, total);
+        // With guard zones (every run but the sanitizer's, which must see the
+        // true ends), the trailing zone ends against an unmapped page.
+        if (b.guard > 0) b.against_unmapped = guarded::allocate(total);
+        void* p = b.against_unmapped.base;
+        const cudaError_t err = p ? cudaSuccess : cudaMalloc(&p, total);
         if (err != cudaSuccess)
             stop(wire::kExitHarnessError, "cannot allocate %.3f GB of device memory for buffer '%s': %s",
                  total / 1e9, b.desc->name, cudaGetErrorString(err));
@@ -695,7 +698,8 @@ void LabProgram::mark_opened(std::uint32_t index) const { print_marker("opened",
 void LabProgram::release()
 {
     for (OwnedBuffer& b : owned_) {
-        if (b.on_device) cudaFree(b.base);
+        if (b.against_unmapped.base) guarded::release(b.against_unmapped);
+        else if (b.on_device) cudaFree(b.base);
         else release_host(b.base);
         if (b.device_guard) cudaFree(b.device_guard);
         for (void* s : b.sets) cudaFree(s);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "binding.h"
+#include "guarded_memory.h"
 #include "wire/exchange.h"
 
 #include <cuda_runtime_api.h>
@@ -25,6 +26,9 @@ struct OwnedBuffer {
     std::uint64_t guard = 0;
     std::vector<std::uint32_t> guard_pattern;  // what each guard zone holds (wire::guard_word)
     unsigned char* device_guard = nullptr;      // ... a copy on the device, for device buffers
+    // A device buffer with guard zones: its trailing zone ends against an
+    // unmapped page (guarded_memory.h); empty where the driver could not.
+    guarded::Allocation against_unmapped;
     bool on_device = false;
     // Timed runs (fewer input sets than calls): each set of this input kept
     // on the device, so a call's inputs are a device copy away. Empty when

@@ -1,5 +1,5 @@
-// expect: not_released
-// why: keeps the outputs of its last three calls of a size in buffers of its own, and from the fourth call on answers with the outputs of three calls back (an older hpclab cycled a timed run through three input sets at the same addresses, so those outputs were right). The buffers are cudaMalloc'ed in a call and kept for the next: the invariant "releases" stops it at its first call, before any timed call (behind it, each timed call's inputs are new, made from a seed sent as it starts, and every timed output is checked: replay_first_output.cu, which keeps its memo where no call allocates, shows that one)
+// expect: wrong_answer
+// why: keeps the outputs of its last three calls of a size in buffers of its own, and from the fourth call on answers with the outputs of three calls back (an older hpclab cycled a timed run through three input sets at the same addresses, so those outputs were right). A check runs its two small sizes four more times each, on inputs at their range's ends (the invariant range_ends), in the same program as their random calls: the fourth call of a size is wrong there. Its buffers are cudaMalloc'ed in a call and kept for the next, which the invariant "releases" names beside it, at its first call, before any timed call (behind both, each timed call's inputs are new, made from a seed sent as it starts, and every timed output is checked: replay_first_output.cu, which keeps its memo where no call allocates, shows that one)
 #include "hpc.h"
 #include "vecadd3.h"
 
