@@ -1,5 +1,5 @@
-// expect: memcheck
-// why: the tiles are loaded without the zero fill, so for n not a multiple of 32 the edge tiles read p and q past their ends (a few KB, into the guard zone or the rest of the same allocation: no fault, sums right or wrong depending on what lies there), and memcheck reports the invalid reads at n = 7, 33 or 100; it names the cause of any wrong answer.
+// expect: cuda_error
+// why: the tiles are loaded without the zero fill, so for n not a multiple of 32 the edge tiles read p and q past their ends. At n = 1000 the last tiles read 24 rows of q past its end, 96 KB, past the 64 KiB guard zone into the unmapped page hpclab leaves after every device buffer: an illegal address in the plain run, which the file's own cudaCheckError() reports. Memcheck still names the line of the invalid read (at n = 7, 33 or 100, where the reads stay in the guard zone and its NaNs spoil the sums).
 /*
  * matmul.cu with one mistake: the tiles that stick out of the matrices
  * are not padded with zeros: the loads have no bound check.
