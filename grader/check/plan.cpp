@@ -93,7 +93,7 @@ std::vector<PlannedRun> range_ends_runs(const TaskSpec& spec, const TaskInfo& ta
 {
     std::vector<PlannedRun> runs;
     if (!task.judged_by(Invariant::range_ends)) return runs;
-    for (const SizeCase& s : sanitizer_sizes(spec, task, 2)) {
+    for (const SizeCase& s : sanitizer_sizes(spec, task, 1)) {
         const std::vector<InputFill> fills = spec.input_fills(s.params);
         if (fills.empty() || !all_inputs_filled(spec, s.params)) continue;
         for (const InputEnds ends : every_input_end()) {

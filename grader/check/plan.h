@@ -72,9 +72,12 @@ bool fits_gpu(const TaskSpec& spec, const Params& params, std::uint64_t gpu_memo
 // a multiple of a block or tile.
 std::vector<SizeCase> sanitizer_sizes(const TaskSpec& spec, const TaskInfo& task, std::size_t at_most);
 
-// The invariant range_ends: at the small sizes the sanitizer runs (two),
-// one run on each shape of every_input_end(), where every input of the
-// task is made from a fill. Nothing when the task opts out.
+// The invariant range_ends: at the first small size the sanitizer runs
+// (one not a multiple of a block or tile where there is one: a partial
+// block is where an end is mishandled), one run on each shape of
+// every_input_end(), where every input of the task is made from a fill.
+// Nothing when the task opts out. (At two sizes, the checks of a correct
+// file took 0.2 to 0.4 s more than without, on the H200.)
 std::vector<PlannedRun> range_ends_runs(const TaskSpec& spec, const TaskInfo& task, std::size_t index);
 
 // Bytes of every buffer of one call at this size.

@@ -31,7 +31,7 @@ constexpr std::array kTable = {
     InvariantInfo {Invariant::range_ends, "range_ends",
                    "right over the whole range of values the contract allows: inputs sorted up or down, every "
                    "element at the bottom or at the top of its range",
-                   "the outputs of calls at the task's small sizes whose inputs hpclab sorted, or set to the ends of "
+                   "the outputs of calls at one of the task's small sizes whose inputs hpclab sorted, or set to the ends of "
                    "the range its spec draws them from, in the same program as the random ones"},
 };
 

@@ -29,7 +29,7 @@ enum class Invariant {
     // no more than its outputs that live on the host (check/evidence.cpp,
     // from the call's copy records).
     device_finishes,
-    // Inputs over the whole range the contract allows: at its small sizes a
+    // Inputs over the whole range the contract allows: at a small size a
     // task also runs on inputs sorted up and down, and all at the bottom and
     // all at the top of the range its spec fills them from
     // (course/input_ends.h, check/plan.h).
