@@ -76,8 +76,9 @@ std::vector<SizeCase> sanitizer_sizes(const TaskSpec& spec, const TaskInfo& task
 // (one not a multiple of a block or tile where there is one: a partial
 // block is where an end is mishandled), one run on each shape of
 // every_input_end(), where every input of the task is made from a fill.
-// Nothing when the task opts out. (At two sizes, the checks of a correct
-// file took 0.2 to 0.4 s more than without, on the H200.)
+// Nothing when the task opts out. (With two sizes, the runs of a correct
+// file's check took 0.1 to 0.4 s more on the H200 than the day's earlier
+// checks without them: docs/results/check-times-h200.txt.)
 std::vector<PlannedRun> range_ends_runs(const TaskSpec& spec, const TaskInfo& task, std::size_t index);
 
 // Bytes of every buffer of one call at this size.
