@@ -1,5 +1,5 @@
 // The invariant range_ends (course/invariants.h): beside the random inputs,
-// every task runs at its small sizes on inputs at the ends of the range its
+// every task runs at one small size (check/plan.h) on inputs at the ends of the range its
 // spec fills them from (input_fills' [lo, hi], the values the contract
 // allows): sorted up, sorted down, every element at the bottom, every
 // element at the top. A value exactly at an end (a histogram's largest
@@ -30,7 +30,7 @@ void shape_inputs(const std::vector<InputFill>& fills, InputEnds ends, CallBuffe
 // In two or three words: "sorted up", "all at the top".
 const char* input_ends_name(InputEnds ends);
 
-// In words, with the values at this size: "every input at the top of its
+// In words, with the values at this size: "every element at the top of its
 // range (a = 1000000, b = 1000000)".
 std::string describe_input_ends(const std::vector<InputFill>& fills, InputEnds ends);
 
