@@ -37,6 +37,7 @@ public:
         for (std::size_t k = 0; k < idx.size(); ++k)
             expected[k] = static_cast<double>(a[idx[k]]) + static_cast<double>(b[idx[k]]);
     }
+    bool reads_known(const Params&) const override { return true; }  // c[i] from a[i] and b[i]
     Work work(const Params& p) const override { return {12.0 * static_cast<double>(p.at("n")), 0}; }
 
 private:

@@ -36,8 +36,8 @@ struct CheckInput {
     std::string_view printed_late; // ...and after it returned (kernel output the host did not wait for)
     std::uint64_t sample_seed = 0; // for checks that sample large outputs
     // Non-empty: the indices compared in every output, sorted and each once
-    // (a pointwise task's timed call, whose inputs exist only there:
-    // TaskSpec::pointwise). Every element is still checked for the poison.
+    // (a timed call of a task whose reads are known, its inputs made only
+    // there: TaskSpec::reads_known). Every element is still checked for the poison.
     std::span<const std::uint64_t> sample;
     // Reference operations one call may cost before the comparison samples
     // (every element is still checked for the poison).
@@ -77,6 +77,16 @@ struct InputFill {
 // Every input of `call` that a fill names, made from `seed`.
 void apply_fills(const std::vector<InputFill>& fills, std::uint64_t seed, CallBuffers& call);
 
+// Reference operations an element past which a spec's reference() is
+// handed the whole sample at once (compare_outputs): it can share work
+// between elements, as matmul gathers each column of q once for all of it.
+inline constexpr double kCostlyReference = 64;
+
+// Elements [begin, end) of one buffer.
+struct ElementRange {
+    std::uint64_t begin = 0, end = 0;
+};
+
 class TaskSpec;
 // Whether every input of the task at this size has a fill (no inputs: true).
 bool all_inputs_filled(const TaskSpec& spec, const Params& params);
@@ -84,11 +94,11 @@ bool all_inputs_filled(const TaskSpec& spec, const Params& params);
 // first and last 256, and one random index in each of `budget` equal strata
 // between them (all of them when `budget` covers the count).
 std::vector<std::uint64_t> sample_indices(std::uint64_t count, std::uint64_t budget, std::uint64_t seed);
-// The fills of a pointwise task (TaskSpec::pointwise) made only where
-// output elements `at` of `outputs` elements read them: the rest of each
-// input is left as it was.
-void apply_fills_at(const std::vector<InputFill>& fills, std::uint64_t seed, CallBuffers& call, std::uint64_t outputs,
-                    std::span<const std::uint64_t> at);
+// The fills of a task whose reads are known (TaskSpec::reads_known) made
+// only where output elements `at` of `outputs` elements read them
+// (TaskSpec::reads): the rest of each input is left as it was.
+void apply_fills_read(const TaskSpec& spec, const Params& params, std::uint64_t seed, CallBuffers& call,
+                      std::uint64_t outputs, std::span<const std::uint64_t> at);
 
 class TaskSpec {
 public:
@@ -113,13 +123,20 @@ public:
                            std::span<const std::uint64_t> indices, std::span<double> expected,
                            std::span<double> scale) const;
     // Operations per reference element: past a budget, a sample is compared.
+    // Past kCostlyReference, reference() gets the whole sample in one call
+    // and spreads it over the threads itself (util/parallel.h).
     virtual double reference_cost(const Params&) const { return 1; }
-    // True when element i of every output (all of one count, m) is computed
-    // from elements [i*w, (i+1)*w) of each input alone, w = the input's
-    // count / m, and the default check() judges it. A large timed call of
-    // such a task is judged on a sample drawn after the call, its inputs
-    // made again only where the sample reads them (run/task_runner.cpp).
-    virtual bool pointwise(const Params&) const { return false; }
+    // True when reads() says which input elements the reference of each
+    // output element reads (every output of one count, m), and the default
+    // check() judges it. A large timed call of such a task is judged on a
+    // sample drawn after the call, its inputs made again only where the
+    // sample reads them (run/task_runner.cpp). A CPU test holds the claim
+    // for every spec that makes it (tests/cpu/course/test_reads_known.cpp).
+    virtual bool reads_known(const Params&) const { return false; }
+    // The elements of `input` that output element i of m reads. By default
+    // its share: [i*w, (i+1)*w), w = the input's count / m (vecadd: a[i]
+    // and b[i]; aos_soa: the fields of particle i).
+    virtual ElementRange reads(const Params&, const BufferDecl& input, std::uint64_t m, std::uint64_t i) const;
     // Where index i of an output is, in the lab's words ("row 3, column 17").
     virtual std::string locate(const Params& params, std::string_view output, std::uint64_t index) const;
     virtual Work work(const Params&) const { return {}; }

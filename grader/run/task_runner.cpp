@@ -296,8 +296,8 @@ std::vector<std::vector<std::string>> modified_inputs(const RunRequest& req, con
     return modified;
 }
 
-// The elements of each output of a pointwise task (TaskSpec::pointwise:
-// all its outputs have one count).
+// The elements of each output of a task whose reads are known
+// (TaskSpec::reads_known: all its outputs have one count).
 std::uint64_t output_count(const PreparedExchange& ex)
 {
     for (const BufferDecl& d : ex.file->decls())
@@ -305,45 +305,61 @@ std::uint64_t output_count(const PreparedExchange& ex)
     return 0;
 }
 
-// A parent-clock call's buffers: its inputs made again here from the seed it
-// was sent (the program's copy never came back), its outputs as written.
-// With a sample (a pointwise task: judged_sample), the inputs are made only
-// where the sample's elements read them.
+// The inputs of a parent-clock run's calls, made again here from each
+// call's seed (the program's copy never came back): one allocation for
+// every call of the run, made on first use (a fresh one a call spent more
+// time on its pages than on its values: 290 ms a call of warpreduce's 2^25
+// floats on two CPUs, 95 ms refilled).
+struct RevealedInputs {
+    std::optional<OwnedCallBuffers> buffers;
+
+    CallBuffers& view(const PreparedExchange& ex)
+    {
+        if (!buffers) {
+            std::vector<BufferDecl> inputs;
+            for (const BufferDecl& d : ex.file->decls())
+                if (d.role == Role::input) inputs.push_back(d);
+            buffers.emplace(inputs, OwnedCallBuffers::Contents::unfilled);
+        }
+        return buffers->view();
+    }
+};
+
+// A parent-clock call's buffers: its inputs made from the seed it was sent,
+// its outputs as written. With a sample (a task whose reads are known:
+// judged_sample), the inputs are made only where the sample's elements
+// read them.
 struct RevealedCall {
-    OwnedCallBuffers inputs;
     CallBuffers view;
     std::vector<std::uint64_t> sample;  // empty: every element is judged
 };
 
-std::unique_ptr<RevealedCall> revealed_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k,
-                                            std::uint64_t seed, std::vector<std::uint64_t> sample)
+RevealedCall revealed_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k, std::uint64_t seed,
+                           std::vector<std::uint64_t> sample, RevealedInputs& made)
 {
     const CallBuffers in_file = ex.file->call(k);  // its outputs alone
-    std::vector<BufferDecl> inputs;
-    for (const BufferDecl& d : ex.file->decls())
-        if (d.role == Role::input) inputs.push_back(d);
+    CallBuffers& inputs = made.view(ex);
     // Every input of a parent-clock call is a fill (run_task), which writes
-    // all of it; a sample's reference reads only what apply_fills_at writes.
-    auto rc = std::make_unique<RevealedCall>(
-        RevealedCall {OwnedCallBuffers(inputs, OwnedCallBuffers::Contents::unfilled), {}, std::move(sample)});
-    if (rc->sample.empty()) apply_fills(req.spec->input_fills(req.params), seed, rc->inputs.view());
-    else apply_fills_at(req.spec->input_fills(req.params), seed, rc->inputs.view(), output_count(ex), rc->sample);
+    // all of it; a sample's reference reads only what apply_fills_read writes.
+    if (sample.empty()) apply_fills(req.spec->input_fills(req.params), seed, inputs);
+    else apply_fills_read(*req.spec, req.params, seed, inputs, output_count(ex), sample);
+    RevealedCall rc {{}, std::move(sample)};
     for (const BufferDecl& d : ex.file->decls())  // in the job's order: guard bits name them by place
-        rc->view.add(d, (d.role == Role::input ? rc->inputs.view() : in_file).entry(d.name).bytes);
+        rc.view.add(d, (d.role == Role::input ? inputs : in_file).entry(d.name).bytes);
     return rc;
 }
 
-// The elements a pointwise task's large timed call is judged on
-// (run_recipe.h, kTimedPointwiseSample): drawn now, after the program ended,
+// The elements a large timed call of a task whose reads are known is judged
+// on (run_recipe.h, kTimedSample): drawn now, after the program ended,
 // keyed by the exchange's hash key, which never left hpclab. None (every
 // element) for any other task, a small call, or a run whose outputs are
 // shown whole (on_first_outputs).
 std::vector<std::uint64_t> judged_sample(const RunRequest& req, const PreparedExchange& ex, std::uint64_t seed)
 {
-    if (!req.spec->pointwise(req.params) || req.on_first_outputs) return {};
+    if (!req.spec->reads_known(req.params) || req.on_first_outputs) return {};
     const std::uint64_t outputs = output_count(ex);
-    if (outputs <= 4 * kTimedPointwiseSample) return {};
-    return sample_indices(outputs, kTimedPointwiseSample, mix64(ex.hash_key ^ seed));
+    if (outputs <= 4 * kTimedSample) return {};
+    return sample_indices(outputs, kTimedSample, mix64(ex.hash_key ^ seed));
 }
 
 // The commitment to a call's outputs (wire/reveal.h), as the harness makes it.
@@ -419,7 +435,7 @@ std::uint32_t calls_done(const RunRequest& req, const PreparedExchange& ex, cons
 // must be those the program committed to as it said done.
 CallReport judge_revealed_call(const RunRequest& req, const PreparedExchange& ex, std::uint32_t k,
                                const std::vector<std::string_view>& printed, const DrivenCalls& driven,
-                               RunReport& report, double& commitment_ms)
+                               RevealedInputs& made, RunReport& report, double& commitment_ms)
 {
     const std::uint32_t j = req.empty_calls + k;
     if (!req.judge_outputs) {
@@ -427,11 +443,11 @@ CallReport judge_revealed_call(const RunRequest& req, const PreparedExchange& ex
         c.parent_ms = driven.parent_ms[j];
         return c;
     }
-    const auto call = revealed_call(req, ex, k, driven.seeds[j], judged_sample(req, ex, driven.seeds[j]));
-    CallReport c = judge_call(req, ex, k, call->view, printed, {}, call->sample);
+    const RevealedCall call = revealed_call(req, ex, k, driven.seeds[j], judged_sample(req, ex, driven.seeds[j]), made);
+    CallReport c = judge_call(req, ex, k, call.view, printed, {}, call.sample);
     c.parent_ms = driven.parent_ms[j];
     const auto t_commitment = Clock::now();
-    const bool committed = !c.done || commitment_of(call->view, driven.seeds[j]) == driven.commitments[j];
+    const bool committed = !c.done || commitment_of(call.view, driven.seeds[j]) == driven.commitments[j];
     commitment_ms += ms_since(t_commitment);
     if (!committed && report.status != RunStatus::tampered) {
         report.status = RunStatus::tampered;
@@ -440,8 +456,8 @@ CallReport judge_revealed_call(const RunRequest& req, const PreparedExchange& ex
                                             k + 1);
     }
     if (k == 0 && c.done) {
-        report.computed = req.spec->summarize(req.params, call->view);
-        if (req.on_first_outputs) req.on_first_outputs(call->view);
+        report.computed = req.spec->summarize(req.params, call.view);
+        if (req.on_first_outputs) req.on_first_outputs(call.view);
     }
     return c;
 }
@@ -455,10 +471,11 @@ void judge_calls(const RunRequest& req, const PreparedExchange& ex, const SeenCa
     const auto printed = split_at_markers(printed_text, ex.marker);
     const std::uint32_t done = calls_done(req, ex, seen, driven);
     const auto modified = req.parent_clock ? std::vector<std::vector<std::string>>(1) : modified_inputs(req, ex, done);
+    RevealedInputs made;
     for (std::uint32_t k = 0; k < req.ncalls; ++k) {
         if (k >= done) report.calls.push_back(CallReport {});
         else if (req.parent_clock)
-            report.calls.push_back(judge_revealed_call(req, ex, k, printed, driven, report, commitment_ms));
+            report.calls.push_back(judge_revealed_call(req, ex, k, printed, driven, made, report, commitment_ms));
         else report.calls.push_back(judge_call(req, ex, k, ex.file->call(k), printed, modified[k % ex.file->nsets()]));
         if (k < seen.observed_ms.size()) report.calls.back().observed_ms = seen.observed_ms[k];
     }

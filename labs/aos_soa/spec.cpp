@@ -45,7 +45,7 @@ void moved(double x, double vx, double& expected, double& scale)
 // The update's reference and its words, whatever the layout.
 class MoveTask : public TaskSpec {
 public:
-    bool pointwise(const Params&) const override { return true; }  // particle i from particle i
+    bool reads_known(const Params&) const override { return true; }  // particle i from particle i
     std::string locate(const Params&, std::string_view, std::uint64_t i) const override
     {
         return fmt::format("particle {}", i);
@@ -112,7 +112,7 @@ public:
 
 class ConvertTask final : public TaskSpec {
 public:
-    bool pointwise(const Params&) const override { return true; }  // particle i's fields from particle i
+    bool reads_known(const Params&) const override { return true; }  // particle i's fields from particle i
     std::vector<BufferDecl> buffers(const Params& p) const override
     {
         const std::uint64_t n = param_u64(p, "n");

@@ -38,6 +38,13 @@ public:
             expected[t] = src[y * width + x];
         }
     }
+    bool reads_known(const Params&) const override { return true; }
+    ElementRange reads(const Params& params, const BufferDecl&, std::uint64_t, std::uint64_t i) const override
+    {
+        const std::uint64_t width = param_u64(params, "width"), height = param_u64(params, "height");
+        const std::uint64_t at = (height - 1 - i % height) * width + i / height;  // as reference() reads it
+        return {at, at + 1};
+    }
     std::string locate(const Params& params, std::string_view, std::uint64_t index) const override
     {
         const std::uint64_t height = param_u64(params, "height");

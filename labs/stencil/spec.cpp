@@ -31,6 +31,12 @@ public:
         }
     }
     double reference_cost(const hpclab::Params&) const override { return 2 * kRadius + 1; }
+    bool reads_known(const hpclab::Params&) const override { return true; }
+    hpclab::ElementRange reads(const hpclab::Params&, const hpclab::BufferDecl&, std::uint64_t,
+                               std::uint64_t i) const override
+    {
+        return {i, i + 2 * kRadius + 1};  // out[i] from in[i .. i + 2*RADIUS]
+    }
     std::string locate(const hpclab::Params&, std::string_view, std::uint64_t i) const override
     {
         return fmt::format("the sum of in[{}..{}], centred on in[{}]", i, i + 2 * kRadius, i + kRadius);

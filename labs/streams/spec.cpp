@@ -16,7 +16,7 @@ constexpr double kBound = 536870912.0;
 
 class ScaleSpec : public TaskSpec {
 public:
-    bool pointwise(const Params&) const override { return true; }  // y[i] from x[i]
+    bool reads_known(const Params&) const override { return true; }  // y[i] from x[i]
     std::vector<BufferDecl> buffers(const Params& p) const override
     {
         const std::uint64_t n = param_u64(p, "n");

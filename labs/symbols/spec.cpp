@@ -51,6 +51,13 @@ public:
         }
     }
     double reference_cost(const Params&) const override { return NCOEFF; }
+    // y[i] from x[i] and every coefficient.
+    bool reads_known(const Params&) const override { return true; }
+    ElementRange reads(const Params&, const BufferDecl& input, std::uint64_t, std::uint64_t i) const override
+    {
+        if (input.name == "coeff") return {0, input.count};
+        return {i, i + 1};
+    }
     std::string locate(const Params&, std::string_view, std::uint64_t index) const override
     {
         return fmt::format("y[{}], the polynomial at x[{}]", index, index);
