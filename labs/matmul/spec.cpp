@@ -43,14 +43,14 @@ public:
         const std::uint64_t n = param_u64(params, "n");
         const float* p = in.get<float>("p").data();
         const float* q = in.get<float>("q").data();
+        // The indices by column (a counting sort: a call hands the whole
+        // sample at once, up to n * n indices), each thread a run of columns.
+        std::vector<std::uint64_t> column_start(n + 1, 0);
+        for (const std::uint64_t i : idx) ++column_start[i % n + 1];
+        for (std::uint64_t j = 0; j < n; ++j) column_start[j + 1] += column_start[j];
         std::vector<std::size_t> order(idx.size());
-        std::iota(order.begin(), order.end(), std::size_t {0});
-        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return std::make_pair(idx[a] % n, idx[a]) < std::make_pair(idx[b] % n, idx[b]);
-        });
-        // Large n is few indices per batch but n operations each: the batch
-        // is then shared by threads (each gathers its own columns).
-        const std::uint64_t grain = std::max<std::uint64_t>(256, (std::uint64_t {1} << 25) / n);
+        for (std::size_t t = 0; t < idx.size(); ++t) order[column_start[idx[t] % n]++] = t;
+        const std::uint64_t grain = 64;
         parallel_for(
             order.size(),
             [&](std::uint64_t begin, std::uint64_t end) {
