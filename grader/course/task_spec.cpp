@@ -205,8 +205,8 @@ Comparison compare_with_reference(const OutputCheck& c)
 {
     // A costly reference (TaskSpec::reference_cost) gets the whole sample
     // at once and spreads it over the threads itself: matmul then gathers
-    // each column of q once, not once an element (at n = 2048, 1.66 s a
-    // call on two CPUs, 0.22 s this way). A cheap one gets batches.
+    // each column of q once, not once an element (commit 1be5705 has the
+    // times). A cheap one gets batches.
     const bool costly = c.cost > kCostlyReference;
     const auto batch = costly ? std::max<std::uint64_t>(c.sample.size, 1)
                               : static_cast<std::uint64_t>(std::clamp((1u << 16) / c.cost, 64.0, double(1u << 16)));

@@ -40,7 +40,8 @@ inline constexpr double kTimedReferenceBudget = 2e7;
 // poison and bound by the call's commitment; the correctness runs compare
 // every element. What it saves: making the inputs of aos_soa's timed soa
 // calls (eight arrays of 2^24 floats each) took longer than timing them, and
-// judging stencil's nine timed calls at 2^24 whole took 0.7 s on an H200.
+// judging stencil's nine timed calls at 2^24 whole took longer than its
+// GPU turn (docs/results/check-times-h200.txt).
 inline constexpr std::uint64_t kTimedSample = 4096;
 // Empty calls a trusted program's timed run starts with (wire::Handshake):
 // their median on the parent's clock is the harness's own cost of a call.

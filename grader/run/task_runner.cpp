@@ -308,8 +308,7 @@ std::uint64_t output_count(const PreparedExchange& ex)
 // The inputs of a parent-clock run's calls, made again here from each
 // call's seed (the program's copy never came back): one allocation for
 // every call of the run, made on first use (a fresh one a call spent more
-// time on its pages than on its values: 290 ms a call of warpreduce's 2^25
-// floats on two CPUs, 95 ms refilled).
+// time on its pages than on its values: commit 1be5705 has the times).
 struct RevealedInputs {
     std::optional<OwnedCallBuffers> buffers;
 
