@@ -206,10 +206,9 @@ Comparison compare_with_reference(const OutputCheck& c)
     // A costly reference (TaskSpec::reference_cost) gets the whole sample
     // at once and spreads it over the threads itself: matmul then gathers
     // each column of q once, not once an element (commit 1be5705 has the
-    // times). A cheap one gets batches.
-    const bool costly = c.cost > kCostlyReference;
-    const auto batch = costly ? std::max<std::uint64_t>(c.sample.size, 1)
-                              : static_cast<std::uint64_t>(std::clamp((1u << 16) / c.cost, 64.0, double(1u << 16)));
+    // times). A cheap one gets batches, spread here.
+    if (c.cost > kCostlyReference) return compare_range(c, 0, c.sample.size, std::max<std::uint64_t>(c.sample.size, 1));
+    const auto batch = static_cast<std::uint64_t>(std::clamp((1u << 16) / c.cost, 64.0, double(1u << 16)));
     Comparison whole;
     std::mutex m;
     parallel_for(

@@ -6,10 +6,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
-#include <numeric>
-#include <utility>
 
 namespace {
 
