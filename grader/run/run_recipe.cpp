@@ -89,7 +89,10 @@ double wall_limit_s(const LabInfo& lab, RunUse use, double hang_after_s)
 {
     switch (use) {
     case RunUse::big: return lab.big_wall_limit_s;
-    case RunUse::sanitizer: return std::max(60.0, 4 * lab.wall_limit_s);
+    case RunUse::sanitizer: {
+        const double lab_limit = std::max(60.0, kSanitizerSlowdown * lab.wall_limit_s);
+        return hang_after_s > 0 ? std::min(lab_limit, kSanitizerSlowdown * hang_after_s) : lab_limit;
+    }
     case RunUse::plain: break;
     }
     return hang_after_s > 0 ? std::min(lab.wall_limit_s, hang_after_s) : lab.wall_limit_s;
@@ -104,7 +107,7 @@ RunRequest correctness_run(const RunTarget& target, const CorrectnessOptions& o)
     if (o.under_sanitizer) {
         req.trace = RunRequest::Trace::none;
         req.guard_zones = false;
-        req.wall_limit_s = wall_limit_s(*target.lab, RunUse::sanitizer);
+        req.wall_limit_s = wall_limit_s(*target.lab, RunUse::sanitizer, o.hang_after_s);
     } else if (!target.big) {
         req.wall_limit_s = wall_limit_s(*target.lab, RunUse::plain, o.hang_after_s);
     }
