@@ -22,6 +22,15 @@ namespace hpclab::test {
 
 inline std::filesystem::path course_root() { return HPCLAB_TEST_ROOT; }
 inline std::filesystem::path test_data() { return HPCLAB_TEST_DATA; }
+// The docs' pages: the README and docs/*.md, by name.
+inline std::vector<std::filesystem::path> doc_pages()
+{
+    std::vector<std::filesystem::path> out = {course_root() / "README.md"};
+    for (const auto& e : std::filesystem::directory_iterator(course_root() / "docs"))
+        if (e.path().extension() == ".md") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 // The course's real catalog, read once.
 inline const Catalog& catalog()

@@ -38,15 +38,6 @@ std::string read(const std::filesystem::path& p)
     return s.str();
 }
 
-// The docs' pages: docs/*.md and the README, by name.
-std::vector<std::filesystem::path> pages()
-{
-    std::vector<std::filesystem::path> out = {test::course_root() / "README.md"};
-    for (const auto& e : std::filesystem::directory_iterator(test::course_root() / "docs"))
-        if (e.path().extension() == ".md") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 // Every results file of docs/results/, its figures computed as --report does.
 std::vector<BenchResults> recorded_results()
@@ -233,7 +224,7 @@ TEST_CASE("docs: every page's generated tables and figures are the rendering of 
 {
     const BenchResults results = docs_results();
     int generated = 0;
-    for (const auto& page : pages()) {
+    for (const auto& page : test::doc_pages()) {
         const std::string doc = read(page);
         if (doc.find(kSectionBegin) == std::string::npos && doc.find(kFigureBegin) == std::string::npos) continue;
         CAPTURE(page.filename().string());
@@ -357,7 +348,7 @@ TEST_CASE("docs: no measured figure outside the generated parts that no results 
     const auto held = held_values(recorded_results());
     std::vector<std::string> strays;
     std::set<const Allowed*> allowances_used;
-    for (const auto& page : pages()) {
+    for (const auto& page : test::doc_pages()) {
         const std::string name = page.filename().string();
         std::istringstream lines(prose_of(read(page), name));
         int number = 0;

@@ -4,6 +4,7 @@
 // A count written when the course had fewer labs fails here.
 #include "bench/plan.h"
 #include "test_support.h"
+#include "util/text_file.h"
 
 #include <doctest/doctest.h>
 
@@ -11,7 +12,6 @@
 
 #include <array>
 #include <cctype>
-#include <fstream>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -21,14 +21,6 @@
 using namespace hpclab;
 
 namespace {
-
-std::string read(const std::filesystem::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // "14", "fourteen" or "Fourteen"; nothing for any other word.
 std::optional<int> number(std::string word)
@@ -70,12 +62,9 @@ TEST_CASE("docs: the counts of labs a page states are the course's")
 {
     const int labs = static_cast<int>(test::catalog().labs().size());
     const int swept = static_cast<int>(labs_with_sweeps(test::catalog()).size());
-    std::vector<std::filesystem::path> pages = {test::course_root() / "README.md"};
-    for (const auto& e : std::filesystem::directory_iterator(test::course_root() / "docs"))
-        if (e.path().extension() == ".md") pages.push_back(e.path());
     int seen = 0;
-    for (const auto& page : pages)
-        for (const Stated& s : stated_counts(read(page))) {
+    for (const auto& page : test::doc_pages())
+        for (const Stated& s : stated_counts(read_text_file(page).value_or(""))) {
             ++seen;
             const int want = s.of_sweeps ? swept : labs;
             if (s.count != want)

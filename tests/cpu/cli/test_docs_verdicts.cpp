@@ -5,6 +5,7 @@
 // page, the line and the title it should be.
 #include "course/verdict.h"
 #include "test_support.h"
+#include "util/text_file.h"
 #include "util/text.h"
 
 #include <doctest/doctest.h>
@@ -12,7 +13,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -98,23 +98,12 @@ std::vector<Misnamed> verdicts_not_as_printed(const std::string& text)
     return out;
 }
 
-std::string read(const std::filesystem::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("docs: every verdict a page names is written as the screen prints it")
 {
-    std::vector<std::filesystem::path> pages = {test::course_root() / "README.md"};
-    for (const auto& e : std::filesystem::directory_iterator(test::course_root() / "docs"))
-        if (e.path().extension() == ".md") pages.push_back(e.path());
-    for (const auto& page : pages) {
-        const std::string text = read(page);
+    for (const auto& page : test::doc_pages()) {
+        const std::string text = read_text_file(page).value_or("");
         for (const Misnamed& m : verdicts_not_as_printed(text))
             FAIL_CHECK(fmt::format("{}:{}: \"{}\" is no verdict hpclab prints (hpclab verdicts: its titles, "
                                        "in capitals)",
