@@ -1,5 +1,7 @@
 #include "kit/student_kit.h"
 
+#include "kit/kit_docs.h"
+
 #include "run/process.h"
 #include "student/committed_file.h"
 #include "util/text_file.h"
@@ -61,7 +63,7 @@ std::string kit_readme(const Catalog& catalog)
         labs += fmt::format("| {} | [{}](docs/{}.md) | {} |\n", lab.order, lab.id, lab.id, lab.title);
     return fmt::format(R"(# The CUDA Programming labs
 
-Ten hands-on labs after Moreno Marzolla's lecture "CUDA Programming" (University of Bologna,
+{} hands-on labs after Moreno Marzolla's lecture "CUDA Programming" (University of Bologna,
 CC BY-SA 4.0): from a kernel that says hello to a shared-memory matrix product. Each lab is a
 skeleton `labs/<lab>/<lab>.cu` with numbered `TODO` steps, a walkthrough in `docs/`, and
 `hpclab`, which runs your code on the GPU and checks it against a CPU reference.
@@ -92,9 +94,11 @@ cmake --workflow --preset default    # configures, builds and runs the tests
 This kit has no solutions. The speed checks time your code against the course's own tuned
 version of each lab, shipped compiled in `baselines/` for the GPUs of compute capability 7.5 and
 newer; it needs the CUDA Toolkit of the major version it was built with (`baselines/manifest.json`).
-The tests check that every skeleton compiles and, on a GPU, that it does not pass yet.
+The tests check that every skeleton compiles and, on a GPU, that it does not pass yet. The
+walkthroughs in `docs/` are the course's: what they name that only the course has (a solution, a
+file of `bench/`, a command with `--solution`) is marked "the course's: not in this kit".
 )",
-                       labs);
+                       catalog.labs().size(), labs);
 }
 
 std::string kit_tests(const Catalog& catalog)
@@ -144,6 +148,16 @@ void compile_baselines(const Toolchain& tc, const Catalog& catalog, const KitOpt
     write(o.out / "baselines" / "manifest.json", manifest + "\n  }\n}\n");
 }
 
+// The kit's walkthroughs, each mention of what only the course has marked
+// where it stands (kit/kit_docs.h), once the kit holds all it will.
+void mark_course_only_docs(const fs::path& course, const fs::path& kit)
+{
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(kit / "docs", ec))
+        if (e.path().extension() == ".md")
+            write(e.path(), mark_course_only(read_text_file(e.path()).value_or(""), course, kit));
+}
+
 bool commit_kit(const fs::path& kit)
 {
     const auto git = [&](std::vector<std::string> args) {
@@ -190,6 +204,7 @@ KitResult export_student_kit(const Toolchain& tc, const Catalog& catalog, const 
         write(o.out / "README.md", kit_readme(catalog));
         write(o.out / "tests" / "CMakeLists.txt", kit_tests(catalog));
         compile_baselines(tc, catalog, o, r);
+        mark_course_only_docs(root, o.out);
     } catch (...) {
         fs::remove_all(o.out, ec);  // nothing half made
         throw;

@@ -2,6 +2,7 @@
 // the course's own skeletons, the speed baselines compiled (and linked as
 // they are), its own README and tests, one git commit; and hpclab run in it
 // says plainly that there are no solutions.
+#include "kit/kit_docs.h"
 #include "kit/student_kit.h"
 #include "student/committed_file.h"
 #include "test_support.h"
@@ -10,6 +11,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
+
+#include <fmt/format.h>
 
 using namespace hpclab;
 using hpclab::test::catalog;
@@ -50,6 +54,18 @@ TEST_CASE("student kit: no answers in it, the course's skeletons, the baselines 
     for (const char* absent : {"solutions", "bench", "tests/broken", "tests/hostile", "examples", "scripts", ".ci"})
         CHECK_MESSAGE(!fs::exists(kit / absent), absent);
     CHECK(has(read_text_file(kit / "README.md").value_or(""), "This kit has no solutions."));
+    CHECK(has(read_text_file(kit / "README.md").value_or(""), fmt::format("{} hands-on labs", catalog().labs().size())));
+    // Every path and command the kit's walkthroughs quote is in the kit, or marked the course's where it stands.
+    int marked = 0;
+    for (const auto& e : fs::directory_iterator(kit / "docs")) {
+        if (e.path().extension() != ".md") continue;
+        const std::string page = read_text_file(e.path()).value_or("");
+        CAPTURE(e.path().filename().string());
+        CHECK(page == mark_course_only(page, course_root(), kit));  // nothing left to mark
+        for (std::size_t at = page.find(kCourseOnlyMark); at != std::string::npos; at = page.find(kCourseOnlyMark, at + 1))
+            ++marked;
+    }
+    CHECK(marked > 0);
     CHECK(has(read_text_file(kit / "tests" / "CMakeLists.txt").value_or(""), "hpclab selftest ${id} --skeleton"));
 
     const Catalog kit_catalog = Catalog::load(kit);
@@ -94,4 +110,26 @@ TEST_CASE("student kit: no answers in it, the course's skeletons, the baselines 
         CHECK(reset.exit_code == 0);
         CHECK(read_text_file(kit / "labs/vecadd3/vecadd3.cu") == skeleton);
     }
+}
+
+TEST_CASE("student kit: a walkthrough's mentions of what only the course has are marked where they stand")
+{
+    const TempDir d;
+    const fs::path kit = d.path() / "kit";
+    fs::create_directories(kit / "labs" / "vecadd3");
+    std::ofstream(kit / "labs" / "vecadd3" / "vecadd3.cu") << "// skeleton\n";
+    const std::string page = "# vecadd3\n"
+                             "Read `labs/vecadd3/vecadd3.cu`, then `solutions/vecadd3/vecadd3.cu` and "
+                             "`bench/<lab>/tuned.cu`; grades go to `grades/vecadd3.csv`.\n"
+                             "Run `hpclab run vecadd3 --solution` or `hpclab run vecadd3`.\n"
+                             "```sh\nhpclab run vecadd3 --solution\nhpclab check vecadd3\n```\n";
+    const std::string marked = mark_course_only(page, course_root(), kit);
+    const std::string m(kCourseOnlyMark);
+    CHECK(has(marked, "`labs/vecadd3/vecadd3.cu`, then"));           // in the kit
+    CHECK(has(marked, "`solutions/vecadd3/vecadd3.cu`" + m));       // the course's
+    CHECK(has(marked, "`bench/<lab>/tuned.cu`" + m));               // by its part before the placeholder
+    CHECK(has(marked, "`grades/vecadd3.csv`.\n"));                  // hpclab's output, no course path
+    CHECK(has(marked, "`hpclab run vecadd3 --solution`" + m + " or `hpclab run vecadd3`.\n"));
+    CHECK(has(marked, "hpclab run vecadd3 --solution   #" + m + "\nhpclab check vecadd3\n```\n"));
+    CHECK(mark_course_only(marked, course_root(), kit) == marked);  // once
 }
