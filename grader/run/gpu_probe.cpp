@@ -117,13 +117,25 @@ int nvml_minor(const std::string& uuid)
     return n->by_uuid(uuid.c_str(), &dev) == 0 && n->minor(dev, &m) == 0 ? static_cast<int>(m) : -1;
 }
 
+namespace {
+constexpr const char* kNoDriver = "no NVIDIA driver is installed (libcuda.so.1 not found)";
+}
+
+std::optional<std::string> no_gpu_driver()
+{
+    void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!lib) return kNoDriver;
+    dlclose(lib);
+    return std::nullopt;
+}
+
 GpuInfo probe_gpu(int index)
 {
     GpuInfo info;
     info.index = index;
     void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        info.why_not = "no NVIDIA driver is installed (libcuda.so.1 not found)";
+        info.why_not = kNoDriver;
         return info;
     }
     auto cuInit = symbol<CUresult (*)(unsigned)>(lib, "cuInit");

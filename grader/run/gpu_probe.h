@@ -39,6 +39,9 @@ std::vector<int> gpu_node_minors(const std::filesystem::path& dev = "/dev");
 
 // Device `index` as the CUDA driver numbers them (CUDA_VISIBLE_DEVICES applies).
 GpuInfo probe_gpu(int index = 0);
+// Why no GPU can be here, known in milliseconds without starting the driver
+// (its library is not installed): probe_gpu's reason; nothing when one may be.
+std::optional<std::string> no_gpu_driver();
 // Every visible GPU, in the driver's order (one entry saying why when there is none).
 std::vector<GpuInfo> probe_gpus();
 

@@ -3,6 +3,7 @@
 // before anything is built or run. No GPU is visible to these runs, so
 // they behave the same everywhere.
 #include "course/verdict.h"
+#include "run/gpu_probe.h"
 #include "test_support.h"
 #include "util/text_file.h"
 
@@ -230,6 +231,22 @@ TEST_CASE("cli: check of a file that does not compile says where, without a GPU 
     CHECK(has(r.out, "Compile error in"));
     CHECK(has(r.out, "broken.cu(4)"));
     CHECK(has(r.out, "COMPILE ERROR"));
+}
+
+TEST_CASE("cli: with no GPU driver, a check that expects a run's verdict skips before its compile, and compile_error still compiles")
+{
+    if (!no_gpu_driver()) {
+        MESSAGE("a GPU driver is installed here: the skip before the compile is for machines without one");
+        return;
+    }
+    TempDir dir;
+    const auto bad = dir.write("broken.cu", "this is not C\n");
+    ProcessResult r = run_hpclab({"check", "vecadd3", "--file", bad.string(), "--expect", "pass"});
+    CHECK(r.exit_code == 77);  // a compile would have found the error
+    CHECK(has(r.out, "pass is given only by a run on the GPU (not compiled)"));
+    r = run_hpclab({"check", "vecadd3", "--file", bad.string(), "--expect", "compile_error"});
+    CHECK(r.exit_code == 0);
+    CHECK(has(r.out, "expected compile_error: yes"));
 }
 
 TEST_CASE("cli: a set-up problem is hpclab's (exit 4), never a compile error of the student's")
