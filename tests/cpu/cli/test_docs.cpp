@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -38,18 +39,6 @@ std::string read(const std::filesystem::path& p)
     return s.str();
 }
 
-
-// Every results file of docs/results/, its figures computed as --report does.
-std::vector<BenchResults> recorded_results()
-{
-    std::vector<BenchResults> out;
-    for (const auto& e : std::filesystem::directory_iterator(test::course_root() / "docs" / "results"))
-        if (e.path().extension() == ".json") {
-            out.push_back(read_results_file(e.path()));
-            compute_metrics(out.back().rows, out.back().header.gpu);
-        }
-    return out;
-}
 
 BenchResults docs_results()
 {
@@ -239,7 +228,7 @@ namespace {
 
 // A measured figure as prose writes it: its value and half its last digit,
 // in base units (ms, bytes/s, FLOP/s, a fraction, a ratio).
-enum class Measure { time_ms, bytes_per_s, flops_per_s, fraction, ratio };
+enum class Measure { time_ms, seconds, bytes_per_s, flops_per_s, fraction, ratio };
 struct Quoted {
     Measure what;
     double value = 0, half_step = 0;
@@ -265,6 +254,11 @@ std::vector<Quoted> quoted_figures(const std::string& line)
         {std::regex(R"((\d+(?:\.\d+)?) ?(TB/s|GB/s|MB/s))"), 1, Measure::bytes_per_s},
         {std::regex(R"((\d+(?:\.\d+)?) ?(TFLOP/s|GFLOP/s))"), 1, Measure::flops_per_s},
         {std::regex(R"((?:^|[^\w.])(\d+(?:\.\d+)?)x(?!\w))"), 1, Measure::ratio},
+        // Seconds (not the end of "N min M s", read whole below); a speed-up in words: a
+        // decimal "N.N times" is never a count, nor is "N times slower".
+        {std::regex(R"((?:^|[^\w.])(\d+(?:\.\d+)?) ?(?:s|seconds?)(?![\w/]))"), 1, Measure::seconds},
+        {std::regex(R"((?:^|[^\w.])(\d+\.\d+) times(?!\w))"), 1, Measure::ratio},
+        {std::regex(R"((?:^|[^\w.])(\d+) times (?:slower|faster))"), 1, Measure::ratio},
         {std::regex(R"((\d+(?:\.\d+)?) ?(%) of (?:a |an |the )?(?:device )?(?:copy|cuBLAS|CUB|limit|library|bandwidth))"), 1,
          Measure::fraction},
         {std::regex(R"((?:^|[^\w.%])(\d*\.\d+|1) of (?:a |an |the )?(?:device )?(?:copy|cuBLAS|CUB|limit|library))"), 1,
@@ -274,8 +268,25 @@ std::vector<Quoted> quoted_figures(const std::string& line)
                                                        {"GB/s", 1e9}, {"MB/s", 1e6},   {"TFLOP/s", 1e12},
                                                        {"GFLOP/s", 1e9}, {"%", 1e-2}};
     std::vector<Quoted> out;
+    // First the figures of two numbers, blanked before the others are read: ranges, each end a
+    // figure ("1.29..1.38x", "1.5 to 4 times slower"), and "N min M s".
+    static const std::regex range(R"((\d+(?:\.\d+)?)(?:\.\.| to )(\d+(?:\.\d+)?)(?:x(?!\w)| times (?:slower|faster)))");
+    static const std::regex min_s(R"((\d+) min (\d+) s(?![\w/]))");
+    std::string rest = line;
+    const auto blank = [&](const std::smatch& m) {
+        std::fill_n(rest.begin() + m.position(0), m.length(0), ' ');
+    };
+    for (std::sregex_iterator it(line.begin(), line.end(), range), end; it != end; ++it) {
+        for (int g : {1, 2})
+            out.push_back({Measure::ratio, std::stod((*it)[g].str()), half_step_of((*it)[g].str()), (*it).str()});
+        blank(*it);
+    }
+    for (std::sregex_iterator it(line.begin(), line.end(), min_s), end; it != end; ++it) {
+        out.push_back({Measure::seconds, 60 * std::stod((*it)[1].str()) + std::stod((*it)[2].str()), 0.5, (*it).str()});
+        blank(*it);
+    }
     for (const Pattern& p : patterns)
-        for (std::sregex_iterator it(line.begin(), line.end(), p.re), end; it != end; ++it) {
+        for (std::sregex_iterator it(rest.begin(), rest.end(), p.re), end; it != end; ++it) {
             const std::string number = (*it)[p.number].str();
             const double scale = (*it)[p.number + 1].matched ? unit.at((*it)[p.number + 1].str()) : 1.0;
             out.push_back({p.what, std::stod(number) * scale, half_step_of(number) * scale, (*it).str()});
@@ -283,11 +294,28 @@ std::vector<Quoted> quoted_figures(const std::string& line)
     return out;
 }
 
-// The values a results file holds, by what they measure.
-std::map<Measure, std::vector<double>> held_values(const std::vector<BenchResults>& files)
+// The values each results file holds, by what they measure: a benchmark's
+// rows as --report computes them; in a text file, every figure written as
+// prose writes them.
+using Held = std::map<Measure, std::vector<double>>;
+std::map<std::string, Held> held_values()
 {
-    std::map<Measure, std::vector<double>> held;
-    for (const BenchResults& f : files) {
+    std::map<std::string, Held> files;
+    for (const auto& e : std::filesystem::directory_iterator(test::course_root() / "docs" / "results")) {
+        Held& held = files[e.path().filename().string()];
+        if (e.path().extension() == ".txt") {
+            std::istringstream lines(read(e.path()));
+            static const std::regex key_s(R"(\w_s=(\d+(?:\.\d+)?))");  // "wall_s=335"
+            for (std::string line; std::getline(lines, line);) {
+                for (const Quoted& q : quoted_figures(line)) held[q.what].push_back(q.value);
+                for (std::sregex_iterator it(line.begin(), line.end(), key_s), end; it != end; ++it)
+                    held[Measure::seconds].push_back(std::stod((*it)[1].str()));
+            }
+            continue;
+        }
+        if (e.path().extension() != ".json") continue;
+        BenchResults f = read_results_file(e.path());
+        compute_metrics(f.rows, f.header.gpu);
         held[Measure::bytes_per_s].push_back(f.header.copy_gb_per_s * 1e9);
         for (const BenchRow& r : f.rows) {
             if (!r.timed()) continue;
@@ -298,7 +326,29 @@ std::map<Measure, std::vector<double>> held_values(const std::vector<BenchResult
             held[Measure::ratio].push_back(r.ratio_to_library);
         }
     }
-    return held;
+    return files;
+}
+
+// Per line of a page, the results files its paragraph names ("docs/results/x.txt"):
+// a figure there must be one of theirs.
+std::vector<std::set<std::string>> named_files_by_line(const std::string& page)
+{
+    static const std::regex name(R"(results/([\w.-]+\.(?:txt|json)))");
+    std::vector<std::string> lines;
+    std::istringstream in(page);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::vector<std::set<std::string>> out(lines.size());
+    for (std::size_t first = 0; first < lines.size();) {
+        std::size_t last = first;
+        while (last < lines.size() && !trimmed(lines[last]).empty()) ++last;
+        std::set<std::string> named;
+        for (std::size_t i = first; i < last; ++i)
+            for (std::sregex_iterator it(lines[i].begin(), lines[i].end(), name), end; it != end; ++it)
+                named.insert((*it)[1].str());
+        for (std::size_t i = first; i < last; ++i) out[i] = named;
+        first = last + 1;
+    }
+    return out;
 }
 
 // The page with its generated parts (the bench table, the figures) blanked,
@@ -330,6 +380,11 @@ const Allowed kAllowed[] = {
     {"matmul-further.md", "495 TFLOP/s", "H100 SXM dense TF32 tensor-core peak, NVIDIA's datasheet"},
     {"how-hpclab-checks.md", "20 ms", "a setting of hpclab (the warm-up before the first timed call), not a measurement"},
     {"instructors.md", "1.44x", "a setting of hpclab calibrate (its 1.2x margin on both sides), not a measurement"},
+    {"how-hpclab-checks.md", "40 s", "a setting of hpclab (a sanitizer run's time limit in a check, run/run_recipe.h)"},
+    {"how-hpclab-checks.md", "60 s", "a setting of hpclab (the least time limit of a sanitizer run in grade, run/run_recipe.h)"},
+    {"instructors.md", "15 s", "a setting of scripts/gpu-suite.sh (FAULT_AFTER_S, when its stand-in fault takes GPU 1)"},
+    {"instructors.md", "30 s", "a setting of hpclab grade (how long it waits for a killed grader's threads)"},
+    {"performance.md", "420 s", "a setting of scripts/gpu-suite.sh (BENCH_TIMEOUT's default)"},
 };
 
 // The allowance for figure `q` of `page`, if any.
@@ -343,37 +398,66 @@ const Allowed* allowance(const std::string& page, const Quoted& q)
 
 }  // namespace
 
-TEST_CASE("docs: no measured figure outside the generated parts that no results file holds")
+// The figures of page `name` (its text) that no results file holds ("line: 'figure'"): each
+// looked for in the files its paragraph names, else in any; the allowances used noted.
+std::vector<std::string> stray_figures(const std::string& text, const std::string& name,
+                                       const std::map<std::string, Held>& held, std::set<const Allowed*>& used)
 {
-    const auto held = held_values(recorded_results());
     std::vector<std::string> strays;
-    std::set<const Allowed*> allowances_used;
-    for (const auto& page : test::doc_pages()) {
-        const std::string name = page.filename().string();
-        std::istringstream lines(prose_of(read(page), name));
-        int number = 0;
-        for (std::string line; std::getline(lines, line);) {
-            ++number;
-            for (const Quoted& q : quoted_figures(line)) {
-                if (const Allowed* a = allowance(name, q)) {
-                    allowances_used.insert(a);
-                    continue;
-                }
-                const auto& values = held.count(q.what) ? held.at(q.what) : std::vector<double> {};
-                const bool found = std::any_of(values.begin(), values.end(), [&](double v) {
-                    return std::abs(v - q.value) <= q.half_step * (1 + 1e-9);
-                });
-                if (!found)
-                    strays.push_back(fmt::format("{}:{}: '{}'", page.lexically_relative(test::course_root()).string(),
-                                                 number, q.text));
+    const auto named = named_files_by_line(text);
+    std::istringstream lines(prose_of(text, name));
+    int number = 0;
+    for (std::string line; std::getline(lines, line);) {
+        ++number;
+        for (const Quoted& q : quoted_figures(line)) {
+            if (const Allowed* a = allowance(name, q)) {
+                used.insert(a);
+                continue;
             }
+            const auto& in = named[number - 1];
+            const bool found = std::any_of(held.begin(), held.end(), [&](const auto& file) {
+                if (!in.empty() && !in.count(file.first)) return false;
+                const auto values = file.second.find(q.what);
+                return values != file.second.end() &&
+                       std::any_of(values->second.begin(), values->second.end(), [&](double v) {
+                           return std::abs(v - q.value) <= q.half_step * (1 + 1e-9);
+                       });
+            });
+            if (!found) strays.push_back(fmt::format("{}: '{}'", number, q.text));
         }
     }
+    return strays;
+}
+
+TEST_CASE("docs: no measured figure outside the generated parts that no results file holds")
+{
+    const auto held = held_values();
+    std::vector<std::string> strays;
+    std::set<const Allowed*> allowances_used;
+    for (const auto& page : test::doc_pages())
+        for (const std::string& s : stray_figures(read(page), page.filename().string(), held, allowances_used))
+            strays.push_back(page.lexically_relative(test::course_root()).string() + ":" + s);
     CHECK_MESSAGE(strays.empty(), "figures that no results file of docs/results/ holds (quote them as "
                                   "<!-- figure: ... --> from the results, or remove them):\n"
                                       << fmt::format("{}", fmt::join(strays, "\n")));
     for (const Allowed& a : kAllowed)  // an allowance no page needs any more goes
         CHECK_MESSAGE(allowances_used.count(&a), "allowed but not found: " << a.page << ": " << a.figure);
+}
+
+TEST_CASE("docs: a figure is looked for in the results files its paragraph names, and fails where none holds it")
+{
+    const std::map<std::string, Held> held = {{"a.txt", {{Measure::seconds, {335}}}},
+                                              {"b.json", {{Measure::time_ms, {0.1}}, {Measure::ratio, {1.29, 1.38}}}}};
+    std::set<const Allowed*> used;
+    const std::string page = "It took 335 s (`docs/results/a.txt`).\n"        // 1: in the file it names
+                             "\n"
+                             "A call takes 0.1 ms.\n"                         // 3: in some file
+                             "\n"
+                             "A call takes 0.1 ms: `docs/results/a.txt`.\n"   // 5: not in the file it names
+                             "\n"
+                             "It took 6 min 1 s, then 1.29..1.40x.\n";        // 7: in no file (361 s; 1.40)
+    CHECK(stray_figures(page, "x.md", held, used) ==
+          std::vector<std::string> {"5: '0.1 ms'", "7: '1.29..1.40x'", "7: '6 min 1 s'"});
 }
 
 TEST_CASE("docs: the scan finds figures as prose writes them")
@@ -390,6 +474,11 @@ TEST_CASE("docs: the scan finds figures as prose writes them")
     CHECK(found("about 0.85 of a copy, 21% of CUB, 0.6 of cuBLAS") ==
           std::vector<std::string> {"21% of CUB", " 0.85 of a copy", " 0.6 of cuBLAS"});
     CHECK(found("threshold 0.5 of the tuned, 5% margin, n = 2^26, 3 times").empty());
+    // Seconds, minutes and seconds, ranges, speed-ups in words; counts are no figures.
+    CHECK(found("6 min 1 s, then 335 s; 1.29..1.38x; 1.5 to 4 times slower; 3.8 times the other; 127 times faster") ==
+          std::vector<std::string> {"1.29..1.38x", "1.29..1.38x", "1.5 to 4 times slower", "1.5 to 4 times slower",
+                                    "6 min 1 s", " 335 s", " 3.8 times", " 127 times faster"});
+    CHECK(found("32 times the atomics, 8 times the grid, each input 7 times, 10 TB/s").size() == 1);
     const Quoted q = quoted_figures("2.38 TB/s").front();
     CHECK(q.value == doctest::Approx(2.38e12));
     CHECK(q.half_step == doctest::Approx(0.005e12));
