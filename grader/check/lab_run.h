@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,11 @@ struct BuildSite {
 // Builds (or finds up to date) the lab program. On a compile error prints
 // the compiler's messages and returns nothing.
 std::optional<std::filesystem::path> build_program(const BuildSite& site, const LabInfo& lab, Variant v, bool quiet);
+// Every lab's program of `v` built at once (each in a folder of its own): one
+// future per lab, in the labs' order; nothing for a lab whose program is the
+// student's own. The compile errors are printed as build_program prints them.
+std::vector<std::future<std::optional<std::filesystem::path>>> start_builds(const BuildSite& site,
+                                                                            const std::vector<LabInfo>& labs, Variant v);
 // The same for any source file of the lab, cached under `build`.
 std::optional<std::filesystem::path> build_program(const BuildSite& site, const LabInfo& lab,
                                                    const std::filesystem::path& src, const std::string& build,

@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
-#include <future>
 
 namespace hpclab::cli {
 
@@ -73,13 +72,8 @@ int run_all(Context& ctx, const RunArgs& args)
     nlohmann::json rows = nlohmann::json::array();
     int exit = kPass;
     int passed = 0, total = 0;
-    // Every lab's program compiles at once (each in a folder of its own),
-    // then the rows run in order: compiled in a row, they were most of the table's time.
-    std::vector<std::future<std::optional<fs::path>>> programs;
-    for (const auto& lab : ctx.catalog().labs())
-        programs.push_back(std::async(std::launch::async, [&ctx, &lab, v = args.variant] {
-            return lab.owns_main() ? std::nullopt : build_program(ctx.build_site(), lab, v, true);
-        }));
+    // Compiled at once, then the rows in order: compiled in a row, they were most of the table's time.
+    auto programs = start_builds(ctx.build_site(), ctx.catalog().labs(), args.variant);
     for (std::size_t l = 0; l < ctx.catalog().labs().size(); ++l) {
         const LabInfo& lab = ctx.catalog().labs()[l];
         const auto program = programs[l].get();
