@@ -2,6 +2,7 @@
 
 #include "bench/render.h"
 #include "util/escape.h"
+#include "util/text.h"
 
 #include <fmt/format.h>
 
@@ -87,7 +88,7 @@ std::string plot_one(const std::string& lab, const std::string& task, const std:
                            "stroke-width=\"2\"{4}/><text x=\"{5:.0f}\" y=\"{6:.0f}\">{7}</text>\n",
                            kLeft + kWidth + 20, ly, kLeft + kWidth + 44, colour,
                            s.ceiling ? " stroke-dasharray=\"6,4\"" : "", kLeft + kWidth + 50, ly + 4,
-                           for_svg(s.variant == s.title ? s.variant : s.variant + ": " + s.title.substr(0, 60)));
+                           for_svg(s.variant == s.title ? s.variant : s.variant + ": " + shortened(s.title, 60)));
     }
     return svg + "</svg>\n";
 }

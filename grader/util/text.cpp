@@ -66,6 +66,16 @@ std::vector<std::string> split(const std::string& s, char sep)
     return out;
 }
 
+std::string shortened(std::string_view text, std::size_t width)
+{
+    if (text.size() <= width) return std::string(text);
+    std::size_t cut = text.rfind(' ', width - 1);  // room for the "…" after it
+    if (cut == std::string_view::npos || cut == 0) cut = width - 1;
+    std::string out(text.substr(0, cut));
+    while (!out.empty() && (out.back() == ' ' || out.back() == ',' || out.back() == ':' || out.back() == ';')) out.pop_back();
+    return out + "…";
+}
+
 std::string wrap(std::string_view text, std::size_t width, std::string_view indent)
 {
     std::string out, line;

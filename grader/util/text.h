@@ -28,6 +28,10 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
 // starting with `indent` and ending with '\n'. A word longer than a line
 // (a long expression in a hint) stays whole on a line of its own.
 std::string wrap(std::string_view text, std::size_t width, std::string_view indent = "");
+// `text` whole when it has at most `width` characters, else cut after its last
+// whole word that fits, with "…" (a legend names a variant without a word cut
+// in two).
+std::string shortened(std::string_view text, std::size_t width);
 
 // The candidate nearest to `word` by edit distance, when it is near enough
 // to be a typo of it (at most 2 edits, fewer than the word's length): the
