@@ -1,7 +1,7 @@
 // hpclab-bench: kind=naive tasks=shared title="No shared memory: each thread reads its 7 inputs from global memory"
 /****************************************************************************
  *
- * naive.cu - stencil without shared memory (the course's cuda-stencil1d.cu)
+ * naive.cu - stencil without shared memory (the course's cuda-stencil1d.c)
  *
  * A benchmark variant, not a solution of the task: the task asks for a
  * shared-memory cache, which this version leaves out (hpclab check says

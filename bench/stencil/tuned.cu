@@ -6,7 +6,7 @@
  *
  * tuned.cu - stencil, the tuned reference: eight outputs per thread
  *
- * Based on the course's cuda-stencil1d.cu and cuda-stencil1d-shared.cu
+ * Based on the course's cuda-stencil1d.c and cuda-stencil1d-shared.c
  * (Moreno Marzolla, "CUDA Programming", after Mark Harris's "CUDA C/C++
  * Basics").
  *

@@ -2,7 +2,7 @@
  *
  * stencil.cu - 1-D stencil with a shared-memory cache
  *
- * Based on the course's cuda-stencil1d.cu and cuda-stencil1d-shared.cu
+ * Based on the course's cuda-stencil1d.c and cuda-stencil1d-shared.c
  * (Moreno Marzolla, "CUDA Programming", after Mark Harris's "CUDA C/C++
  * Basics").
  *

@@ -85,3 +85,16 @@ TEST_CASE("docs: the count scan reads the ways a page states a count")
     CHECK(stated_counts("14 labs in the course").front().count == 14);
     CHECK(stated_counts("40 students x 9 labs").empty());  // a measurement of its day, not the course
 }
+
+TEST_CASE("docs: each walkthrough's title is its lab's number in the course's order and its id, in one style")
+{
+    int n = 0;
+    for (const auto& lab : test::catalog().labs()) {
+        ++n;
+        CAPTURE(lab.id);
+        const std::string page = read_text_file(test::course_root() / "docs" / (lab.id + ".md")).value_or("");
+        const std::string first = page.substr(0, page.find('\n'));
+        CHECK_MESSAGE(first.rfind(fmt::format("# Lab {}: `{}` - ", n, lab.id), 0) == 0,
+                      "docs/" << lab.id << ".md's title: " << first);
+    }
+}
