@@ -30,15 +30,9 @@ std::optional<fs::path> build_program(const BuildSite& site, const LabInfo& lab,
     return build_program(site, lab, source_of(lab, v), variant_name(v), quiet);
 }
 
-std::vector<std::future<std::optional<fs::path>>> start_builds(const BuildSite& site, const std::vector<LabInfo>& labs,
-                                                                Variant v)
+std::future<std::optional<fs::path>> start_build(const BuildSite& site, const LabInfo& lab, Variant v)
 {
-    std::vector<std::future<std::optional<fs::path>>> programs;
-    for (const LabInfo& lab : labs)
-        programs.push_back(std::async(std::launch::async, [site, &lab, v]() -> std::optional<fs::path> {
-            return lab.owns_main() ? std::nullopt : build_program(site, lab, v, true);
-        }));
-    return programs;
+    return std::async(std::launch::async, [site, &lab, v] { return build_program(site, lab, v, true); });
 }
 
 std::optional<fs::path> build_program(const BuildSite& site, const LabInfo& lab, const fs::path& src,

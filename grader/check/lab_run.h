@@ -35,11 +35,9 @@ struct BuildSite {
 // Builds (or finds up to date) the lab program. On a compile error prints
 // the compiler's messages and returns nothing.
 std::optional<std::filesystem::path> build_program(const BuildSite& site, const LabInfo& lab, Variant v, bool quiet);
-// Every lab's program of `v` built at once (each in a folder of its own): one
-// future per lab, in the labs' order; nothing for a lab whose program is the
-// student's own. The compile errors are printed as build_program prints them.
-std::vector<std::future<std::optional<std::filesystem::path>>> start_builds(const BuildSite& site,
-                                                                            const std::vector<LabInfo>& labs, Variant v);
+// build_program, quiet, on a thread of its own: several labs' programs build
+// at once, each in a folder of its own.
+std::future<std::optional<std::filesystem::path>> start_build(const BuildSite& site, const LabInfo& lab, Variant v);
 // The same for any source file of the lab, cached under `build`.
 std::optional<std::filesystem::path> build_program(const BuildSite& site, const LabInfo& lab,
                                                    const std::filesystem::path& src, const std::string& build,
