@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -127,43 +128,31 @@ public:
         tell_under_way();
     }
 
-    // Job k's runs: together where they can, then alone each one that the
-    // program ran together could not finish (crashed, cut short, or stopped
-    // for another task's time-out). A task that hit the time limit anywhere
-    // is not run again: its other sizes would only wait out the same limit.
+    // Job k's runs: together where they can. The runs a program could not
+    // finish (crashed, cut short, stopped for another task's time-out, or
+    // any under a sanitizer that found something) go together again, a
+    // program per task; the runs of one task that a program of their own
+    // cannot finish run alone, in order, until one fails: the task's verdict
+    // is known then, and each run more is a fresh process (a second under
+    // the sanitizer). A task that hit the time limit anywhere is not run
+    // again: its other sizes would only wait out the same limit.
     void run(std::size_t k)
     {
-        // A program stopped for another task's time-out: the runs of the
-        // other tasks that it did not finish go together again, once.
-        for (int attempt = 0; attempt < 2; ++attempt) {
-            const std::vector<std::size_t> js = start(k);
-            if (js.empty()) return;
-            std::vector<std::optional<RunReport>> together;
-            if (js.size() > 1) together = run_together(k, js);
-            finish(k);
-            // A time-out among them first: then none of that task's runs starts again alone.
-            for (std::size_t i = 0; i < together.size(); ++i) note_time_out(js[i], together[i]);
-            // Stopped by its flag, not cut short by a time-out of its own (the
-            // sizes after a time-out read as cancelled too).
-            const auto has = [&](RunStatus s) {
-                return std::any_of(together.begin(), together.end(), [s](const auto& r) { return r && r->status == s; });
-            };
-            const bool stopped = has(RunStatus::cancelled) && !has(RunStatus::timed_out);
-            std::vector<std::size_t> again;
-            for (std::size_t i = 0; i < js.size(); ++i) {
-                const bool done = i < together.size() && together[i] && together[i]->status != RunStatus::cancelled;
-                if (!done && stopped && attempt == 0) {
-                    again.push_back(js[i]);
-                    continue;
-                }
-                std::optional<RunReport> r = done ? std::move(together[i]) : run_alone(k, js[i]);
-                note_time_out(js[i], r);
-                if (r && r->status != RunStatus::cancelled) reports_[js[i]] = std::move(r);
-            }
-            gpu_opened(k);  // its programs have ended: one that never had its GPU holds nobody up
-            if (again.empty()) return;
-            jobs_[k] = std::move(again);
+        std::deque<std::vector<std::size_t>> groups {jobs_[k]};
+        while (!groups.empty()) {
+            const std::vector<std::size_t> js = start(k, groups.front());
+            groups.pop_front();
+            const std::vector<std::size_t> left = js.size() > 1 ? run_group(k, js) : js;
+            gpu_opened(k);  // its program has ended: one that never had its GPU holds nobody up
+            if (left.empty()) continue;
+            std::map<std::size_t, std::vector<std::size_t>> by_task;
+            for (std::size_t j : left) by_task[plan_[j].task].push_back(j);
+            if (by_task.size() > 1)
+                for (auto& [task, runs] : by_task) groups.push_back(std::move(runs));
+            else
+                run_alone_until_failure(k, left);
         }
+        gpu_opened(k);
     }
     std::vector<std::optional<RunReport>> take() { return std::move(reports_); }
 
@@ -172,15 +161,16 @@ private:
     {
         if (runs_.once_under_way && !under_way_told_.exchange(true)) runs_.once_under_way();
     }
-    // The job's runs whose task has not timed out, marked running: a
+    // The group's runs whose task has not timed out, marked running: a
     // time-out of one of their tasks from now on stops its program.
-    std::vector<std::size_t> start(std::size_t k)
+    std::vector<std::size_t> start(std::size_t k, const std::vector<std::size_t>& group)
     {
         std::lock_guard lock(mutex_);
         std::vector<std::size_t> js;
-        for (std::size_t j : jobs_[k])
+        for (std::size_t j : group)
             if (!timed_out_[plan_[j].task]) js.push_back(j);
         running_[k] = js;
+        cancel_[k] = false;  // a flag an earlier program of the job was stopped by
         return js;
     }
     void finish(std::size_t k)
@@ -197,6 +187,42 @@ private:
         for (std::size_t k = 0; k < jobs_.size(); ++k)
             for (std::size_t i : running_[k])
                 if (plan_[i].task == task) cancel_[k] = true;
+    }
+    void keep(std::size_t j, std::optional<RunReport> r)
+    {
+        note_time_out(j, r);
+        if (r && r->status != RunStatus::cancelled) reports_[j] = std::move(r);
+    }
+    // The runs js in one program; those it did not finish are returned.
+    std::vector<std::size_t> run_group(std::size_t k, const std::vector<std::size_t>& js)
+    {
+        std::vector<std::optional<RunReport>> together = run_together(k, js);
+        finish(k);
+        together.resize(js.size());  // empty: none finished (the sanitizer found something)
+        // A time-out among them first: then none of that task's runs starts again.
+        for (std::size_t i = 0; i < js.size(); ++i) note_time_out(js[i], together[i]);
+        std::vector<std::size_t> left;
+        for (std::size_t i = 0; i < js.size(); ++i) {
+            if (together[i] && together[i]->status != RunStatus::cancelled) keep(js[i], std::move(together[i]));
+            else left.push_back(js[i]);
+        }
+        return left;
+    }
+    void run_alone_until_failure(std::size_t k, const std::vector<std::size_t>& js)
+    {
+        for (std::size_t j : js) {
+            std::optional<RunReport> r = run_alone(k, j);
+            const bool failed = r && failed_run(plan_[j], *r);
+            keep(j, std::move(r));
+            if (failed || timed_out_[plan_[j].task]) return;
+        }
+    }
+    // A run whose task's verdict is a failure whatever its other sizes say.
+    static bool failed_run(const PlannedRun& p, const RunReport& r)
+    {
+        if (r.status == RunStatus::cancelled || r.status == RunStatus::too_large) return false;  // no one's fault
+        if (p.sanitizer()) return parse_sanitizer_output(r.tool_log, {}, "").errors > 0;
+        return !r.passed();
     }
     std::vector<std::optional<RunReport>> run_together(std::size_t k, const std::vector<std::size_t>& js)
     {

@@ -1,7 +1,9 @@
 // The check's correctness and sanitizer runs: every planned run in a fresh
 // process, several at once (the GPU shares well; timed runs come later,
 // alone). A task whose run hit the time limit is not run again: its other
-// sizes would only wait out the same limit.
+// sizes would only wait out the same limit. What a program could not finish
+// runs again in a program per task, then alone until the task's first
+// failing size: its verdict is known there.
 #pragma once
 
 #include "run/gpu_turns.h"

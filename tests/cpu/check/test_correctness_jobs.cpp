@@ -1,6 +1,7 @@
 // A check's correctness runs as jobs (check/correctness.cpp), against the
-// stand-in lab program: a task's sizes in one program, and what that
-// program could not finish run again alone, each in a fresh process.
+// stand-in lab program: a task's sizes in one program; what that program
+// could not finish, together again in a program per task, then alone until
+// the task's first failure.
 #include "check/correctness.h"
 #include "check/evidence.h"
 #include "test_support.h"
@@ -66,13 +67,40 @@ TEST_CASE("correctness jobs: the sizes a crash left unfinished run again alone, 
     }
 }
 
-TEST_CASE("correctness jobs: a program that ends early in every process is judged so at every size")
+TEST_CASE("correctness jobs: a program that ends early in every process is run alone once: its verdict is known")
 {
+    // Together, it ends in the first size; alone, the first size ends early
+    // again, and the task's other sizes are not run: each would be a fresh
+    // process to learn what the first already says.
     const Checked c = correctness_of("exit");
+    REQUIRE(c.plan.size() > 2);
+    REQUIRE(c.reports[0]);
+    CHECK(c.reports[0]->status == RunStatus::ended_early);
+    CHECK(c.reports[0]->ran_before.empty());
+    for (std::size_t j = 1; j < c.plan.size(); ++j) CHECK_FALSE(c.reports[j]);
+}
+
+TEST_CASE("correctness jobs: a crash in every program leaves each task judged at its first size, in a program per task")
+{
+    // The program of both tasks crashes in its first exchange; then each
+    // task's sizes go together in a program of their own, which crashes
+    // too; then each task's first size alone, which decides it.
+    const LabInfo& lab = lab_of("vecadd2");
+    const Checked c = correctness_of("crash", lab, true);
+    std::set<std::size_t> judged;
     for (std::size_t j = 0; j < c.plan.size(); ++j) {
+        CAPTURE(j);
+        const bool first_of_task = j == 0 || c.plan[j - 1].task != c.plan[j].task;
+        if (!first_of_task) {
+            CHECK_FALSE(c.reports[j]);
+            continue;
+        }
         REQUIRE(c.reports[j]);
-        CHECK(c.reports[j]->status == RunStatus::ended_early);
+        CHECK(c.reports[j]->status == RunStatus::crashed);
+        CHECK(c.reports[j]->ran_before.empty());
+        judged.insert(c.plan[j].task);
     }
+    CHECK(judged.size() == 2);
 }
 
 TEST_CASE("correctness jobs: the plain sizes of every task run in one program")
@@ -95,27 +123,28 @@ TEST_CASE("correctness jobs: a time-out stops its task's other sizes, and the ot
 {
     LabInfo lab = lab_of("vecadd2");
     lab.wall_limit_s = 1;
-    // The third size of the first task hangs in the program they all share.
+    // The stand-in hangs in the third exchange of every program: the first
+    // task's third size, in the program they all share; then, in the program
+    // of their own that the second task's sizes get, that task's third.
     const Checked c = correctness_of("hang@2", lab, true);
     REQUIRE(c.plan.size() > 4);
     REQUIRE(c.plan[2].task == 0);
+    std::size_t second_task_runs = 0;
     for (std::size_t j = 0; j < c.plan.size(); ++j) {
         CAPTURE(j);
-        if (j < 2) {
+        const std::size_t in_program = c.plan[j].task == 0 ? j : second_task_runs++;
+        if (in_program < 2) {
             REQUIRE(c.reports[j]);
             CHECK(c.reports[j]->status == RunStatus::completed);
-        } else if (j == 2) {
+            CHECK(c.reports[j]->ran_before.size() == in_program);
+        } else if (in_program == 2) {
             REQUIRE(c.reports[j]);
             CHECK(c.reports[j]->status == RunStatus::timed_out);
-        } else if (c.plan[j].task == 0) {
-            CHECK_FALSE(c.reports[j]);  // not waited out again
         } else {
-            // The other task's sizes, which the program never reached, ran alone.
-            REQUIRE(c.reports[j]);
-            CHECK(c.reports[j]->status == RunStatus::completed);
-            CHECK(c.reports[j]->ran_before.empty());
+            CHECK_FALSE(c.reports[j]);  // its task timed out: not waited out again
         }
     }
+    CHECK(second_task_runs > 3);
 }
 
 TEST_CASE("correctness jobs: a plain size's own limit, below the lab's, cuts a hang sooner and says so")
