@@ -54,19 +54,32 @@ int open_lock_file(const fs::path& path)
     return errno == EEXIST ? open(path.c_str(), flags) : -1;  // another process made it meanwhile
 }
 
-// flock(fd, op) once it can be had, or false when `until` has passed. It
-// asks without blocking, every few milliseconds, rather than in one
-// blocking call: a blocking flock has no time limit, and the wait must have one.
-bool lock_until(int fd, int op, std::chrono::steady_clock::time_point until)
+// flock(fd, op) once it can be had and `may()` allows it, or false when
+// `until` has passed. It asks without blocking, every few milliseconds,
+// rather than in one blocking call: a blocking flock has no time limit,
+// and the wait must have one.
+bool lock_until(int fd, int op, std::chrono::steady_clock::time_point until, bool (*may)(int) = nullptr, int may_fd = -1)
 {
     auto pause = std::chrono::milliseconds(1);
     for (;;) {
-        if (flock(fd, op | LOCK_NB) == 0) return true;
-        if (errno != EWOULDBLOCK && errno != EINTR) return false;
+        if (!may || may(may_fd)) {
+            if (flock(fd, op | LOCK_NB) == 0) return true;
+            if (errno != EWOULDBLOCK && errno != EINTR) return false;
+        }
         if (std::chrono::steady_clock::now() >= until) return false;
         std::this_thread::sleep_for(pause);
         pause = std::min(pause * 2, std::chrono::milliseconds(10));
     }
+}
+
+// Whether no alone turn waits: nobody holds the gate (alone turns hold it
+// shared while they wait). Two shared turns asking at once may each see
+// the other's test as a waiting alone turn: one waits a few ms more.
+bool no_alone_turn_waits(int gate)
+{
+    if (flock(gate, LOCK_EX | LOCK_NB) != 0) return false;
+    flock(gate, LOCK_UN);
+    return true;
 }
 
 void let_go(int fd)
@@ -121,26 +134,34 @@ GpuTurns::Split GpuTurns::split()
     return split_;
 }
 
-// alone:  flock(gate, EX); flock(machine, EX); flock(gate, UN)
-// shared: flock(gate, SH); flock(machine, SH); flock(gate, UN)
-// A waiting alone turn holds the gate, so no new shared turn of any
-// process gets to the machine's file before it; the shared turns already in
-// end as their programs do. Each turn opens the files itself: flock locks
-// belong to an open file description, so this process's turns are as
-// independent of each other as of other processes' (their order here is
-// the in-process one's, which comes first).
+// alone:  flock(gate, SH); flock(machine, EX); flock(gate, UN)
+// shared: flock(machine, SH) at a moment when nobody holds the gate
+// Waiting alone turns hold the gate, so no new shared turn of any process
+// takes the machine's file before them, whether it asked before or after
+// them: the shared turns already in end as their programs do, then the
+// alone turns waiting go one after another before any shared turn. One
+// wait for the shared programs to end (up to seconds: a sanitizer's
+// programs) serves every timed phase that came during it; when alone turns
+// passed through a gate that they held only while waiting for it (EX), a
+// shared turn that got in between two of them made the second wait again,
+// and every turn of every other check waited with it (the tests on an
+// H200: 234 s of shared turns' waits in 234 s of wall time, 30 s of
+// alone turns held). Each turn opens the files itself: flock locks belong
+// to an open file description, so this process's turns are as independent
+// of each other as of other processes' (their order here is the
+// in-process one's, which comes first).
 int GpuTurns::lock_across_processes(bool alone)
 {
     if (machine_lock_.empty()) return -1;
     const int gate = open_lock_file(gate_lock_);
     if (gate < 0) return -1;
     const int machine = open_lock_file(machine_lock_);
-    const int op = alone ? LOCK_EX : LOCK_SH;
     // Once a wait was over, the turns after it only try: a process that
     // never lets go must not cost every turn of this one the whole wait.
     const double wait_s = gave_up_ ? 0 : wait_s_;
     const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait_s));
-    const bool held = machine >= 0 && lock_until(gate, op, until) && lock_until(machine, op, until);
+    const bool held = machine >= 0 && (alone ? lock_until(gate, LOCK_SH, until) && lock_until(machine, LOCK_EX, until)
+                                             : lock_until(machine, LOCK_SH, until, no_alone_turn_waits, gate));
     let_go(gate);
     if (held) {
         gave_up_ = false;

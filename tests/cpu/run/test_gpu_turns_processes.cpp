@@ -192,6 +192,38 @@ TEST_CASE("gpu turns across processes: a waiting alone turn is not starved by an
     CHECK(most_held_beside == 0);
 }
 
+TEST_CASE("gpu turns across processes: alone turns waiting go one after another, before a shared turn that asked first")
+{
+    // A third process's timed phase comes while a shared turn already waits
+    // for the first's: it goes next, so the shared programs that would
+    // have started in between do not make it wait for them to end.
+    TempDir tmp;
+    TurnsFolder folder(tmp.path() / "turns");
+    GpuTurns first(kUuid, kTestWait_s), correctness(kUuid, kTestWait_s), second(kUuid, kTestWait_s);
+    std::optional<GpuTurns::Turn> held(std::in_place, &first, true);
+    std::atomic<bool> shared_in {false}, alone_in {false}, shared_in_before_alone {false};
+    std::thread shared([&] {
+        const auto turn = GpuTurns::shared(&correctness);
+        shared_in = true;
+    });
+    a_moment();  // the shared turn waits
+    std::thread timed([&] {
+        const auto turn = GpuTurns::alone(&second);
+        shared_in_before_alone = shared_in.load();
+        a_moment();  // held a moment: a shared turn that got in beside it would show
+        alone_in = true;
+    });
+    a_moment();
+    CHECK_FALSE(shared_in.load());
+    CHECK_FALSE(alone_in.load());
+    held.reset();
+    CHECK(becomes_true(alone_in));
+    CHECK(becomes_true(shared_in));
+    shared.join();
+    timed.join();
+    CHECK_FALSE(shared_in_before_alone.load());
+}
+
 TEST_CASE("gpu turns across processes: a forked process's alone turn keeps this one's shared turn out until it ends, or is killed")
 {
     TempDir tmp;
