@@ -152,7 +152,6 @@ public:
             else
                 run_alone_until_failure(k, left);
         }
-        gpu_opened(k);
     }
     std::vector<std::optional<RunReport>> take() { return std::move(reports_); }
 
@@ -199,8 +198,6 @@ private:
         std::vector<std::optional<RunReport>> together = run_together(k, js);
         finish(k);
         together.resize(js.size());  // empty: none finished (the sanitizer found something)
-        // A time-out among them first: then none of that task's runs starts again.
-        for (std::size_t i = 0; i < js.size(); ++i) note_time_out(js[i], together[i]);
         std::vector<std::size_t> left;
         for (std::size_t i = 0; i < js.size(); ++i) {
             if (together[i] && together[i]->status != RunStatus::cancelled) keep(js[i], std::move(together[i]));

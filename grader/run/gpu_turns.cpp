@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <thread>
 
 namespace hpclab {
@@ -58,11 +59,11 @@ int open_lock_file(const fs::path& path)
 // `until` has passed. It asks without blocking, every few milliseconds,
 // rather than in one blocking call: a blocking flock has no time limit,
 // and the wait must have one.
-bool lock_until(int fd, int op, std::chrono::steady_clock::time_point until, bool (*may)(int) = nullptr, int may_fd = -1)
+bool lock_until(int fd, int op, std::chrono::steady_clock::time_point until, const std::function<bool()>& may = {})
 {
     auto pause = std::chrono::milliseconds(1);
     for (;;) {
-        if (!may || may(may_fd)) {
+        if (!may || may()) {
             if (flock(fd, op | LOCK_NB) == 0) return true;
             if (errno != EWOULDBLOCK && errno != EINTR) return false;
         }
@@ -161,7 +162,7 @@ int GpuTurns::lock_across_processes(bool alone)
     const double wait_s = gave_up_ ? 0 : wait_s_;
     const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait_s));
     const bool held = machine >= 0 && (alone ? lock_until(gate, LOCK_SH, until) && lock_until(machine, LOCK_EX, until)
-                                             : lock_until(machine, LOCK_SH, until, no_alone_turn_waits, gate));
+                                             : lock_until(machine, LOCK_SH, until, [gate] { return no_alone_turn_waits(gate); }));
     let_go(gate);
     if (held) {
         gave_up_ = false;
