@@ -1,6 +1,7 @@
 #include "run/call_driver.h"
 
 #include "run/task_runner.h"
+#include "util/timeline.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -65,13 +66,16 @@ void CallDriver::drive()
     pin_to(cpu_);
     for (std::uint32_t j = 0; j < handshakes_; ++j) {
         if (!wait_for(hs_.ready, j + 1, false)) return;
+        if (j > 0) calls_.between_calls_s += timeline_clock() - calls_.last_done_s;
         const std::uint64_t seed = fresh_seed();  // before the clock: it asks the kernel
         // The clock starts before the seed is there to be read.
         const auto t0 = Clock::now();
+        if (j == 0) calls_.first_go_s = timeline_clock();
         hs_.seed[j] = seed;
         wire::store_release(hs_.go, j + 1);
         if (!wait_for(hs_.done, j + 1, true)) return;
         const auto t1 = Clock::now();
+        calls_.last_done_s = timeline_clock();
         const std::uint64_t commitment = hs_.commitment[j];
         calls_.parent_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         calls_.seeds.push_back(seed);

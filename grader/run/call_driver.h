@@ -24,6 +24,10 @@ struct DrivenCalls {
     std::vector<double> parent_ms;             // from go to done, on the parent's clock
     std::vector<std::uint64_t> seeds;          // the seed sent with each go
     std::vector<std::uint64_t> commitments;    // read the moment done was seen
+    // For the timeline (util/timeline.h): the first go and the last done
+    // (timeline_clock() values), and the program's own time between its
+    // calls (from a done to the next ready: its staging and write-back).
+    double first_go_s = 0, last_done_s = 0, between_calls_s = 0;
 };
 
 class CallDriver {

@@ -554,6 +554,17 @@ ProcessResult run_program(const RunRequest& req, const std::vector<const Prepare
     return process;
 }
 
+// Where a timed program's time went once it was let go: its calls from the
+// first go to the last done (and, of that, its own time between calls), then
+// its end (the program's exit and its processes reaped).
+void note_driven_calls(const RunRequest& req, const DrivenCalls& calls)
+{
+    timeline_span(calls.first_go_s, calls.last_done_s,
+                  timeline_label(req, fmt::format("{} timed calls ({:.3f} s between them) of", calls.parent_ms.size(),
+                                                  calls.between_calls_s)));
+    timeline_note(calls.last_done_s, timeline_label(req, "the end after its timed calls of"));
+}
+
 struct PhaseTimes {
     double inputs_ms = 0, program_ms = 0;
 };
@@ -653,6 +664,7 @@ RunReport run_task(const RunRequest& request)
     if (req.parent_clock)
         driver.emplace(ex.file->handshake(), req.empty_calls + req.ncalls, driver_cpu(req));
     ProcessResult process = run_program(req, {&ex}, data_bytes(decls), driver ? &*driver : nullptr);
+    if (driver && !driver->calls().parent_ms.empty()) note_driven_calls(req, driver->calls());
     if (req.judge_after.valid()) req.judge_after.wait();
     noted = timeline_clock();
     RunReport judged = judge_run(req, ex, std::move(process), {inputs_ms, ms_since(t_program)},

@@ -32,11 +32,13 @@ double timeline_clock()
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_started).count();
 }
 
-void timeline_note(double start_s, std::string_view what)
+void timeline_note(double start_s, std::string_view what) { timeline_span(start_s, timeline_clock(), what); }
+
+void timeline_span(double start_s, double end_s, std::string_view what)
 {
     const int fd = timeline_fd();
     if (fd < 0) return;
-    const std::string line = fmt::format("{:8.3f} {:8.3f} {}\n", start_s, timeline_clock(), what);
+    const std::string line = fmt::format("{:8.3f} {:8.3f} {}\n", start_s, end_s, what);
     [[maybe_unused]] const auto written = ::write(fd, line.data(), line.size());
 }
 

@@ -16,5 +16,7 @@ double timeline_clock();
 
 // One line from `start_s` (a timeline_clock() value) to now.
 void timeline_note(double start_s, std::string_view what);
+// One line from `start_s` to `end_s` (both timeline_clock() values).
+void timeline_span(double start_s, double end_s, std::string_view what);
 
 }  // namespace hpclab
