@@ -2,7 +2,9 @@
 """Where a grading's wall time goes, from its HPCLAB_TIMELINE file (one line per process, phase or
 GPU turn: "<start s> <end s> <what>", util/timeline.h): per kind, the summed seconds, the wall
 seconds some process of that kind ran (the union of their intervals), and how many; then the GPU's
-idle seconds (no lab program, sanitizer run or alone turn) and the checks' phases summed.
+idle seconds (no lab program, sanitizer run or alone turn) and the checks' phases summed; then the
+GPU's wall split three ways (an alone turn held; alone turns waiting for the shared turns to drain;
+neither) and, per lab, its timed programs: their calls (first go to last done) and their ends.
 
   scripts/timeline-table.py <timeline.txt>     (scripts/gpu-suite.sh GRADE_TIMELINE=1 writes one)
 """
@@ -59,6 +61,51 @@ def main(path):
     on_gpu = covered([x for k, iv in spans.items() if not k.startswith("compile") for x in iv])
     print(f"GPU idle (no lab program, sanitizer run or alone turn): {span - on_gpu:.0f} s")
     print("the checks' phases, summed s: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(phases.items())))
+    gpu_states(rows, span)
+    timed_programs(rows)
+
+
+def gpu_states(rows, span):
+    """The wall split: an alone turn held; some alone turn waiting (the shared turns drain); neither."""
+    held = covered([(a, b) for a, b, w in rows if "GPU turn alone: held" in w])
+    either = covered([(a, b) for a, b, w in rows if "GPU turn alone: " in w])
+    print(f"the GPU's wall: an alone turn held {held:.0f} s, alone turns waiting for the shared turns to "
+          f"drain {either - held:.0f} s, neither {span - either:.0f} s")
+
+
+def timed_programs(rows):
+    """Per lab, the timed programs (lines task_runner writes once a program's timed calls are over)."""
+    calls, ends = collections.defaultdict(list), collections.defaultdict(list)
+    for a, b, what in rows:
+        if (m := re.match(r"\d+ timed calls \(([\d.]+) s between them\) of (\w+)/", what)):
+            calls[m.group(2)].append((b - a, float(m.group(1))))
+        elif (m := re.match(r"the end after its timed calls of (\w+)/", what)):
+            ends[m.group(1)].append(b - a)
+    if not calls:
+        return
+    print(f"{'timed programs':14} {'count':>6} {'calls s':>8} {'between':>8} {'ends s':>7} {'end each':>9}")
+    for lab in sorted(calls):
+        c, e = calls[lab], ends[lab] or [0.0]
+        print(f"{lab:14} {len(c):6d} {sum(x for x, _ in c):8.1f} {sum(y for _, y in c):8.1f} {sum(e):7.1f} "
+              f"{sum(e) / len(e):9.3f}")
+    print(f"{'all':14} {sum(map(len, calls.values())):6d} {sum(x for v in calls.values() for x, _ in v):8.1f} "
+          f"{sum(y for v in calls.values() for _, y in v):8.1f} {sum(sum(v) for v in ends.values()):7.1f}")
+    started_in_turns(rows)
+
+
+def started_in_turns(rows):
+    """The lab programs that started inside an alone turn: their time in it before their first timed call."""
+    turns = [(a, b) for a, b, w in rows if "GPU turn alone: held" in w]
+    gos = sorted(a for a, _, w in rows if re.match(r"\d+ timed calls", w))
+    count, seconds = 0, 0.0
+    for a, b, what in rows:
+        if kind(what) != "lab programs (correctness, timed)" or what.startswith(("kernel-timer", "program-")):
+            continue
+        inside = [(x, y) for x, y in turns if x <= a < y]
+        if inside:
+            first_go = next((g for g in gos if a <= g <= b), b)
+            count, seconds = count + 1, seconds + min(first_go, inside[0][1]) - a
+    print(f"lab programs started inside an alone turn: {count}, {seconds:.1f} s of the turns before their first call")
 
 
 if __name__ == "__main__":
