@@ -1,0 +1,88 @@
+// The speed thresholds the pages state are lab.json's: a sentence that says
+// a task must run "at least 1.2x the `naive` task" (the words `hpclab list`
+// prints) names its lab and task, and that task's threshold and baseline
+// are the ones every check reads. A threshold changed in lab.json, or a
+// figure copied wrong, fails here.
+#include "test_support.h"
+#include "util/text_file.h"
+
+#include <doctest/doctest.h>
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+using namespace hpclab;
+
+namespace {
+
+struct StatedThreshold {
+    std::string written;
+    std::string lab, task;
+    double speedup = 0;
+    std::string baseline;  // a task id, or "reference" for "the same task"
+};
+
+// "matmul's `tiled`, at least 1.2x the `naive` task", "rotation's `tiled`
+// needs at least 1.5x the same task".
+std::vector<StatedThreshold> stated_thresholds(const std::string& text)
+{
+    std::vector<StatedThreshold> out;
+    const std::regex stated(
+        R"(\b`?([a-z_0-9]+)`?'s `([a-z_0-9]+)`[^.;)]{0,40}?\bat least ([0-9]+(?:\.[0-9]+)?)x the (?:`([a-z_0-9]+)` task|same task))");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), stated); it != std::sregex_iterator(); ++it) {
+        const std::smatch& m = *it;
+        out.push_back({m.str(), m[1].str(), m[2].str(), std::stod(m[3].str()),
+                       m[4].matched ? m[4].str() : std::string("reference")});
+    }
+    return out;
+}
+
+// What is wrong with a stated threshold against the catalog, or nothing.
+std::optional<std::string> wrong(const StatedThreshold& s)
+{
+    const LabInfo* lab = test::catalog().find(s.lab);
+    if (!lab) return fmt::format("\"{}\": no lab {}", s.written, s.lab);
+    const TaskInfo* task = lab->find_task(s.task);
+    if (!task) return fmt::format("\"{}\": {} has no task {}", s.written, s.lab, s.task);
+    if (!task->threshold) return fmt::format("\"{}\": {}/{} is not timed", s.written, s.lab, s.task);
+    const Threshold& t = *task->threshold;
+    if (t.shipped != s.speedup || t.baseline != s.baseline)
+        return fmt::format("\"{}\": lab.json says at least {}x the {}", s.written, t.shipped,
+                           t.baseline == "reference" ? "same task" : "`" + t.baseline + "` task");
+    return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("docs: a task's speed threshold a page states is its lab.json's")
+{
+    int seen = 0;
+    for (const auto& page : test::doc_pages())
+        for (const StatedThreshold& s : stated_thresholds(read_text_file(page).value_or(""))) {
+            ++seen;
+            if (const auto why = wrong(s)) FAIL_CHECK(page.filename().string() << ": " << *why);
+        }
+    CHECK(seen >= 1);  // instructors.md's calibration section names matmul's
+}
+
+TEST_CASE("docs: the threshold scan reads a stated threshold and fails a planted wrong one")
+{
+    const auto right = stated_thresholds("(matmul's `tiled`, at least 1.2x the `naive` task of `bench/matmul/tuned.cu`)");
+    REQUIRE(right.size() == 1);
+    CHECK(right.front().lab == "matmul");
+    CHECK(right.front().task == "tiled");
+    CHECK(right.front().baseline == "naive");
+    CHECK_FALSE(wrong(right.front()));
+    const auto figure = stated_thresholds("matmul's `tiled`, at least 1.3x the `naive` task");
+    REQUIRE(figure.size() == 1);
+    CHECK(wrong(figure.front()));
+    const auto base = stated_thresholds("`rotation`'s `tiled` must run at least 1.5x the same task");
+    REQUIRE(base.size() == 1);
+    CHECK(base.front().baseline == "reference");
+    CHECK(wrong(base.front()));  // lab.json: 1.5x the `naive` task
+    CHECK(wrong(stated_thresholds("matmul's `blocked`, at least 1.2x the `naive` task").front()));
+}
