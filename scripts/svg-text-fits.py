@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Every line of text of the docs' hand-drawn figures fits inside its picture.
+"""Every line of text of the docs' hand-drawn figures fits inside its picture,
+and no two lines of text cover each other (a label drawn over another).
 
 Widths are DejaVu Sans's (the sans-serif of most Linux desktops, wider than
 Arial or Helvetica): read from the font file's own metrics (cmap and hmtx),
 so a line that fits here fits in a browser. Exit 0 when every line fits, 1
-with each line that sticks out, 77 without the font (the reason appended to
+with each line that sticks out or covers another, 77 without the font (the reason appended to
 $HPCLAB_SKIP_LOG, for ctest's summary).
 
   scripts/svg-text-fits.py docs/figures/*.svg
@@ -75,22 +76,33 @@ def attribute(attrs, name, default=None):
     return m.group(1) if m else default
 
 
-def stray_lines(path, fonts):
-    svg = open(path, encoding="utf-8").read()
-    root = re.search(r"<svg[^>]*>", svg).group(0)
-    picture = float(attribute(root, "width"))
-    base = float(attribute(root, "font-size", "12"))
+def text_boxes(svg, fonts):
+    """Each line of text with an x and a y: (text, left, right, top, bottom), from the font's widths;
+    a line's ink from 0.8 of its size above the baseline to 0.2 below it."""
+    base = float(attribute(re.search(r"<svg[^>]*>", svg).group(0), "font-size", "12"))
     for m in re.finditer(r"<text([^>]*)>(.*?)</text>", svg, re.S):
         attrs, text = m.group(1), html.unescape(re.sub(r"<[^>]+>", "", m.group(2)))
-        if attribute(attrs, "x") is None:
+        if attribute(attrs, "x") is None or attribute(attrs, "y") is None:
             continue
-        x = float(attribute(attrs, "x"))
+        x, y = float(attribute(attrs, "x")), float(attribute(attrs, "y"))
         size = float(attribute(attrs, "font-size", base))
         w = width(fonts["bold" in attrs], text, size)
         anchor = attribute(attrs, "text-anchor", "start")
         left = x if anchor == "start" else x - w / 2 if anchor == "middle" else x - w
-        if left < 0 or left + w > picture:
-            yield "%s: '%s' spans %.0f to %.0f of %.0f" % (path, text, left, left + w, picture)
+        yield text, left, left + w, y - 0.8 * size, y + 0.2 * size
+
+
+def stray_lines(path, fonts):
+    svg = open(path, encoding="utf-8").read()
+    picture = float(attribute(re.search(r"<svg[^>]*>", svg).group(0), "width"))
+    boxes = list(text_boxes(svg, fonts))
+    for text, left, right, _, _ in boxes:
+        if left < 0 or right > picture:
+            yield "%s: '%s' spans %.0f to %.0f of %.0f" % (path, text, left, right, picture)
+    for i, (a, l1, r1, t1, b1) in enumerate(boxes):
+        for b, l2, r2, t2, b2 in boxes[i + 1:]:
+            if l1 < r2 and l2 < r1 and t1 < b2 and t2 < b1:
+                yield "%s: '%s' and '%s' are drawn over each other" % (path, a, b)
 
 
 def main(paths):
