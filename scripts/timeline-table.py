@@ -63,6 +63,7 @@ def main(path):
     print("the checks' phases, summed s: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(phases.items())))
     gpu_states(rows, span)
     timed_programs(rows)
+    started_in_turns(rows)
 
 
 def gpu_states(rows, span):
@@ -90,13 +91,14 @@ def timed_programs(rows):
               f"{sum(e) / len(e):9.3f}")
     print(f"{'all':14} {sum(map(len, calls.values())):6d} {sum(x for v in calls.values() for x, _ in v):8.1f} "
           f"{sum(y for v in calls.values() for _, y in v):8.1f} {sum(sum(v) for v in ends.values()):7.1f}")
-    started_in_turns(rows)
 
 
 def started_in_turns(rows):
     """The lab programs that started inside an alone turn: their time in it before their first timed call."""
     turns = [(a, b) for a, b, w in rows if "GPU turn alone: held" in w]
     gos = sorted(a for a, _, w in rows if re.match(r"\d+ timed calls", w))
+    if not gos:  # a timeline from before the timed calls were noted
+        return
     count, seconds = 0, 0.0
     for a, b, what in rows:
         if kind(what) != "lab programs (correctness, timed)" or what.startswith(("kernel-timer", "program-")):
