@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 namespace hpclab {
 
 std::optional<RunReport> BaselineTimes::find(const std::string& key) const
@@ -14,9 +16,36 @@ std::optional<RunReport> BaselineTimes::find(const std::string& key) const
 
 void BaselineTimes::keep(const std::string& key, const RunReport& run)
 {
-    if (!run.passed()) return;
+    {
+        std::lock_guard lock(mutex_);
+        if (run.passed()) runs_.emplace(key, run);
+        claimed_.erase(key);
+    }
+    changed_.notify_all();
+}
+
+bool BaselineTimes::claim(const std::string& key)
+{
     std::lock_guard lock(mutex_);
-    runs_.emplace(key, run);
+    return !runs_.count(key) && claimed_.insert(key).second;
+}
+
+void BaselineTimes::give_up(const std::string& key)
+{
+    {
+        std::lock_guard lock(mutex_);
+        claimed_.erase(key);
+    }
+    changed_.notify_all();
+}
+
+std::optional<RunReport> BaselineTimes::wait_for(const std::string& key, double within_s) const
+{
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, std::chrono::duration<double>(within_s), [&] { return !claimed_.count(key); });
+    const auto it = runs_.find(key);
+    if (it == runs_.end()) return std::nullopt;
+    return it->second;
 }
 
 std::string baseline_key(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& baseline_task, const Params& size,

@@ -28,6 +28,10 @@ constexpr double kPreparingTurn_s = 10;
 // How long a check waits for other processes to leave the GPUs before its
 // timed programs start: a killed program's context can take seconds to go.
 constexpr double kFreeGpuWait_s = 15;
+// How long a check waits for a baseline run another check claimed (its
+// first round comes as soon as its own correctness runs are over) before it
+// makes one of its own.
+constexpr double kAwaitedBaseline_s = 10;
 
 // The GPUs' other processes once none is left, or when `within_s` is over
 // (then the count that remains, and the timing will say it was unreliable).
@@ -340,30 +344,62 @@ TimingPhase::TimingPhase(const Toolchain& tc, const GpuInfo& gpu, const LabInfo&
     baseline_ = std::async(std::launch::async, [&tc, &lab] {
                     return build_lab_program(tc, lab, lab.baseline_source, "baseline");
                 }).share();
-    std::map<std::string, std::shared_ptr<PreparedProgram>> baselines;  // one per baseline run
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
         const TaskInfo* base_task = baseline_task(lab, *tasks_[i]);
         if (!base_task) continue;
-        auto p = std::make_unique<PreparedRound>();
+        prepared_[i] = std::make_unique<PreparedRound>();
         baseline_keys_[i] = baseline_key(gpu, lab, *base_task, tasks_[i]->timing, tasks_[i]->timing_reps);
-        if (!baselines_->find(baseline_keys_[i])) {
-            std::shared_ptr<PreparedProgram>& b = baselines[baseline_keys_[i]];
-            if (!b) {
-                b = std::make_shared<PreparedProgram>();
-                RunRequest req = request(i, false, {});
-                req.gate = b->gate;
-                b->run = start_prepared(std::move(req), b->end, b->judge, turns_, baseline_);
-            }
-            p->baseline = b;
-        }
-        prepared_[i] = std::move(p);
+        const std::string& key = baseline_keys_[i];
+        // Not claimed here: another check makes that run (first_rounds waits for it).
+        if (!baselines_->find(key) && (baseline_programs_.count(key) || claim_baseline(key)))
+            prepared_[i]->baseline = prepare_baseline(i);
     }
 }
 
 TimingPhase::~TimingPhase() { close_all(); }
 
+bool TimingPhase::claim_baseline(const std::string& key)
+{
+    if (!baselines_->claim(key)) return false;
+    claimed_.insert(key);
+    return true;
+}
+
+// Task i's baseline program, started (one per baseline run in this check).
+std::shared_ptr<TimingPhase::PreparedProgram> TimingPhase::prepare_baseline(std::size_t i)
+{
+    std::shared_ptr<PreparedProgram>& b = baseline_programs_[baseline_keys_[i]];
+    if (!b) {
+        b = std::make_shared<PreparedProgram>();
+        RunRequest req = request(i, false, {});
+        req.gate = b->gate;
+        b->run = start_prepared(std::move(req), b->end, b->judge, turns_, baseline_);
+    }
+    return b;
+}
+
+// A task whose baseline run another check claimed: that run once it is kept;
+// when it does not come (that check ended before its timing, or is late), a
+// program of this check's own, made ready before the alone turn.
+void TimingPhase::await_or_prepare_baseline(std::size_t i)
+{
+    PreparedRound& p = *prepared_[i];
+    const std::string& key = baseline_keys_[i];
+    if (p.baseline || baselines_->find(key) || baselines_->wait_for(key, kAwaitedBaseline_s)) return;
+    (void)claim_baseline(key);
+    p.baseline = prepare_baseline(i);
+}
+
+void TimingPhase::keep_baseline(const std::string& key, const RunReport& run)
+{
+    baselines_->keep(key, run);
+    claimed_.erase(key);
+}
+
 void TimingPhase::close_all()
 {
+    for (const std::string& key : claimed_) baselines_->give_up(key);  // no run of them is coming
+    claimed_.clear();
     for (auto& p : prepared_)
         if (p) p->student->gate->close();  // a program not started yet does not start at all
     let_students_start();
@@ -401,6 +437,7 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const Pr
     if (todo.empty() || !baseline_build().ok) return;
     let_students_start();
     more_programs();
+    for (std::size_t i : todo) await_or_prepare_baseline(i);
     for (std::size_t i : todo) {  // uploads must not share the GPU with the calls
         PreparedRound& p = *prepared_[i];
         p.student->gate->want();
@@ -420,7 +457,7 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const Pr
                     ran[key] = p.baseline.get();
                 } else {  // its program failed for an earlier task: a fresh one
                     fresh[i] = run_task(student_request(i, false, baseline_build().program));
-                    baselines_->keep(key, fresh[i]);
+                    keep_baseline(key, fresh[i]);
                 }
             }
             p.student->run_calls(within_s);
@@ -435,7 +472,7 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const Pr
     // its exchange's memory given back, then came one after the other too.)
     for (std::size_t i : todo) prepared_[i]->student->judge->set();
     for (const auto& [key, program] : ran) program->judge->set();
-    for (const auto& [key, program] : ran) baselines_->keep(key, program->report());
+    for (const auto& [key, program] : ran) keep_baseline(key, program->report());
     for (std::size_t i : todo) {
         const std::string& key = baseline_keys_[i];
         RunReport base = fresh.count(i)  ? fresh[i]

@@ -17,6 +17,8 @@
 #include "run/toolchain.h"
 
 #include <functional>
+#include <map>
+#include <set>
 #include <future>
 #include <memory>
 #include <utility>
@@ -145,6 +147,10 @@ private:
                       std::vector<Finding>& findings, bool first);
     bool confirm_shortfall(std::size_t index, const std::filesystem::path& baseline, Timing& timing,
                            std::vector<Finding>& findings);
+    bool claim_baseline(const std::string& key);
+    std::shared_ptr<PreparedProgram> prepare_baseline(std::size_t index);
+    void await_or_prepare_baseline(std::size_t index);
+    void keep_baseline(const std::string& key, const RunReport& run);
 
     const GpuInfo& gpu_;
     const LabInfo& lab_;
@@ -154,6 +160,8 @@ private:
     BaselineTimes own_baselines_;
     BaselineTimes* baselines_ = &own_baselines_;
     std::vector<std::string> baseline_keys_;  // per task (empty: no threshold)
+    std::map<std::string, std::shared_ptr<PreparedProgram>> baseline_programs_;  // per baseline run, this check's
+    std::set<std::string> claimed_;  // the baseline runs this check claimed and has not kept
     bool active_ = false;
     std::optional<int> gpu_processes_before_;
     std::shared_future<BuildResult> baseline_;

@@ -6,6 +6,9 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <thread>
+
 using namespace hpclab;
 using hpclab::test::lab_of;
 
@@ -76,4 +79,44 @@ TEST_CASE("baseline times: streams' two tasks are timed by one run of the baseli
     CHECK(baseline_key(gpu, lab, *baseline_task(lab, pinned), pinned.timing, pinned.timing_reps) ==
           baseline_key(gpu, lab, *baseline_task(lab, overlap), overlap.timing, overlap.timing_reps));
     CHECK(timing_frame(lab, overlap).baseline == "the pinned task of bench/streams/onestream.cu");
+}
+
+TEST_CASE("baseline times: checks that start together make one run: the first claims it, the others wait for it")
+{
+    BaselineTimes times;
+    const std::string key = "GPU-1|0|bench/matmul/tuned.cu|naive|n=2048|5";
+    CHECK_FALSE(times.wait_for(key, 5.0));  // nobody claimed it: no wait, no run
+    REQUIRE(times.claim(key));
+    CHECK_FALSE(times.claim(key));  // another check: it waits for the first one's run
+    CHECK_FALSE(times.wait_for(key, 0.05));  // late: it makes its own
+    std::thread claimant([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        times.keep(key, passed_run(2.0));
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto waited = times.wait_for(key, 10.0);
+    claimant.join();
+    REQUIRE(waited);
+    CHECK(waited->calls.front().gpu_ms == 2.0);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));  // woken by the run, not the bound
+    CHECK_FALSE(times.claim(key));  // kept: nothing left to claim
+}
+
+TEST_CASE("baseline times: a claim given up, or a failed run, wakes the waiters with nothing, and the key is free")
+{
+    BaselineTimes times;
+    const std::string key = "GPU-1|0|bench/vecadd3/tuned.cu|add|n=16777216|5";
+    REQUIRE(times.claim(key));
+    std::thread claimant([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        times.give_up(key);  // its check ended before its timing
+    });
+    CHECK_FALSE(times.wait_for(key, 10.0));
+    claimant.join();
+    REQUIRE(times.claim(key));  // the waiter makes the run itself
+    RunReport crashed = passed_run(1.0);
+    crashed.status = RunStatus::crashed;
+    times.keep(key, crashed);
+    CHECK_FALSE(times.find(key));
+    CHECK(times.claim(key));  // a failed run ends the claim too
 }
