@@ -404,6 +404,10 @@ void TimingPhase::close_all()
         if (p) p->student->gate->close();  // a program not started yet does not start at all
     let_students_start();
     prepared_.clear();
+    // A baseline program never run (its task not timed: a wrong answer)
+    // ends here, at its closed gate, before the GPU's health is looked at:
+    // one left waiting is a process of this check still on the GPU.
+    baseline_programs_.clear();
 }
 
 void TimingPhase::let_students_start() { students_start_->set(); }
