@@ -6,6 +6,7 @@
 #include "util/text.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -52,6 +53,46 @@ std::string header_line(const BenchHeader& h)
     if (!h.date.empty()) line += ", " + h.date;
     if (!h.commit.empty()) line += ", hpclab " + h.commit + changes_note(h);
     return line;
+}
+
+// A later run's place, as header_line says the header's.
+std::string supplement_line(const BenchSupplement& s)
+{
+    std::string line = s.gpu;
+    if (!s.date.empty()) line += ", " + s.date;
+    if (!s.commit.empty()) line += ", hpclab " + s.commit;
+    if (s.copy_gb_per_s > 0) line += fmt::format("; a device copy of 256 MiB {}", format_rate(s.copy_gb_per_s * 1e9, 0));
+    return line;
+}
+
+// What a later run was, after its place: its command and its note.
+std::string supplement_why(const BenchSupplement& s)
+{
+    std::string why = "a later run than the results file's header names";
+    if (!s.command.empty()) why += fmt::format(" (`{}`)", s.command);
+    if (!s.note.empty()) why += ": " + s.note;
+    return why;
+}
+
+// The one later run every row comes from (a lab's own page whose lab was
+// measured after the header's run); null: the header's run, or several.
+const BenchSupplement* sole_supplement(const BenchResults& results)
+{
+    if (results.rows.empty()) return nullptr;
+    const BenchSupplement* s = supplement_of(results.header, results.rows.front().lab);
+    for (const BenchRow& r : results.rows)
+        if (supplement_of(results.header, r.lab) != s) return nullptr;
+    return s;
+}
+
+// The labs among the rows whose rows come from a later run, in row order.
+std::vector<std::string> supplemented_labs(const BenchResults& results)
+{
+    std::vector<std::string> labs;
+    for (const BenchRow& r : results.rows)
+        if (supplement_of(results.header, r.lab) && std::find(labs.begin(), labs.end(), r.lab) == labs.end())
+            labs.push_back(r.lab);
+    return labs;
 }
 
 // Said under a table whose copy rows were not timed at their sizes.
@@ -139,6 +180,10 @@ std::string render_table(const BenchResults& results)
     out += "Times: GPU time of each call, median and extremes of the timed calls after a warm-up; "
            "L2 flushed, every output checked.\n";
     if (!h.complete) out += "INCOMPLETE: the bench stopped (or was still running) when this was written.\n";
+    for (const std::string& lab : supplemented_labs(results)) {
+        const BenchSupplement& s = *supplement_of(h, lab);
+        out += fmt::format("The rows of {}: measured on {}; {}.\n", lab, supplement_line(s), supplement_why(s));
+    }
     std::set<std::string> limits, libraries;
     bool scaled = false;
     for (const RowGroup& g : group_rows(results.rows)) {
@@ -175,9 +220,14 @@ std::string render_markdown(const BenchResults& results)
         return fmt::format("Not measured yet: the results file ({}) holds no row of this lab. `hpclab bench` on "
                            "a GPU measures it (scripts/gpu-suite.sh, part bench, for the docs' file).\n",
                            header_line(h));
-    std::string out = fmt::format("Measured on {}", header_line(h));
-    if (h.copy_gb_per_s > 0)
+    const BenchSupplement* sole = sole_supplement(results);
+    std::string out = fmt::format("Measured on {}", sole ? supplement_line(*sole) : header_line(h));
+    if (!sole && h.copy_gb_per_s > 0)
         out += fmt::format("; a device copy of 256 MiB {}", format_rate(h.copy_gb_per_s * 1e9, 0));
+    if (sole) out += "; " + supplement_why(*sole);
+    if (const auto later = supplemented_labs(results); !sole && !later.empty())
+        out += fmt::format(". The rows of {} come from later runs, each named above its lab's tables",
+                           fmt::join(later, ", "));
     out += ". Each time is the GPU time of a call: the median, and the extremes, of the timed calls after a "
            "warm-up, each call on fresh inputs with a cold L2 and its outputs checked";
     const bool timed_copy = std::any_of(results.rows.begin(), results.rows.end(),
@@ -196,6 +246,10 @@ std::string render_markdown(const BenchResults& results)
         std::vector<const BenchRow*> rows;
         for (; j < groups.size() && groups[j].lab == groups[i].lab && groups[j].task == groups[i].task; ++j)
             rows.insert(rows.end(), groups[j].rows.begin(), groups[j].rows.end());
+        const BenchSupplement* later = supplement_of(h, groups[i].lab);
+        if (later && !sole && (i == 0 || groups[i - 1].lab != groups[i].lab))
+            out += fmt::format("\nThe rows of {}: measured on {}; {}.\n", groups[i].lab, supplement_line(*later),
+                               supplement_why(*later));
         out += fmt::format("\n### {} / {}\n\n", groups[i].lab, groups[i].task);
         out += "| size | variant | kind | median | min .. max | throughput | of limit | vs library |\n"
                "|---|---|---|---:|---:|---:|---:|---:|\n";

@@ -3,7 +3,9 @@
 #include "util/text_file.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <fstream>
 #include <unistd.h>
 
@@ -150,9 +152,45 @@ std::string csv_number(double v) { return v != 0 ? fmt::format("{}", v) : ""; }
 
 }  // namespace
 
+const BenchSupplement* supplement_of(const BenchHeader& header, const std::string& lab)
+{
+    for (const BenchSupplement& s : header.supplements)
+        if (std::find(s.labs.begin(), s.labs.end(), lab) != s.labs.end()) return &s;
+    return nullptr;
+}
+
+namespace {
+
+json supplement_to_json(const BenchSupplement& s)
+{
+    return {{"labs", s.labs},         {"gpu", s.gpu},         {"gpu_uuid", s.gpu_uuid},
+            {"date", s.date},         {"commit", s.commit},   {"copy_gbps", number_or_null(s.copy_gb_per_s)},
+            {"command", s.command},   {"note", s.note}};
+}
+
+BenchSupplement supplement_from_json(const json& j, const std::string& where)
+{
+    const Fields f(j, where);
+    BenchSupplement s;
+    s.labs = f.texts("labs");
+    if (s.labs.empty()) f.fail("labs", "must name the labs whose rows this run measured");
+    s.gpu = f.text("gpu");
+    s.gpu_uuid = f.text("gpu_uuid", false);
+    s.date = f.text("date", false);
+    s.commit = f.text("commit", false);
+    s.copy_gb_per_s = f.number("copy_gbps");
+    s.command = f.text("command", false);
+    s.note = f.text("note", false);
+    return s;
+}
+
+}  // namespace
+
 json results_to_json(const BenchResults& results)
 {
     const BenchHeader& h = results.header;
+    json supplements = json::array();
+    for (const BenchSupplement& s : h.supplements) supplements.push_back(supplement_to_json(s));
     json rows = json::array();
     for (const auto& r : results.rows) rows.push_back(row_to_json(r));
     return {{"format", std::string(kResultsFormat)},
@@ -168,7 +206,8 @@ json results_to_json(const BenchResults& results)
               {"commit", h.commit},
               {"changed_files", h.changed_files},
               {"command", h.command},
-              {"complete", h.complete}}},
+              {"complete", h.complete},
+              {"supplements", supplements}}},
             {"rows", rows}};
 }
 
@@ -192,6 +231,12 @@ BenchResults results_from_json(const json& doc, const std::string& where)
     out.header.changed_files = h.texts("changed_files");
     out.header.command = h.text("command", false);
     out.header.complete = h.flag("complete", true);
+    if (doc.at("header").contains("supplements")) {
+        const json& sups = h.at("supplements");
+        if (!sups.is_array()) h.fail("supplements", "must be an array");
+        for (std::size_t i = 0; i < sups.size(); ++i)
+            out.header.supplements.push_back(supplement_from_json(sups[i], fmt::format("{}.header.supplements[{}]", where, i)));
+    }
     const json& rows = top.at("rows");
     if (!rows.is_array()) top.fail("rows", "must be an array");
     for (std::size_t i = 0; i < rows.size(); ++i)

@@ -14,6 +14,15 @@
 
 namespace hpclab {
 
+// A later run whose rows replaced a lab's in the file (a lab added after
+// the run the header names, measured on its own): where those rows were
+// measured, so that a rendering names their run and not the header's.
+struct BenchSupplement {
+    std::vector<std::string> labs;
+    std::string gpu, gpu_uuid, date, commit, command, note;
+    double copy_gb_per_s = 0;
+};
+
 struct BenchHeader {
     std::string gpu, gpu_uuid, driver, nvcc, architectures;
     double copy_gb_per_s = 0;  // the device copy's bandwidth, GB/s (the best of the labs' measurements)
@@ -24,7 +33,11 @@ struct BenchHeader {
     std::vector<std::string> changed_files;
     std::string command;    // the command line that measured
     bool complete = true;   // false: written while the bench ran, or it stopped early
+    std::vector<BenchSupplement> supplements;
 };
+
+// The later run a lab's rows come from; null: the header's run.
+const BenchSupplement* supplement_of(const BenchHeader& header, const std::string& lab);
 
 struct BenchResults {
     BenchHeader header;

@@ -231,6 +231,64 @@ TEST_CASE("bench report: the docs' generated section is found and replaced, the 
                     BenchInputError);
 }
 
+namespace {
+
+// The sample, with matmul's rows from a later run (a lab measured after the header's run).
+BenchResults with_later_matmul()
+{
+    BenchResults res = sample();
+    BenchSupplement later;
+    later.labs = {"matmul"};
+    later.gpu = "NVIDIA H100 80GB HBM3";
+    later.date = "2026-11-24T09:00:00Z";
+    later.commit = "fedcba654321";
+    later.copy_gb_per_s = 2900;
+    later.command = "hpclab bench matmul";
+    later.note = "matmul was added after the header's run";
+    res.header.supplements.push_back(later);
+    return res;
+}
+
+}  // namespace
+
+TEST_CASE("bench report: rows from a later run name that run, not the header's, wherever they are rendered")
+{
+    const BenchResults res = with_later_matmul();
+    CHECK(supplement_of(res.header, "matmul") == &res.header.supplements[0]);
+    CHECK(supplement_of(res.header, "vecadd3") == nullptr);
+    // The whole page: the header's run, the later labs named, each above its tables.
+    const std::string md = render_markdown(res);
+    CHECK(contains(md, "hpclab abcdef123456"));
+    CHECK(contains(md, "The rows of matmul come from later runs, each named above its lab's tables"));
+    const auto named = md.find("The rows of matmul: measured on NVIDIA H100 80GB HBM3, 2026-11-24T09:00:00Z, hpclab "
+                               "fedcba654321; a device copy of 256 MiB 2.90 TB/s; a later run than the results file's "
+                               "header names (`hpclab bench matmul`): matmul was added after the header's run.");
+    CHECK(named != std::string::npos);
+    CHECK(named < md.find("### matmul / tiled"));
+    CHECK(md.find("### vecadd3 / add") < named);  // vecadd3's tables are the header's run's
+    // A lab's own page: measured on the later run, and the header's commit nowhere.
+    const std::string page = render_markdown(results_of_lab(res, "matmul"));
+    CHECK(page.rfind("Measured on NVIDIA H100 80GB HBM3, 2026-11-24T09:00:00Z, hpclab fedcba654321", 0) == 0);
+    CHECK_FALSE(contains(page, "abcdef123456"));
+    CHECK_FALSE(contains(page, "The rows of"));
+    // The other lab's page is the header's run alone.
+    const std::string other = render_markdown(results_of_lab(res, "vecadd3"));
+    CHECK(contains(other, "hpclab abcdef123456"));
+    CHECK_FALSE(contains(other, "fedcba654321"));
+    // The terminal's table says it too.
+    CHECK(contains(render_table(res), "The rows of matmul: measured on NVIDIA H100 80GB HBM3, 2026-11-24T09:00:00Z"));
+    // And the file keeps it.
+    TempDir dir;
+    write_results_file(dir.path() / "r.json", res);
+    const BenchResults back = read_results_file(dir.path() / "r.json");
+    REQUIRE(back.header.supplements.size() == 1);
+    CHECK(back.header.supplements[0].labs == std::vector<std::string> {"matmul"});
+    CHECK(back.header.supplements[0].commit == "fedcba654321");
+    CHECK(back.header.supplements[0].copy_gb_per_s == doctest::Approx(2900));
+    CHECK(back.header.supplements[0].note == "matmul was added after the header's run");
+    CHECK(render_markdown(back) == md);
+}
+
 TEST_CASE("bench report: a file that is not a results file is refused by name")
 {
     TempDir dir;
@@ -248,6 +306,13 @@ TEST_CASE("bench report: a file that is not a results file is refused by name")
     doc = results_to_json(sample());
     doc["version"] = 99;
     CHECK(contains(read_error(dir.write("version.json", doc.dump())), "this hpclab reads version 1"));
+    doc = results_to_json(with_later_matmul());
+    doc["header"]["supplements"][0].erase("labs");
+    CHECK(contains(read_error(dir.write("later.json", doc.dump())),
+                   "later.json.header.supplements[0].labs: must name the labs whose rows this run measured"));
+    doc = results_to_json(sample());
+    doc["header"]["supplements"] = "later";
+    CHECK(contains(read_error(dir.write("later2.json", doc.dump())), "later2.json.header.supplements: must be an array"));
 }
 
 TEST_CASE("bench report: hpclab bench --report renders a written file, and --update rewrites the section")
