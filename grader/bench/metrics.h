@@ -12,7 +12,7 @@
 namespace hpclab {
 
 // The grading model's cuBLAS SGEMM (fp32, 4096^3) on an H100, in GFLOP/s: the
-// limit of a compute-bound task when no library variant ran beside it.
+// limit of a compute-bound task when no library variant ran in the bench.
 inline constexpr double kModelSgemmGflops = 51500;
 
 // Throughput of every timed row (GB/s from the bytes, GFLOP/s from the
@@ -20,7 +20,10 @@ inline constexpr double kModelSgemmGflops = 51500;
 // - fraction of the limit: a memory-bound task (no flops) against the
 //   copy row's GB/s at the same size (BenchRow::is_copy: timed at that
 //   size, or scaled from one copy); a compute-bound one against the fastest library
-//   variant's GFLOP/s, else (on an H100) the grading model's SGEMM figure;
+//   variant's GFLOP/s at its size, else the fastest library rate anywhere in
+//   the rows (cuBLAS's SGEMM at matmul's largest size, measured on this GPU),
+//   else (on an H100, a bench of labs without a library) the grading model's
+//   SGEMM figure;
 // - ratio to the library: the library's time over the row's (above 1:
 //   faster than the library), the library being the fastest library
 //   variant, else the device copy for a memory-bound task.

@@ -124,27 +124,40 @@ TEST_CASE("bench metrics: a copy timed at the size is the limit at that size, an
     CHECK(rows[0].limit_name == "the call's copies alone at this size");
 }
 
-TEST_CASE("bench metrics: a compute-bound task against cuBLAS at the same size, else the grading model")
+TEST_CASE("bench metrics: a compute-bound task against cuBLAS at the same size, else the fastest library rate "
+          "measured, else the grading model")
 {
     // 2 TFLOP: cuBLAS 40 ms (50 TFLOP/s), the course's kernel 200 ms (10 TFLOP/s).
     std::vector<BenchRow> rows = {row("reference", "reference", 200, 1e8, 2e12), row("cublas", "library", 40, 1e8, 2e12),
                                   row("reference", "reference", 100, 1e8, 2e12, {{"n", 2048}})};
+    rows[1].min_ms = 38, rows[1].max_ms = 44;
+    rows[2].min_ms = 90, rows[2].max_ms = 125;
     compute_metrics(rows, "NVIDIA H100 80GB HBM3");
     CHECK(rows[0].gflops == doctest::Approx(10000));
     CHECK(rows[0].fraction_of_limit == doctest::Approx(0.2));
     CHECK(rows[0].limit_name == "cublas at this size");
     CHECK(rows[0].ratio_to_library == doctest::Approx(0.2));
     CHECK(rows[1].fraction_of_limit == doctest::Approx(1));
-    // Another size, without cuBLAS beside it: the model's 51.5 TFLOP/s, said so; no ratio.
+    // Another size, without cuBLAS beside it: the fastest library rate of the
+    // results (cuBLAS at n=1024, 50 TFLOP/s), named, with both rows' spread; no ratio.
     CHECK(rows[2].gflops == doctest::Approx(20000));
-    CHECK(rows[2].fraction_of_limit == doctest::Approx(20000 / kModelSgemmGflops));
-    CHECK(contains(rows[2].limit_name, "from the grading model"));
+    CHECK(rows[2].fraction_of_limit == doctest::Approx(0.4));
+    CHECK(rows[2].limit_name == "cublas at lab / task, n=1024, 50.00 TFLOP/s (the fastest library rate in these results)");
+    CHECK(rows[2].limit_low == doctest::Approx(0.4 * 100 / 125 * 38 / 40));
+    CHECK(rows[2].limit_high == doctest::Approx(0.4 * 100 / 90 * 44 / 40));
     CHECK(rows[2].ratio_to_library == 0);
+    // The same on any GPU: it was measured there.
+    compute_metrics(rows, "NVIDIA A100-SXM4-80GB");
+    CHECK(rows[2].fraction_of_limit == doctest::Approx(0.4));
+    // No library ran in the bench: the model's 51.5 TFLOP/s on an H100, said so.
+    rows.erase(rows.begin() + 1);
+    compute_metrics(rows, "NVIDIA H100 80GB HBM3");
+    CHECK(rows[1].fraction_of_limit == doctest::Approx(20000 / kModelSgemmGflops));
+    CHECK(contains(rows[1].limit_name, "from the grading model"));
     // The model's figure is an H100's: on another GPU, no fraction at all.
     compute_metrics(rows, "NVIDIA A100-SXM4-80GB");
-    CHECK(rows[2].fraction_of_limit == 0);
-    CHECK(rows[2].limit_name.empty());
-    CHECK(rows[0].fraction_of_limit == doctest::Approx(0.2));
+    CHECK(rows[1].fraction_of_limit == 0);
+    CHECK(rows[1].limit_name.empty());
 }
 
 TEST_CASE("bench metrics: every ratio with its spread, within noise when it holds 1, and past 100% says which")
