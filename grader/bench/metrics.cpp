@@ -19,7 +19,7 @@ void set_throughput(BenchRow& row)
     if (!row.timed()) return;
     const double seconds = row.median_ms / 1e3;
     if (row.bytes > 0) row.gbps = row.bytes / seconds / 1e9;
-    if (row.flops > 0) row.gflops = row.flops / seconds / 1e9;
+    if (row.compute_bound()) row.gflops = row.flops / seconds / 1e9;
 }
 
 // A row's extremes: a copy scaled from one big copy has none (its own time, both ways).

@@ -37,11 +37,14 @@ struct Series {
 std::string plot_one(const std::string& lab, const std::string& task, const std::vector<const RowGroup*>& sizes)
 {
     std::vector<Series> series;
+    // One unit a plot: a compute-bound task's in flops, its copy row (a
+    // bandwidth, not the ceiling of its flops) left out.
     bool compute = false;
+    for (const RowGroup* g : sizes)
+        for (const BenchRow* r : g->rows) compute = compute || r->compute_bound();
     for (std::size_t i = 0; i < sizes.size(); ++i)
         for (const BenchRow* r : sizes[i]->rows) {
-            if (!r->timed() || throughput(*r) <= 0) continue;
-            compute = compute || r->compute_bound();
+            if (!r->timed() || throughput(*r) <= 0 || r->compute_bound() != compute) continue;
             auto it = std::find_if(series.begin(), series.end(), [&](const Series& s) { return s.variant == r->variant; });
             if (it == series.end()) {
                 series.push_back({r->variant, r->title, r->kind == "library" || r->variant == kCopyVariantId, {}});
@@ -69,9 +72,10 @@ std::string plot_one(const std::string& lab, const std::string& task, const std:
     for (std::size_t i = 0; i < sizes.size(); ++i)
         svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.0f}\" text-anchor=\"middle\">{}</text>\n", x_of(i),
                            kTop + kHeight + 20, for_svg(format_params(sizes[i]->params)));
-    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" fill=\"#555\">{} (higher is better); the dashed line is the "
-                       "ceiling the page's table measures against</text>\n",
-                       kLeft, kTop + kHeight + 46, unit);
+    const bool has_ceiling = std::any_of(series.begin(), series.end(), [](const Series& s) { return s.ceiling; });
+    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" fill=\"#555\">{} (higher is better){}</text>\n", kLeft,
+                       kTop + kHeight + 46, unit,
+                       has_ceiling ? "; the dashed line is the ceiling the page's table measures against" : "");
     for (std::size_t k = 0; k < series.size(); ++k) {
         const Series& s = series[k];
         const char* colour = s.ceiling ? "#888888" : kColours[k % std::size(kColours)];

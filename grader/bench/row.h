@@ -76,7 +76,9 @@ struct BenchRow {
     bool is_copy() const { return variant == kCopyVariantId; }
     // A copy row from one 256 MiB copy's bandwidth, not a copy timed at this size.
     bool scaled_copy() const { return is_copy() && reps == 0; }
-    bool compute_bound() const { return flops > 0; }
+    // The copy of a compute-bound task's bytes does none of its flops: a
+    // bandwidth (its floor in time), never a rate of flops.
+    bool compute_bound() const { return flops > 0 && !is_copy(); }
 };
 
 }  // namespace hpclab

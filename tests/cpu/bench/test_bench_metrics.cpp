@@ -3,6 +3,7 @@
 // fraction of the limit and a ratio to the library.
 #include "bench/measure.h"
 #include "bench/metrics.h"
+#include "bench/plot.h"
 #include "bench/render.h"
 #include "test_support.h"
 
@@ -158,6 +159,33 @@ TEST_CASE("bench metrics: a compute-bound task against cuBLAS at the same size, 
     compute_metrics(rows, "NVIDIA A100-SXM4-80GB");
     CHECK(rows[1].fraction_of_limit == 0);
     CHECK(rows[1].limit_name.empty());
+}
+
+TEST_CASE("bench metrics: the copy row of a compute-bound task is a bandwidth, not a rate of flops")
+{
+    // symbols' poly: 2 GFLOP in 0.4 ms (5 TFLOP/s); its 100 MB copied in 0.05 ms (2 TB/s).
+    std::vector<BenchRow> rows = {row("solution", "course", 0.4, 1e8, 2e9), row("cudamemcpy", "limit", 0.05, 1e8, 2e9),
+                                  row("cublas", "library", 40, 1e8, 2e12, {{"n", 8192}})};
+    compute_metrics(rows, "NVIDIA H100 80GB HBM3");
+    const BenchRow& copy = find(rows, "cudamemcpy");
+    CHECK_FALSE(copy.compute_bound());
+    CHECK(copy.gflops == 0);
+    CHECK(copy.gbps == doctest::Approx(2000));
+    CHECK(copy.fraction_of_limit == doctest::Approx(1));  // the copy, against itself
+    const BenchRow& solution = find(rows, "solution");
+    CHECK(solution.gflops == doctest::Approx(5000));
+    CHECK(solution.fraction_of_limit == doctest::Approx(0.1));  // against cuBLAS's 50 TFLOP/s, not the copy
+    CHECK(contains(solution.limit_name, "the fastest library rate"));
+    // Its plot is in flops, without the copy's line.
+    BenchResults res;
+    res.header.gpu = "NVIDIA H100 80GB HBM3";
+    res.rows = {rows[0], rows[1]};
+    const auto plots = render_plots(res);
+    REQUIRE(plots.size() == 1);
+    CHECK(contains(plots[0].second, "GFLOP/s against size"));
+    CHECK_FALSE(contains(plots[0].second, "cudamemcpy"));
+    CHECK(contains(plots[0].second, "solution"));
+    CHECK_FALSE(contains(plots[0].second, "the dashed line is the ceiling"));  // none is drawn
 }
 
 TEST_CASE("bench metrics: every ratio with its spread, within noise when it holds 1, and past 100% says which")
