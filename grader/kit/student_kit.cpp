@@ -19,8 +19,10 @@ namespace {
 
 // Copied from the course, as tracked by git where it is a checkout (never a
 // build folder, a student's progress or an image a run wrote).
-const std::vector<std::string> kKitPaths = {"CMakeLists.txt", "CMakePresets.json", "cmake", "common", "grader",
-                                            "labs", "docs", "setup", "hpclab", ".gitignore"};
+// third_party: the vendored ZIP reader hpclab links (the kit's CMake adds it).
+const std::vector<std::string> kKitPaths = {"CMakeLists.txt", "CMakePresets.json", "cmake",  "common",
+                                            "grader",         "third_party",       "labs",   "docs",
+                                            "setup",          "hpclab",            ".gitignore"};
 
 bool skipped_name(const std::string& name)
 {

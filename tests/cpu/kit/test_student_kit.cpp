@@ -67,6 +67,15 @@ TEST_CASE("student kit: no answers in it, the course's skeletons, the baselines 
     }
     CHECK(marked > 0);
     CHECK(has(read_text_file(kit / "tests" / "CMakeLists.txt").value_or(""), "hpclab selftest ${id} --skeleton"));
+    // The kit configures as its ./setup configures it: every folder its CMake
+    // adds is in it (third_party/ was not, and no kit built).
+    ProcessSpec configure;
+    configure.argv = {HPCLAB_CMAKE, "-S", kit.string(), "-B", (d.path() / "kit-build").string(),
+                      "-DCMAKE_CUDA_ARCHITECTURES=" + tc.architectures};
+    configure.wall_limit_s = 300;
+    const ProcessResult configured = run_process(configure);
+    INFO(configured.out, configured.err);
+    CHECK(configured.exit_code == 0);
 
     const Catalog kit_catalog = Catalog::load(kit);
     for (const LabInfo& lab : kit_catalog.labs()) {
