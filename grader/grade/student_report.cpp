@@ -48,7 +48,7 @@ std::string cell_text(const BookCell& cell)
     return out;
 }
 
-// Gradescope's test number: the lab's number in the course, then the task's within the lab ("8.2": matmul's tiled).
+// Gradescope's test number: the lab's number in the course, then the task's within the lab ("11.2": matmul's tiled).
 std::string test_number(const BookColumn& col)
 {
     const auto& tasks = col.lab->tasks;
