@@ -45,13 +45,14 @@ std::string measured_peak_name(const BenchRow& peak)
 }
 
 // A compute-bound row against a rate measured elsewhere (not beside it): its
-// spread is both rows' (the slowest against the fastest call, both ways).
+// spread is both rows' (time_ratio's, scaled as the copy's is below).
 void against_peak(BenchRow& r, const BenchRow& peak)
 {
     r.fraction_of_limit = r.gflops / peak.gflops;
     r.limit_name = measured_peak_name(peak);
-    r.limit_low = r.fraction_of_limit * (r.median_ms / slowest(r)) * (fastest(peak) / peak.median_ms);
-    r.limit_high = r.fraction_of_limit * (r.median_ms / fastest(r)) * (slowest(peak) / peak.median_ms);
+    const TimeRatio t = time_ratio(peak, r);
+    r.limit_low = r.fraction_of_limit * t.low / t.value;
+    r.limit_high = r.fraction_of_limit * t.high / t.value;
 }
 
 void set_limits(std::vector<BenchRow*>& group, std::string_view gpu_name, const BenchRow* peak)

@@ -55,14 +55,19 @@ std::string header_line(const BenchHeader& h)
     return line;
 }
 
+// "; a device copy of 256 MiB 2.96 TB/s", or nothing where it was not measured.
+std::string copy_text(double copy_gb_per_s)
+{
+    return copy_gb_per_s > 0 ? fmt::format("; a device copy of 256 MiB {}", format_rate(copy_gb_per_s * 1e9, 0)) : "";
+}
+
 // A later run's place, as header_line says the header's.
 std::string supplement_line(const BenchSupplement& s)
 {
     std::string line = s.gpu;
     if (!s.date.empty()) line += ", " + s.date;
     if (!s.commit.empty()) line += ", hpclab " + s.commit;
-    if (s.copy_gb_per_s > 0) line += fmt::format("; a device copy of 256 MiB {}", format_rate(s.copy_gb_per_s * 1e9, 0));
-    return line;
+    return line + copy_text(s.copy_gb_per_s);
 }
 
 // What a later run was, after its place: its command and its note.
@@ -72,6 +77,12 @@ std::string supplement_why(const BenchSupplement& s)
     if (!s.command.empty()) why += fmt::format(" (`{}`)", s.command);
     if (!s.note.empty()) why += ": " + s.note;
     return why;
+}
+
+// The sentence that names the later run a lab's rows come from.
+std::string later_run_sentence(const std::string& lab, const BenchSupplement& s)
+{
+    return fmt::format("The rows of {}: measured on {}; {}.", lab, supplement_line(s), supplement_why(s));
 }
 
 // The one later run every row comes from (a lab's own page whose lab was
@@ -180,10 +191,8 @@ std::string render_table(const BenchResults& results)
     out += "Times: GPU time of each call, median and extremes of the timed calls after a warm-up; "
            "L2 flushed, every output checked.\n";
     if (!h.complete) out += "INCOMPLETE: the bench stopped (or was still running) when this was written.\n";
-    for (const std::string& lab : supplemented_labs(results)) {
-        const BenchSupplement& s = *supplement_of(h, lab);
-        out += fmt::format("The rows of {}: measured on {}; {}.\n", lab, supplement_line(s), supplement_why(s));
-    }
+    for (const std::string& lab : supplemented_labs(results))
+        out += later_run_sentence(lab, *supplement_of(h, lab)) + "\n";
     std::set<std::string> limits, libraries;
     bool scaled = false;
     for (const RowGroup& g : group_rows(results.rows)) {
@@ -222,8 +231,7 @@ std::string render_markdown(const BenchResults& results)
                            header_line(h));
     const BenchSupplement* sole = sole_supplement(results);
     std::string out = fmt::format("Measured on {}", sole ? supplement_line(*sole) : header_line(h));
-    if (!sole && h.copy_gb_per_s > 0)
-        out += fmt::format("; a device copy of 256 MiB {}", format_rate(h.copy_gb_per_s * 1e9, 0));
+    if (!sole) out += copy_text(h.copy_gb_per_s);
     if (sole) out += "; " + supplement_why(*sole);
     if (const auto later = supplemented_labs(results); !sole && !later.empty())
         out += fmt::format(". The rows of {} come from later runs, each named above its lab's tables",
@@ -248,8 +256,7 @@ std::string render_markdown(const BenchResults& results)
             rows.insert(rows.end(), groups[j].rows.begin(), groups[j].rows.end());
         const BenchSupplement* later = supplement_of(h, groups[i].lab);
         if (later && !sole && (i == 0 || groups[i - 1].lab != groups[i].lab))
-            out += fmt::format("\nThe rows of {}: measured on {}; {}.\n", groups[i].lab, supplement_line(*later),
-                               supplement_why(*later));
+            out += "\n" + later_run_sentence(groups[i].lab, *later) + "\n";
         out += fmt::format("\n### {} / {}\n\n", groups[i].lab, groups[i].task);
         out += "| size | variant | kind | median | min .. max | throughput | of limit | vs library |\n"
                "|---|---|---|---:|---:|---:|---:|---:|\n";
