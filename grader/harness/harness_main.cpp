@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -68,6 +69,13 @@ void wait_at_gate(int go_fd, int ready_fd)
     if (n != 1) std::_Exit(wire::kExitOk);
 }
 
+// The machine's monotonic clock, as hpclab's, in milliseconds.
+double steady_ms()
+{
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+
 // HPCLAB_PROFILE: each exchange's steps and how long each took, one line
 // on stderr per exchange (hpclab shows them when it profiles too).
 class StepTimes {
@@ -93,16 +101,36 @@ public:
     }
 
 private:
-    static double now_ms()
-    {
-        using clock = std::chrono::steady_clock;
-        return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
-    }
+    static double now_ms() { return steady_ms(); }
     bool on_ = std::getenv("HPCLAB_PROFILE") != nullptr;
     double last_ = now_ms();
     char text_[512] = "";
     std::size_t used_ = 0;
 };
+
+// How the program ends once everything is written back: as programs do,
+// with the student's atexit functions and destructors (a program may print
+// or release there), then the runtime's teardown of the CUDA context.
+// HPCLAB_PROFILE=teardown: that teardown (cudaDeviceReset) timed on its own;
+// =_exit: no atexit functions at all (std::_Exit). Both only measure where a
+// program's end goes (scripts/exit-cost.sh): a timed program's end is part
+// of the turn that has the GPU alone.
+[[noreturn]] void end_program()
+{
+    const char* env = std::getenv("HPCLAB_PROFILE");
+    const std::string_view profile = env ? env : "";
+    if (profile == "teardown") {
+        const double t0 = steady_ms();
+        cudaDeviceReset();
+        std::fprintf(stderr, "hpclab profile: program: teardown %.0f ms; done at %.0f\n", steady_ms() - t0,
+                     steady_ms());
+    }
+    if (profile == "_exit") {
+        std::fflush(nullptr);
+        std::_Exit(wire::kExitOk);
+    }
+    std::exit(wire::kExitOk);
+}
 
 }  // namespace
 
@@ -188,5 +216,5 @@ int main(int argc, char** argv)
         steps.step("release");
         steps.print(e);
     }
-    return wire::kExitOk;
+    end_program();
 }
