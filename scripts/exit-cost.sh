@@ -26,11 +26,11 @@ for lab in $LABS; do
   done
 done
 python3 - "$LOGS" $LABS <<'PY'
+# The timed programs alone (one exchange, five calls or more): their ends
+# are the ones inside the turn that has the GPU alone.
 import glob, re, statistics, sys
 logs, labs = sys.argv[1], sys.argv[2:]
-ended = re.compile(r"hpclab profile: the program of (\S+) (.*) ended at (\d+)")
-print("lab/task size, calls: median ms from the program's last 'done at' to hpclab's 'ended at' (n programs),"
-      " by mode; with teardown: cudaDeviceReset's own ms, then the rest")
+ended = re.compile(r"hpclab profile: the program of (\S+) (\S+) ended at (\d+)")
 rows = {}
 for lab in labs:
     for mode in ("1", "_exit", "teardown"):
@@ -43,16 +43,18 @@ for lab in labs:
                 for nxt in lines[i + 1:]:
                     if not nxt.startswith("  hpclab profile: program"): break
                     block.append(nxt)
-                done = [float(x) for b in block for x in re.findall(r"done at (\d+)", b)]
-                calls = re.findall(r"(\d+) calls", " ".join(block))
-                reset = [float(x) for b in block for x in re.findall(r"teardown (\d+) ms", b)]
-                if not done: continue
-                key = (f"{m.group(1)} {m.group(2)}", "+".join(calls))
-                r = rows.setdefault(key, {})
-                r.setdefault(mode, []).append(float(m.group(3)) - max(done))
-                if reset: r.setdefault("reset", []).append(reset[0])
-def med(v): return f"{statistics.median(v):6.0f} ({len(v)})" if v else "     -    "
-for (what, calls), r in sorted(rows.items()):
-    print(f"{what:40s} {calls:>8s}: orderly {med(r.get('1', []))}  _Exit {med(r.get('_exit', []))}  "
-          f"teardown: reset {med(r.get('reset', []))} then {med(r.get('teardown', []))}")
+                steps = [b for b in block if "exchange" in b]
+                calls = re.search(r"start \d+ ms, (\d+) calls", block[0]) if block else None
+                if len(steps) != 1 or not calls or int(calls.group(1)) < 5: continue
+                done = max(float(x) for b in block for x in re.findall(r"done at (\d+)", b))
+                r = rows.setdefault(f"{m.group(1)} {m.group(2)}", {})
+                r.setdefault(mode, []).append(float(m.group(3)) - done)
+                r.setdefault("back", []).append(float(re.search(r" back (\d+)", steps[0]).group(1)))
+                for x in re.findall(r"teardown (\d+) ms", " ".join(block)): r.setdefault("reset", []).append(float(x))
+def med(v): return f"{statistics.median(v):5.0f} ({len(v)})" if v else "    -    "
+print("timed program          median ms (programs) from its last 'done at' to hpclab's 'ended at', by mode;"
+      " teardown: cudaDeviceReset's own ms, then the rest; the outputs' copy back before 'done at'")
+for what, r in sorted(rows.items()):
+    print(f"{what:34s} orderly {med(r.get('1', []))}  _Exit {med(r.get('_exit', []))}  "
+          f"teardown: reset {med(r.get('reset', []))} then {med(r.get('teardown', []))}  copy back {med(r.get('back', []))}")
 PY

@@ -25,7 +25,7 @@
  ****************************************************************************/
 
 /*
- * 1: the blocks of BLKDIM threads of `kernel` that fit on one
+ * The blocks of BLKDIM threads of `kernel` that fit on one
  * multiprocessor at once (their registers and shared memory decide: 2 on
  * an H100) times the multiprocessors. The callers ask once and keep it, and
  * launch fewer blocks when n is small (one element per thread at most). A
@@ -48,7 +48,7 @@ static int resident_blocks( const void *kernel )
  ****************************************************************************/
 
 /*
- * 2: the sum of v over the 32 threads of a warp, in registers: at each of
+ * 1: the sum of v over the 32 threads of a warp, in registers: at each of
  * the 5 steps every thread adds the value of the thread `offset` lanes
  * above it (__shfl_down_sync reads another thread's register directly: no
  * shared memory, no barrier). Lane 0 ends up with the total. The mask
@@ -67,16 +67,16 @@ __device__ int warp_sum( int v )
 /*
  * Why it is fast: a sum reads n ints once, so the best it can do is the
  * device's read bandwidth, and the work is arranged to get there:
- * - 3: thread t of the grid (stride threads in all) adds up a[t],
+ * - 2: thread t of the grid (stride threads in all) adds up a[t],
  *   a[t + stride], a[t + 2 * stride], ... in a register. At each step a
  *   warp reads 32 consecutive ints (coalesced), and each thread issues
  *   UNROLL = 8 independent loads before it needs any of them: enough bytes
  *   in flight to hide the latency of device memory, where one element per
  *   thread (the course's tree) leaves it idle between blocks;
- * - 4: the additions of a block happen in registers, warp by warp; only the
+ * - 3: the additions of a block happen in registers, warp by warp; only the
  *   32 warps' sums go through shared memory, with one barrier, where the
  *   course's tree has 10 barriers per 1024 elements;
- * - 5: the first warp adds up the warps' sums and its lane 0 makes the
+ * - 4: the first warp adds up the warps' sums and its lane 0 makes the
  *   block's single atomicAdd(): a few hundred in all, one per block of a
  *   grid that just fills the GPU, instead of one per 1024 elements.
  * Expected: close to CUB's DeviceReduce::Sum, which works the same way.
@@ -92,7 +92,7 @@ __global__ void sum_kernel( const int *a, int n, int *result )
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     int sum = 0, k;
 
-    /* 3: UNROLL elements per step while they all exist... */
+    /* 2: UNROLL elements per step while they all exist... */
     for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
         for (k = 0; k < UNROLL; k++) {
             sum += a[i + k * stride];
@@ -103,14 +103,14 @@ __global__ void sum_kernel( const int *a, int n, int *result )
         sum += a[i];
     }
 
-    /* 4: each warp's sum, into shared memory; then wait for every warp */
+    /* 3: each warp's sum, into shared memory; then wait for every warp */
     sum = warp_sum(sum);
     if (0 == lane) {
         warp_sums[warp] = sum;
     }
     __syncthreads();
 
-    /* 5: the first warp adds up the N_WARPS sums; one atomicAdd per block */
+    /* 4: the first warp adds up the N_WARPS sums; one atomicAdd per block */
     if (0 == warp) {
         sum = (lane < N_WARPS ? warp_sums[lane] : 0);
         sum = warp_sum(sum);
@@ -125,6 +125,8 @@ void reduce_sum( const int *d_a, int n, int *d_sum )
     static int n_blocks_max = 0;  /* the grid that fills the GPU, found on the first call */
     int n_blocks;
 
+    /* 5: no more blocks than the GPU runs at once (asked on the first
+       call, kept in a static), fewer when n is small... */
     if (0 == n_blocks_max) {
         n_blocks_max = resident_blocks((const void *)sum_kernel);
     }
@@ -133,8 +135,8 @@ void reduce_sum( const int *d_a, int n, int *d_sum )
         n_blocks = n_blocks_max;
     }
 
-    /* 6: *d_sum holds garbage: start from zero. The memset and the kernel
-       go to the same (default) stream, so the kernel starts after it. */
+    /* ...and *d_sum holds garbage: start from zero. The memset and the
+       kernel go to the same (default) stream, so the kernel starts after it. */
     cudaSafeCall( cudaMemset(d_sum, 0, sizeof(*d_sum)) );
     sum_kernel<<<n_blocks, BLKDIM>>>(d_a, n, d_sum);
     cudaCheckError();
@@ -144,7 +146,7 @@ void reduce_sum( const int *d_a, int n, int *d_sum )
  * (b) max
  ****************************************************************************/
 
-/* 7: the largest v over the 32 threads of a warp; lane 0 gets it. */
+/* 6: the largest v over the 32 threads of a warp; lane 0 gets it. */
 __device__ int warp_max( int v )
 {
     int offset;
@@ -170,7 +172,7 @@ __global__ void max_kernel( const int *a, int n, int *result )
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     int m = INT_MIN, k;
 
-    /* 8: the grid-stride loop, max() for + */
+    /* 7: sum_kernel's grid-stride loop, max() for + */
     for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
         for (k = 0; k < UNROLL; k++) {
             m = max(m, a[i + k * stride]);
@@ -200,6 +202,7 @@ void reduce_max( const int *d_a, int n, int *d_max )
     const int lowest = INT_MIN;
     int n_blocks;
 
+    /* 8: the grid of 5, for max_kernel... */
     if (0 == n_blocks_max) {
         n_blocks_max = resident_blocks((const void *)max_kernel);
     }
@@ -208,9 +211,9 @@ void reduce_max( const int *d_a, int n, int *d_max )
         n_blocks = n_blocks_max;
     }
 
-    /* 9: *d_max holds garbage: start from INT_MIN, which cudaMemset cannot
-       write (it sets bytes: 0x80000000 is not one byte repeated), so copy
-       it from the host. */
+    /* ...and *d_max holds garbage: start from INT_MIN, which cudaMemset
+       cannot write (it sets bytes: 0x80000000 is not one byte repeated), so
+       copy it from the host. */
     cudaSafeCall( cudaMemcpy(d_max, &lowest, sizeof(lowest), cudaMemcpyHostToDevice) );
     max_kernel<<<n_blocks, BLKDIM>>>(d_a, n, d_max);
     cudaCheckError();
