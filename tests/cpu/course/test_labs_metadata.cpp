@@ -31,6 +31,16 @@ std::uint64_t largest_buffer_bytes(const TaskSpec& spec, const Params& p)
     return m;
 }
 
+// The numbers of a skeleton's TODO steps, or of a solution's numbered step
+// comments ("/* 3: ...", " * 3: ...", " * - 3: ..."), each once.
+std::set<int> step_numbers(const std::string& text, const std::regex& step)
+{
+    std::set<int> steps;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), step); it != std::sregex_iterator(); ++it)
+        steps.insert(std::stoi((*it)[1]));
+    return steps;
+}
+
 }  // namespace
 
 TEST_CASE("labs: the fourteen labs of the course, in course order")
@@ -99,15 +109,50 @@ TEST_CASE("labs: skeletons have numbered TODO steps, solutions have none")
     const std::regex todo("TODO ([0-9]+)");
     for (const auto& lab : catalog().labs()) {
         CAPTURE(lab.id);
-        const std::string skeleton = read(lab.student_source());
-        std::set<int> steps;
-        for (auto it = std::sregex_iterator(skeleton.begin(), skeleton.end(), todo); it != std::sregex_iterator(); ++it)
-            steps.insert(std::stoi((*it)[1]));
+        const std::set<int> steps = step_numbers(read(lab.student_source()), todo);
         REQUIRE_FALSE(steps.empty());
         CHECK(*steps.begin() == 1);
         CHECK(*steps.rbegin() == int(steps.size()));  // 1, 2, ..., k: none missing
         CHECK(read(lab.solution_source()).find("TODO") == std::string::npos);
     }
+}
+
+TEST_CASE("labs: a solution that numbers its steps numbers them as its skeleton's TODOs")
+{
+    // Exercises and solutions mirror each other: step 3 of the solution is
+    // TODO 3 of the skeleton (warpreduce's solution once counted a given
+    // helper as step 1, one ahead of every TODO after it).
+    const std::regex todo("TODO ([0-9]+)");
+    const std::regex step(R"((?:/\*|^[ \t]*\*(?: -)?)[ \t]*([0-9]+):)", std::regex::multiline);
+    int numbered = 0;
+    for (const auto& lab : catalog().labs()) {
+        CAPTURE(lab.id);
+        const std::set<int> steps = step_numbers(read(lab.solution_source()), step);
+        if (steps.empty()) continue;
+        ++numbered;
+        CHECK(steps == step_numbers(read(lab.student_source()), todo));
+    }
+    CHECK(numbered >= 7);  // the check looks at something: seven solutions number their steps
+}
+
+TEST_CASE("labs: a calibrated threshold's note names the results files it was measured in, and they exist")
+{
+    const std::regex named(R"(([\w.-]+\.(?:txt|json)))");
+    for (const auto& lab : catalog().labs())
+        for (const auto& task : lab.tasks) {
+            if (!task.threshold || !task.threshold->calibrated) continue;
+            CAPTURE(lab.id);
+            CAPTURE(task.id);
+            const std::string& note = task.threshold->note;
+            std::set<std::string> files;
+            for (auto it = std::sregex_iterator(note.begin(), note.end(), named); it != std::sregex_iterator(); ++it)
+                files.insert((*it)[1].str());
+            CHECK_FALSE(files.empty());
+            for (const std::string& f : files) {
+                CAPTURE(f);
+                CHECK(std::filesystem::exists(test::course_root() / "docs" / "results" / f));
+            }
+        }
 }
 
 TEST_CASE("labs: every kernel of a solution says why it is fast or slow")
