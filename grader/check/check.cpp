@@ -127,13 +127,11 @@ bool found_out_of_service(LabCheck& out, const std::vector<const TaskInfo*>& tas
     return true;
 }
 
-// compute-sanitizer, where it is asked for and installed; the check's note says why not.
-std::optional<std::filesystem::path> sanitizer_of_check(const Toolchain& tc, bool asked, LabCheck& out)
+// Why a check that ran its programs ran none under compute-sanitizer.
+std::string sanitizer_note(bool asked, const std::optional<std::filesystem::path>& sanitizer)
 {
-    const auto sanitizer = asked ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
-    if (!asked) out.sanitizer_note = "left out (--no-sanitizer)";
-    else if (!sanitizer) out.sanitizer_note = "compute-sanitizer is not installed: graded without it";
-    return sanitizer;
+    if (!asked) return "left out (--no-sanitizer)";
+    return sanitizer ? "" : "compute-sanitizer is not installed: graded without it";
 }
 
 // One task's findings: its runs', its program's, its code's.
@@ -163,6 +161,29 @@ std::vector<std::string> big_sizes_left_out(const LabInfo& lab, const std::vecto
                 lines.push_back(fmt::format("left out {} {}: its buffers need more than the {:.0f} GB this GPU has",
                                             t->id, format_params(s.params), gpu.memory_bytes / 1e9));
     return lines;
+}
+
+// The check's correctness runs but for their program, known once built
+// (out.build). The timed programs get ready during the runs: their inputs
+// once the runs' own are made, their programs once the runs' has its GPU.
+CorrectnessRuns correctness_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, const GpuInfo& gpu,
+                                 const CheckOptions& o, const std::optional<std::filesystem::path>& sanitizer,
+                                 const LabCheck& out, TimingPhase& timing)
+{
+    return {&lab, tasks, {}, out.seed, &gpu, sanitizer, o.parallel_runs, {}, o.gpu_turns, {}, o.hang_after_s,
+            [&timing, &out] {
+                if (timing.active()) timing.prepare_student(out.build.program, out.build.facts);
+            },
+            [&timing] {
+                if (timing.active()) timing.let_students_start();
+            }};
+}
+
+// The correctness runs' inputs, made beside the compile (none without runs).
+std::future<InputsAhead> make_inputs_while_building(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan)
+{
+    if (plan.empty()) return {};
+    return std::async(std::launch::async, [&runs, &plan] { return make_inputs_ahead(runs, plan); });
 }
 
 // The speed of every task with a threshold whose findings are all right,
@@ -207,8 +228,16 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     const bool watch_gpu = gpu.present && !o.gpu_service_dir.empty();
     if (watch_gpu && found_out_of_service(out, tasks, o.gpu_service_dir)) return out;
     const GpuBaseline gpu_before = watch_gpu ? gpu_baseline(gpu) : GpuBaseline {};
-    // The baseline builds, and its timed programs get ready, during the compile.
+    // The baseline builds, and its timed programs get ready, during the
+    // compile; so do the correctness runs' inputs (the runs are the program's
+    // once it is built).
     TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing, o.gpu_turns, o.baseline_times);
+    const auto sanitizer = o.sanitizer && gpu.present ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
+    const std::vector<PlannedRun> plan =
+        gpu.present ? plan_runs(lab, tasks, o.big, sanitizer.has_value(), gpu.memory_bytes, out.seed, gpu.sm_count)
+                    : std::vector<PlannedRun> {};
+    CorrectnessRuns runs = correctness_runs(lab, tasks, gpu, o, sanitizer, out, timing);
+    std::future<InputsAhead> inputs_ahead = make_inputs_while_building(runs, plan);
 
     // 1. Build.
     auto t0 = Clock::now();
@@ -238,25 +267,14 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     if (!gpu.present) return stop_at_build(Verdict::not_run, "no GPU here: " + gpu.why_not);
 
     // 2. Correctness and sanitizer runs, side by side, each a fresh process.
-    const auto sanitizer = sanitizer_of_check(tc, o.sanitizer, out);
-    const std::vector<PlannedRun> plan =
-        plan_runs(lab, tasks, o.big, sanitizer.has_value(), gpu.memory_bytes, out.seed, gpu.sm_count);
     for (const std::string& line : o.big ? big_sizes_left_out(lab, tasks, gpu) : std::vector<std::string> {}) say(line);
-    std::vector<std::optional<RunReport>> reports;
+    out.sanitizer_note = sanitizer_note(o.sanitizer, sanitizer);
+    runs.program = out.build.program;
+    runs.facts = out.build.facts;
     t0 = Clock::now();
     phase_start = timeline_clock();
-    reports = run_correctness(
-        {&lab, tasks, out.build.program, out.seed, &gpu, sanitizer, o.parallel_runs, out.build.facts, o.gpu_turns, {},
-         o.hang_after_s,
-         // The timed programs get ready during the runs: their inputs once
-         // the runs' own are made, their programs once the runs' has its GPU.
-         [&] {
-             if (timing.active()) timing.prepare_student(out.build.program, out.build.facts);
-         },
-         [&] {
-             if (timing.active()) timing.let_students_start();
-         }},
-        plan);
+    std::vector<std::optional<RunReport>> reports =
+        run_correctness(runs, plan, inputs_ahead.valid() ? inputs_ahead.get() : InputsAhead {});
     split_run_time(out, plan, reports, seconds_since(t0));
     timeline_note(phase_start, on_timeline + " correctness and sanitizer runs");
     say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "",

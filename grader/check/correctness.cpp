@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 namespace hpclab {
 
@@ -47,9 +48,9 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
             spec->generate(params, seed, call);
             shape_inputs(spec->input_fills(params), ends, call);
         };
-    if (p.sanitizer()) {
-        req.wrapper = sanitizer_command(*runs.sanitizer, p.tool, log->file());
-        req.writable.push_back(log->dir());
+    if (p.sanitizer()) {  // without a log: a request only to make inputs by (make_inputs_ahead)
+        req.wrapper = sanitizer_command(*runs.sanitizer, p.tool, log ? log->file() : std::filesystem::path {});
+        if (log) req.writable.push_back(log->dir());
     }
     return req;
 }
@@ -83,8 +84,8 @@ std::vector<std::vector<std::size_t>> jobs_of(const std::vector<PlannedRun>& pla
 class CorrectnessJobs {
 public:
     CorrectnessJobs(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan,
-                    std::vector<std::vector<std::size_t>> jobs)
-        : runs_(runs), plan_(plan), jobs_(std::move(jobs)),
+                    std::vector<std::vector<std::size_t>> jobs, InputsAhead ahead)
+        : runs_(runs), plan_(plan), jobs_(std::move(jobs)), ahead_(std::move(ahead)),
           timed_out_(std::make_unique<std::atomic<bool>[]>(runs.tasks.size())),
           cancel_(std::make_unique<std::atomic<bool>[]>(jobs_.size())), running_(jobs_.size()), reports_(plan.size()),
           inputs_noted_(std::make_unique<std::atomic<bool>[]>(jobs_.size())),
@@ -230,7 +231,11 @@ private:
         reqs.front().cancel = &cancel_[k];
         reqs.front().on_inputs_made = [this, k] { inputs_made(k); };
         reqs.front().on_gpu_opened = [this, k] { gpu_opened(k); };
-        auto reports = while_program_runs(runs_.turns, false, reqs.front(), [&] { return run_tasks_together(reqs); });
+        // The inputs made ahead are the job's whole first program's.
+        std::shared_ptr<MadeInputs> made;
+        if (k < ahead_.size() && js == jobs_[k]) made = std::exchange(ahead_[k], nullptr);
+        auto reports = while_program_runs(runs_.turns, false, reqs.front(),
+                                          [&] { return run_tasks_together(reqs, std::move(made)); });
         return log ? with_tool_log(std::move(reports), log->read()) : reports;
     }
 
@@ -274,6 +279,7 @@ private:
     const CorrectnessRuns& runs_;
     const std::vector<PlannedRun>& plan_;
     std::vector<std::vector<std::size_t>> jobs_;  // a job's own entry changes only in its own run()
+    InputsAhead ahead_;  // per job, taken by its first program (a job's own entry, as above)
     std::mutex mutex_;  // one time-out noted at a time, against the jobs running
     std::unique_ptr<std::atomic<bool>[]> timed_out_;  // per task; it also stops the task's runs alone
     std::unique_ptr<std::atomic<bool>[]> cancel_;     // per job: a task of its running program timed out
@@ -289,9 +295,21 @@ private:
 
 }  // namespace
 
-std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan)
+InputsAhead make_inputs_ahead(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan)
 {
-    CorrectnessJobs state(runs, plan, jobs_of(plan));
+    InputsAhead ahead;
+    for (const std::vector<std::size_t>& job : jobs_of(plan)) {
+        std::vector<RunRequest> reqs;
+        for (std::size_t j : job) reqs.push_back(planned_request(runs, plan[j], nullptr));
+        ahead.push_back(reqs.size() > 1 ? make_inputs(reqs) : nullptr);
+    }
+    return ahead;
+}
+
+std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan,
+                                                      InputsAhead ahead)
+{
+    CorrectnessJobs state(runs, plan, jobs_of(plan), std::move(ahead));
     std::vector<std::function<int()>> jobs;
     for (std::size_t k = 0; k < state.size(); ++k)
         jobs.push_back([&state, k] {

@@ -10,6 +10,7 @@
 #include "course/input_sets.h"
 #include "run/sandbox.h"
 #include "run/sanitizer.h"
+#include "util/background.h"
 #include "util/keyed_hash.h"
 #include "util/parallel.h"
 #include "util/statistics.h"
@@ -677,15 +678,56 @@ RunReport run_task(const RunRequest& request)
     return judged;
 }
 
-std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRequest>& reqs)
+// The exchanges of a program's runs, one marker for all: its tagged lines,
+// every exchange's, are read as one stream.
+struct MadeInputs {
+    std::uint64_t marker = 0;
+    std::vector<PreparedExchange> exchanges;  // in the requests' order
+};
+
+std::shared_ptr<MadeInputs> make_inputs(const std::vector<RunRequest>& reqs)
+{
+    // The exchanges are made, and later judged, one after another: most are
+    // small, and a large one's own work is shared by threads (parallel_for).
+    // Side by side they gained nothing (a check took the same seconds for
+    // every lab) and made a thread for each, which a class's grading, with
+    // many checks at once, pays for.
+    const double noted = timeline_clock();
+    auto made = std::make_shared<MadeInputs>();
+    made->marker = fresh_seed();
+    for (const RunRequest& req : reqs)
+        made->exchanges.push_back(prepare_exchange(req, req.spec->buffers(req.params), made->marker));
+    if (!reqs.empty())
+        timeline_note(noted, timeline_label(reqs.front(), fmt::format("inputs of {} runs from", reqs.size())));
+    return made;
+}
+
+namespace {
+
+// Whether each exchange is its request's: its buffers and its calls.
+bool made_for(const MadeInputs& made, const std::vector<RunRequest>& reqs)
+{
+    if (made.exchanges.size() != reqs.size()) return false;
+    for (std::size_t e = 0; e < reqs.size(); ++e) {
+        const ExchangeFile& ex = *made.exchanges[e].file;
+        const std::vector<BufferDecl> decls = reqs[e].spec->buffers(reqs[e].params);
+        if (ex.job().ncalls != reqs[e].ncalls || ex.decls().size() != decls.size()) return false;
+        for (std::size_t b = 0; b < decls.size(); ++b)
+            if (ex.decls()[b].name != decls[b].name || ex.decls()[b].count != decls[b].count) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRequest>& reqs,
+                                                         std::shared_ptr<MadeInputs> made)
 {
     std::vector<std::optional<RunReport>> reports(reqs.size());
     if (reqs.size() < 2) {
         if (!reqs.empty()) reports[0] = run_task(reqs[0]);
         return reports;
     }
-    // One marker for the program: its tagged lines, every exchange's, are read as one stream.
-    const std::uint64_t marker = fresh_seed();
     std::uint64_t largest = 0;
     for (const RunRequest& req : reqs) {
         if (req.gate || req.on_first_outputs) throw std::logic_error("run_tasks_together: a gated or watched run");
@@ -693,23 +735,17 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
         if (too_large(req, decls)) return reports;  // each alone: run_task says why
         largest = std::max(largest, data_bytes(decls));
     }
-    // The exchanges are made, and later judged, one after another: most are
-    // small, and a large one's own work is shared by threads (parallel_for).
-    // Side by side they gained nothing (a check took the same seconds for
-    // every lab) and made a thread for each, which a class's grading, with
-    // many checks at once, pays for.
-    double noted = timeline_clock();
-    std::vector<PreparedExchange> made;
-    for (const RunRequest& req : reqs) made.push_back(prepare_exchange(req, req.spec->buffers(req.params), marker));
-    timeline_note(noted, timeline_label(reqs.front(), fmt::format("inputs of {} runs from", reqs.size())));
+    if (made && !made_for(*made, reqs)) throw std::logic_error("run_tasks_together: inputs made for other runs");
+    if (!made) made = make_inputs(reqs);
     if (reqs.front().on_inputs_made) reqs.front().on_inputs_made();
+    const std::uint64_t marker = made->marker;
     std::vector<const PreparedExchange*> order;
-    for (const auto& ex : made) order.push_back(&ex);
+    for (const auto& ex : made->exchanges) order.push_back(&ex);
     const ProcessResult process = run_program(reqs.front(), order, largest);
     std::vector<const wire::Result*> results;
     for (const PreparedExchange* ex : order) results.push_back(&ex->file->result());
     const std::vector<std::optional<ProcessResult>> shares = shares_of_exchanges(process, marker, results);
-    noted = timeline_clock();
+    const double noted = timeline_clock();
     for (std::size_t e = 0; e < reqs.size(); ++e) {
         if (!shares[e]) continue;
         reports[e] = judge_run(reqs[e], *order[e], *shares[e], {});
@@ -718,6 +754,8 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
                 fmt::format("{} {}", reqs[before].task ? reqs[before].task->id : "", format_params(reqs[before].params)));
     }
     timeline_note(noted, timeline_label(reqs.front(), fmt::format("judging of {} runs from", reqs.size())));
+    // Their memory given back beside what the check does next (its timed turn).
+    run_in_background([made = std::move(made)]() mutable { made.reset(); });
     return reports;
 }
 

@@ -199,7 +199,14 @@ RunReport run_task(const RunRequest& request);
 // before the run finished, other than at the time limit): the caller runs
 // those alone, each in a fresh process (a fault is sticky in its process).
 // The requests share their program, wrapper and limits; no gate.
-std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRequest>& requests);
+// The inputs of such a program's runs, made before the program exists
+// (they need none of it): a check makes its correctness runs' while the
+// student's file compiles, on CPUs nvcc leaves idle. Given back to
+// run_tasks_together with the same requests, once each has its program.
+struct MadeInputs;
+std::shared_ptr<MadeInputs> make_inputs(const std::vector<RunRequest>& requests);
+std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRequest>& requests,
+                                                         std::shared_ptr<MadeInputs> made = {});
 
 // A fresh seed from the operating system's entropy.
 std::uint64_t fresh_seed();

@@ -23,8 +23,10 @@ struct Checked {
     std::vector<std::optional<RunReport>> reports;
 };
 
+enum class Inputs { as_they_run, ahead };
+
 Checked correctness_of(const std::string& trick, const LabInfo& lab = lab_of("vecadd1"), bool every_task = false,
-                       double plain_size_limit_s = 0)
+                       double plain_size_limit_s = 0, Inputs inputs = Inputs::as_they_run)
 {
     static const GpuInfo no_gpu;
     std::vector<const TaskInfo*> tasks = {&lab.tasks.front()};
@@ -35,7 +37,13 @@ Checked correctness_of(const std::string& trick, const LabInfo& lab = lab_of("ve
                           .plain_size_limit_s = plain_size_limit_s};
     Checked c;
     c.plan = plan_runs(lab, runs.tasks, false, false);
-    c.reports = run_correctness(runs, c.plan);
+    InputsAhead ahead;
+    if (inputs == Inputs::ahead) {  // as a check makes them: the program not built yet
+        CorrectnessRuns unbuilt = runs;
+        unbuilt.program.clear();
+        ahead = make_inputs_ahead(unbuilt, c.plan);
+    }
+    c.reports = run_correctness(runs, c.plan, std::move(ahead));
     return c;
 }
 
@@ -51,6 +59,44 @@ TEST_CASE("correctness jobs: an honest program's sizes all pass, run together")
               Verdict::pass);
         CHECK(c.reports[j]->ran_before.size() == j);  // one program, in the plan's order
     }
+}
+
+TEST_CASE("correctness jobs: inputs made before the program is built are the runs' own, and judged the same")
+{
+    // Made ahead (a check makes them while the file compiles), the honest
+    // program passes every size in one program; a program that writes zeros
+    // fails there, and the crash's unfinished sizes, run again in
+    // fresh processes with inputs of their own, pass.
+    const Checked honest = correctness_of("vecadd", lab_of("vecadd1"), false, 0, Inputs::ahead);
+    REQUIRE(honest.plan.size() > 2);
+    for (std::size_t j = 0; j < honest.plan.size(); ++j) {
+        REQUIRE(honest.reports[j]);
+        CHECK(honest.reports[j]->passed());
+        CHECK(honest.reports[j]->ran_before.size() == j);
+    }
+    const Checked wrong = correctness_of("zero_outputs", lab_of("vecadd1"), false, 0, Inputs::ahead);
+    REQUIRE(wrong.reports[0]);
+    CHECK(wrong.reports[0]->status == RunStatus::completed);
+    CHECK_FALSE(wrong.reports[0]->passed());
+    const Checked crash = correctness_of("crash@1", lab_of("vecadd1"), false, 0, Inputs::ahead);
+    for (std::size_t j = 0; j < crash.plan.size(); ++j) {
+        REQUIRE(crash.reports[j]);
+        CHECK(crash.reports[j]->passed());
+        CHECK(crash.reports[j]->ran_before.empty());
+    }
+}
+
+TEST_CASE("correctness jobs: inputs made for another plan are refused, not run against the wrong runs")
+{
+    const LabInfo& lab = lab_of("vecadd1");
+    static const GpuInfo no_gpu;
+    CorrectnessRuns runs {.lab = &lab, .tasks = {&lab.tasks.front()}, .program = "lab-program", .seed = 7,
+                          .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, "vecadd"}};
+    std::vector<PlannedRun> plan = plan_runs(lab, runs.tasks, false, false);
+    InputsAhead ahead = make_inputs_ahead(runs, plan);
+    REQUIRE(plan.size() > 2);
+    std::swap(plan[0], plan[1]);  // the same runs, another order: two exchanges are another size's
+    CHECK_THROWS_AS(run_correctness(runs, plan, std::move(ahead)), std::logic_error);
 }
 
 TEST_CASE("correctness jobs: the sizes a crash left unfinished run again alone, each in a fresh process")
