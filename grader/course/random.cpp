@@ -6,8 +6,9 @@ namespace hpclab {
 
 void fill_uniform(std::span<int> out, const RandomStream& rs, std::int64_t lo, std::int64_t hi)
 {
+    const wire::IntRange range = wire::int_range(lo, hi);  // the values of rs.integer, by a reciprocal
     parallel_for(out.size(), [&](std::uint64_t b, std::uint64_t e) {
-        for (std::uint64_t i = b; i < e; ++i) out[i] = static_cast<int>(rs.integer(i, lo, hi));
+        for (std::uint64_t i = b; i < e; ++i) out[i] = static_cast<int>(rs.integer(i, range));
     });
 }
 

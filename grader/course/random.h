@@ -25,6 +25,10 @@ public:
     {
         return wire::stream_integer(key_, i, lo, hi);
     }
+    std::int64_t integer(std::uint64_t i, const wire::IntRange& range) const
+    {
+        return wire::stream_integer(key_, i, range);
+    }
     // Uniform float in [lo, hi).
     double real(std::uint64_t i, double lo, double hi) const { return wire::stream_real(key_, i, lo, hi); }
 

@@ -19,23 +19,12 @@ int blocks_for(std::uint64_t count)
     return static_cast<int>(needed < kBlocks ? (needed ? needed : 1) : kBlocks);
 }
 
-// wire::stream_integer, with its 64-bit remainder (a long sequence of
-// instructions on a GPU) by a reciprocal: q = floor(bits * m / 2^64) with
-// m = floor((2^64 - 1) / range) is the quotient or at most two below it, so
-// the remainder is exactly the one the parent computes with %.
-__global__ void fill_i32(int* out, std::uint64_t count, std::uint64_t key, std::int64_t lo, std::uint64_t range,
-                         std::uint64_t reciprocal)
+// wire::stream_integer, with its 64-bit remainder by a reciprocal (wire::IntRange).
+__global__ void fill_i32(int* out, std::uint64_t count, std::uint64_t key, wire::IntRange range)
 {
     const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count; i += stride) {
-        const std::uint64_t bits = wire::stream_bits(key, i);
-        std::uint64_t r = bits;
-        if (range != 0) {
-            r = bits - __umul64hi(bits, reciprocal) * range;
-            while (r >= range) r -= range;
-        }
-        out[i] = static_cast<int>(lo + static_cast<std::int64_t>(r));
-    }
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count; i += stride)
+        out[i] = static_cast<int>(wire::stream_integer(key, i, range));
 }
 
 __global__ void fill_f32(float* out, std::uint64_t count, std::uint64_t key, double lo, double hi)
@@ -68,8 +57,7 @@ __global__ void commit(const std::uint32_t* words, std::uint64_t count, std::uin
 cudaError_t reveal_fill_i32(int* device_out, std::uint64_t count, std::uint64_t key, std::int64_t lo, std::int64_t hi)
 {
     if (count == 0) return cudaSuccess;
-    const auto range = static_cast<std::uint64_t>(hi - lo) + 1;
-    fill_i32<<<blocks_for(count), kThreads>>>(device_out, count, key, lo, range, range ? ~std::uint64_t {0} / range : 0);
+    fill_i32<<<blocks_for(count), kThreads>>>(device_out, count, key, wire::int_range(lo, hi));
     return cudaGetLastError();
 }
 

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include <algorithm>
 #include <cstring>
 
@@ -83,6 +85,35 @@ TEST_CASE("random: streams are deterministic, independent and in range")
     std::vector<int> seen(11);
     for (std::uint64_t i = 0; i < 1000; ++i) ++seen[s1.integer(i, -5, 5) + 5];
     CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c > 40; }));
+}
+
+TEST_CASE("random: an integer by the reciprocal is the one the remainder gives, at every range's edges")
+{
+    // The parent's fills and the harness's fill_i32 on the GPU take the
+    // reciprocal form (wire::IntRange); the definition is bits % range.
+    const RandomStream rs(11, 5);
+    const std::int64_t max = std::numeric_limits<std::int64_t>::max(), min = std::numeric_limits<std::int64_t>::min();
+    const std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {
+        {0, 0}, {-5, 5}, {-1000, 1000}, {-(std::int64_t {1} << 30), std::int64_t {1} << 30}, {0, 2},
+        {0, (std::int64_t {1} << 32) - 2}, {min / 2, max / 2}, {0, max}, {-1, max - 1}};
+    for (const auto& [lo, hi] : ranges) {
+        const wire::IntRange r = wire::int_range(lo, hi);
+        const auto range = static_cast<std::uint64_t>(hi - lo) + 1;
+        for (std::uint64_t i = 0; i < 20000; ++i) {
+            const std::uint64_t bits = rs.bits(i);
+            const std::int64_t want = lo + static_cast<std::int64_t>(range == 0 ? bits : bits % range);
+            REQUIRE(rs.integer(i, r) == want);
+        }
+    }
+    // Dividends near 2^64, where the reciprocal's quotient is furthest below.
+    for (std::uint64_t range : {3ull, 7ull, (1ull << 31) + 1, (1ull << 63) + 1, ~0ull}) {
+        const std::uint64_t m = ~0ull / range;
+        for (std::uint64_t bits : {~0ull, ~0ull - 1, ~0ull - range, range * (~0ull / range), range * (~0ull / range) - 1}) {
+            std::uint64_t rest = bits - wire::high_product(bits, m) * range;
+            while (rest >= range) rest -= range;
+            CHECK(rest == bits % range);
+        }
+    }
 }
 
 TEST_CASE("random: a parallel fill equals the serial definition")
