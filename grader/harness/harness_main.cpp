@@ -83,7 +83,7 @@ public:
     void step(const char* name)
     {
         if (!on_) return;
-        const double t = now_ms();
+        const double t = steady_ms();
         const int n = std::snprintf(text_ + used_, sizeof text_ - used_, " %s %.0f", name, t - last_);
         if (n > 0) used_ = std::min(sizeof text_ - 1, used_ + static_cast<std::size_t>(n));
         last_ = t;
@@ -95,15 +95,14 @@ public:
         // gives what the program's exit took.
         if (on_)
             std::fprintf(stderr, "hpclab profile: program: exchange %zu steps, ms:%s; done at %.0f\n", exchange, text_,
-                         now_ms());
+                         steady_ms());
         used_ = 0;
         text_[0] = '\0';
     }
 
 private:
-    static double now_ms() { return steady_ms(); }
     bool on_ = std::getenv("HPCLAB_PROFILE") != nullptr;
-    double last_ = now_ms();
+    double last_ = steady_ms();
     char text_[512] = "";
     std::size_t used_ = 0;
 };
