@@ -12,9 +12,11 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <chrono>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 namespace hpclab {
@@ -227,13 +229,17 @@ struct TimingPhase::PreparedProgram {
     }
     bool waiting() const { return run.valid() && !ran; }
     // Its timed calls: the gate opened, until the program has ended (its
-    // outputs are judged after, by report(), with the GPU let go).
-    void run_calls(double within_s)
+    // outputs are judged after, by report(), with the GPU let go), or, not
+    // `to_its_end`, until it says its calls are over and its outputs
+    // written back (gate.h, wait_finished): its end then goes on off the
+    // timed CPUs, beside the next program's calls (run_in_turn).
+    void run_calls(double within_s, bool to_its_end = true)
     {
         ran = true;
         gate->want();
         if (gate->wait_ready(within_s)) gate->go();
         else gate->close();
+        if (!to_its_end && gate->opened() && gate->wait_finished(within_s)) return;
         end->wait();
     }
     const RunReport& report()
@@ -259,6 +265,31 @@ struct TimingPhase::PreparedRound {
 };
 
 namespace {
+
+// HPCLAB_PROFILE=ends: every timed program's end inside its turn, before
+// the next program's calls (as before 2026-11-30), to measure what letting
+// the ends overlap costs the timings (scripts/timing-spread.sh).
+bool ends_one_at_a_time()
+{
+    const char* profile = std::getenv("HPCLAB_PROFILE");
+    return profile && std::string_view(profile) == "ends";
+}
+
+// Prepared programs' timed calls in one turn, one program after the other.
+// Each but the last ends beside the next one's calls, off the timed CPUs
+// (gate.h, wait_finished): its end took 30..190 ms of the turn, more than
+// its calls (docs/results/check-times-h200.txt). A program's claim that it
+// is finished decides only when the next one starts: the callers put the
+// baselines' programs first, so that a student's program that says so
+// early and goes on using the GPU slows only its own next task, never a
+// baseline. The turn ends once every program has ended.
+template <class Program> void run_in_turn(const std::vector<Program*>& programs, double within_s)
+{
+    const bool one_at_a_time = ends_one_at_a_time();
+    for (std::size_t k = 0; k < programs.size(); ++k)
+        programs[k]->run_calls(within_s, one_at_a_time || k + 1 == programs.size());
+    for (Program* p : programs) p->end->wait();
+}
 
 // Runs a prepared program's request on another thread; its end is said as
 // soon as the program ends, before the judging. Until it is ready at its
@@ -452,20 +483,21 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const Pr
     std::map<std::size_t, RunReport> fresh;       // a fresh baseline run, per task
     {
         const auto turn = GpuTurns::alone(turns_);
+        std::vector<PreparedProgram*> timed;  // the baselines' programs first (run_in_turn says why)
         for (std::size_t i : todo) {
             PreparedRound& p = *prepared_[i];
             const std::string& key = baseline_keys_[i];
-            if (!baselines_->find(key) && !ran.count(key)) {
-                if (p.baseline && p.baseline->waiting()) {
-                    p.baseline->run_calls(within_s);
-                    ran[key] = p.baseline.get();
-                } else {  // its program failed for an earlier task: a fresh one
-                    fresh[i] = run_task(student_request(i, false, baseline_build().program));
-                    keep_baseline(key, fresh[i]);
-                }
+            if (baselines_->find(key) || ran.count(key)) continue;
+            if (p.baseline && p.baseline->waiting()) {
+                timed.push_back(p.baseline.get());
+                ran[key] = p.baseline.get();
+            } else {  // its program failed for an earlier task: a fresh one
+                fresh[i] = run_task(student_request(i, false, baseline_build().program));
+                keep_baseline(key, fresh[i]);
             }
-            p.student->run_calls(within_s);
         }
+        for (std::size_t i : todo) timed.push_back(prepared_[i]->student.get());
+        run_in_turn(timed, within_s);
     }
     if (programs_over && !programs_waiting()) {
         over_said_ = true;
@@ -526,8 +558,7 @@ std::pair<RunReport, RunReport> TimingPhase::later_round(std::size_t index, cons
     (void)student.gate->wait_ready(within_s);
     {
         const auto turn = GpuTurns::alone(turns_);
-        base.run_calls(within_s);
-        student.run_calls(within_s);
+        run_in_turn(std::vector<PreparedProgram*> {&base, &student}, within_s);
     }
     RunReport base_run = base.report();
     return {std::move(base_run), student.report()};

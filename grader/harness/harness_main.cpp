@@ -19,6 +19,8 @@
 #include "trace.h"
 #include "wire/exchange.h"
 
+#include <dirent.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -39,7 +41,22 @@ using namespace hpclab;
 struct Arguments {
     std::vector<int> exchange_fds;      // one run per exchange, in this order
     int gate_go = -1, gate_ready = -1;  // --gate GO,READY: no gate when either is -1
+    std::vector<int> cpus_after_calls;  // --cpus-after-calls 0,1,...: where the program ends (gate.h, finished)
 };
+
+std::vector<int> cpu_list(const char* text)
+{
+    std::vector<int> cpus;
+    for (const char* p = text; *p;) {
+        char* end = nullptr;
+        const long cpu = std::strtol(p, &end, 10);
+        if (end == p || cpu < 0 || cpu >= CPU_SETSIZE) return {};
+        cpus.push_back(static_cast<int>(cpu));
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',' && *end != '\0') return {};
+    }
+    return cpus;
+}
 
 Arguments read_arguments(int argc, char** argv)
 {
@@ -49,24 +66,50 @@ Arguments read_arguments(int argc, char** argv)
         if (std::strcmp(argv[i], "--gate") == 0 &&
             std::sscanf(argv[i + 1], "%d,%d", &args.gate_go, &args.gate_ready) != 2)
             args.gate_go = args.gate_ready = -1;
+        if (std::strcmp(argv[i], "--cpus-after-calls") == 0) args.cpus_after_calls = cpu_list(argv[i + 1]);
     }
     return args;
 }
 
 // With a gate (hpclab's gate.h): say "ready", then wait for "go". No "go"
-// (hpclab closed the gate: no calls are needed) ends the program here.
+// (hpclab closed the gate: no calls are needed) ends the program here. The
+// ready pipe stays open: say_finished() writes into it once more.
 void wait_at_gate(int go_fd, int ready_fd)
 {
     if (go_fd < 0 || ready_fd < 0) return;
     const char ready = 'r';
     const bool told = write(ready_fd, &ready, 1) == 1;
-    close(ready_fd);
     char go = 0;
     ssize_t n;
     do n = told ? read(go_fd, &go, 1) : 0;
     while (n < 0 && errno == EINTR);
     close(go_fd);
     if (n != 1) std::_Exit(wire::kExitOk);
+}
+
+// A gated program's calls are over and its outputs written back: it leaves
+// the timed CPUs for `cpus` (every thread of it: the CUDA driver's too),
+// then says "finished" on the gate's ready pipe. hpclab lets the next timed
+// program of its turn start then, while this one ends off its CPU (a
+// program's end, the CUDA context's teardown, took 30..190 ms of an
+// aos_soa check's alone turn on an H200: docs/results/exit-cost-h200.txt).
+void say_finished(int ready_fd, const std::vector<int>& cpus)
+{
+    if (ready_fd < 0) return;
+    if (!cpus.empty()) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int c : cpus) CPU_SET(c, &set);
+        if (DIR* tasks = opendir("/proc/self/task")) {
+            while (const dirent* t = readdir(tasks))
+                if (t->d_name[0] != '.') (void)sched_setaffinity(std::atoi(t->d_name), sizeof set, &set);
+            closedir(tasks);
+        }
+        (void)sched_setaffinity(0, sizeof set, &set);  // this thread, whatever /proc shows
+    }
+    const char finished = 'f';
+    (void)!write(ready_fd, &finished, 1);
+    close(ready_fd);
 }
 
 // The machine's monotonic clock, as hpclab's, in milliseconds.
@@ -215,5 +258,6 @@ int main(int argc, char** argv)
         steps.step("release");
         steps.print(e);
     }
+    say_finished(args.gate_ready, args.cpus_after_calls);
     end_program();
 }

@@ -69,6 +69,22 @@ bool Gate::wait_ready(double timeout_s)
     return ready_ == 1;
 }
 
+bool Gate::wait_finished(double timeout_s)
+{
+    std::lock_guard lock(waiting_);
+    if (ready_ != 1 || !opened_) return false;
+    pollfd p {ready_r_, POLLIN, 0};
+    int r;
+    do r = poll(&p, 1, static_cast<int>(timeout_s * 1000));
+    while (r < 0 && errno == EINTR);
+    if (r <= 0) return false;
+    char byte = 0;
+    ssize_t n;
+    do n = read(ready_r_, &byte, 1);
+    while (n < 0 && errno == EINTR);
+    return n == 1 && byte == 'f';
+}
+
 bool Gate::ended_unready()
 {
     std::lock_guard lock(waiting_);

@@ -45,6 +45,11 @@ public:
     bool wanted() const { return wanted_; }
     // The program ended before it said it was ready (a wait saw it go).
     bool ended_unready();
+    // After go(): blocks until the program says its calls are over and its
+    // outputs written back (true), ends, or `timeout_s` passes (false). A
+    // claim of the program's: it lets hpclab start the next timed program
+    // while this one ends (check/timing.cpp says when that is safe).
+    bool wait_finished(double timeout_s);
     // close() was called: a program not started yet need not start at all.
     bool closed() const { return closed_; }
     // True until go() or close(): the program's wall limit does not run

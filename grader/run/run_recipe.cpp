@@ -127,6 +127,7 @@ RunRequest timed_run(const RunTarget& target, const TimedOptions& o)
     req.judge_outputs = o.judge_outputs;
     req.measure_copy = o.measure_copy;
     req.cpus = timing_cpus();
+    req.cpus_after_calls = untimed_cpus();
     req.reference_budget = kTimedReferenceBudget;
     return req;
 }

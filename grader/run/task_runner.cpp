@@ -17,6 +17,7 @@
 #include "util/timeline.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -175,6 +176,8 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
     const ExchangeFile& ex = *exchanges.front()->file;
     if (req.gate) {
         ps.argv.insert(ps.argv.end(), {"--gate", req.gate->argument()});
+        if (!req.cpus_after_calls.empty())
+            ps.argv.insert(ps.argv.end(), {"--cpus-after-calls", fmt::format("{}", fmt::join(req.cpus_after_calls, ","))});
         ps.pass_fds.insert(ps.pass_fds.end(), {req.gate->child_go_fd(), req.gate->child_ready_fd()});
         ps.after_start = [gate = req.gate] { gate->program_started(); };
         ps.held = req.gate->held();

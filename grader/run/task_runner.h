@@ -80,6 +80,9 @@ struct RunManner {
     // need less (a cached or skipped result is wrong nearly everywhere).
     double reference_budget = 4e8;
     std::vector<int> cpus;  // run the program on these CPUs only (process.h)
+    // A gated program's CPUs once its calls are over (gate.h, wait_finished):
+    // its end must not take the CPU of the next timed program.
+    std::vector<int> cpus_after_calls;
     // Inside the sandbox (run/sandbox.h), when one can be made here.
     bool sandboxed = true;
     // Folders the program (or the tool it runs under) may write besides its

@@ -188,3 +188,45 @@ TEST_CASE("gate: a program that ends before it is ready, or never starts, is not
         CHECK(run.get().out == "closed\n");
     }
 }
+
+namespace {
+
+// Says ready, waits for go, then says `after` on the ready descriptor (the
+// harness says "f" once its calls are over) and lingers `linger` seconds.
+std::future<ProcessResult> start_finishing(Gate& gate, const std::string& after, const std::string& linger)
+{
+    const std::string go = std::to_string(gate.child_go_fd()), ready = std::to_string(gate.child_ready_fd());
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c",
+                 "printf r >&" + ready + "; head -c1 <&" + go + " >/dev/null; printf '" + after + "' >&" + ready +
+                     "; exec " + ready + ">&-; sleep " + linger};
+    spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
+    spec.wall_limit_s = 20;
+    spec.after_start = [&gate] { gate.program_started(); };
+    spec.held = gate.held();
+    return std::async(std::launch::async, [spec] { return run_process(spec); });
+}
+
+}  // namespace
+
+TEST_CASE("gate: a program that says it is finished is heard before it ends, and no word or another is not finished")
+{
+    {
+        Gate gate;
+        auto run = start_finishing(gate, "f", "2");
+        CHECK_FALSE(gate.wait_finished(1));  // not before go
+        REQUIRE(gate.wait_ready(10));
+        gate.go();
+        CHECK(gate.wait_finished(10));
+        CHECK(run.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);  // still ending
+        CHECK(run.get().exit_code == 0);
+    }
+    for (const char* after : {"", "x"}) {
+        Gate gate;
+        auto run = start_finishing(gate, after, "0");
+        REQUIRE(gate.wait_ready(10));
+        gate.go();
+        CHECK_FALSE(gate.wait_finished(10));  // the end of the pipe, or a byte that is not "f"
+        run.get();
+    }
+}

@@ -100,11 +100,13 @@ TEST_CASE("run recipe: the last two CPUs for the timed programs, the rest for ev
     CHECK(two.rest.empty());
 }
 
-TEST_CASE("run recipe: a timed run keeps to the timing CPUs, which nothing else uses")
+TEST_CASE("run recipe: a timed run keeps to the timing CPUs, which nothing else uses, and ends on the others")
 {
     const LabInfo& lab = lab_of("vecadd3");
     const RunTarget t {.lab = &lab, .task = &lab.tasks.front(), .program = "/p", .params = {{"n", 1 << 20}}, .gpu_minor = 1};
     CHECK(timed_run(t, {}).cpus == timing_cpus());
+    CHECK(timed_run(t, {}).cpus_after_calls == untimed_cpus());  // its end beside the next program's calls
+    CHECK(correctness_run(t, {}).cpus_after_calls.empty());
     for (int c : timing_cpus()) CHECK(std::find(untimed_cpus().begin(), untimed_cpus().end(), c) == untimed_cpus().end());
 }
 
