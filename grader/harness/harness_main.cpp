@@ -93,6 +93,8 @@ void wait_at_gate(int go_fd, int ready_fd)
 // program of its turn start then, while this one ends off its CPU (a
 // program's end, the CUDA context's teardown, took 30..190 ms of an
 // aos_soa check's alone turn on an H200: docs/results/exit-cost-h200.txt).
+// Not said by a program holding host memory from the lab's own allocator
+// (LabProgram::holds_lab_host_memory): its end stays inside the turn.
 void say_finished(int ready_fd, const std::vector<int>& cpus)
 {
     if (ready_fd < 0) return;
@@ -223,6 +225,7 @@ int main(int argc, char** argv)
     // at a time across the machine). The parent judges each exchange alone
     // and runs again, each in a fresh process, any that did not finish.
     StepTimes steps;
+    bool ends_in_turn = false;  // say_finished's word kept back: the program ends inside its turn
     for (std::size_t e = 0; e < args.exchange_fds.size(); ++e) {
         const bool last = e + 1 == args.exchange_fds.size();
         harness::LabProgram program(args.exchange_fds[e]);
@@ -255,9 +258,10 @@ int main(int argc, char** argv)
         steps.step("back");
         // The last exchange's buffers go with the process, as they always did.
         if (!last) program.release();
+        else ends_in_turn = program.holds_lab_host_memory();
         steps.step("release");
         steps.print(e);
     }
-    say_finished(args.gate_ready, args.cpus_after_calls);
+    if (!ends_in_turn) say_finished(args.gate_ready, args.cpus_after_calls);
     end_program();
 }

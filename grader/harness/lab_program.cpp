@@ -274,6 +274,12 @@ unsigned char* LabProgram::allocate_host(std::uint64_t bytes)
     return static_cast<unsigned char*>(p);
 }
 
+bool LabProgram::holds_lab_host_memory() const
+{
+    if (!bindings_.host_memory().allocate) return false;
+    return std::any_of(owned_.begin(), owned_.end(), [](const OwnedBuffer& b) { return !b.on_device && b.base; });
+}
+
 void LabProgram::release_host(unsigned char* p)
 {
     const HostMemory& lab = bindings_.host_memory();

@@ -76,6 +76,10 @@ public:
     // The line that says the GPU is ready for exchange `index` (after open_gpu).
     void mark_opened(std::uint32_t index) const;
     void release();
+    // Host buffers from the lab's own allocator (streams' host_alloc, which
+    // may pin them): given back as the program ends, which stalled the next
+    // program's timed copies on an H100 (docs/results/streams-turn-h100.txt).
+    bool holds_lab_host_memory() const;
 
 private:
     // What the student's call took, kept apart from the result until the
