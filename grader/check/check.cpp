@@ -179,11 +179,12 @@ CorrectnessRuns correctness_runs(const LabInfo& lab, const std::vector<const Tas
             }};
 }
 
-// The correctness runs' inputs, made beside the compile (none without runs).
+// The correctness runs' inputs, made beside the compile (none without runs),
+// from a copy of `runs`: the check sets the program in its own once built.
 std::future<InputsAhead> make_inputs_while_building(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan)
 {
     if (plan.empty()) return {};
-    return std::async(std::launch::async, [&runs, &plan] { return make_inputs_ahead(runs, plan); });
+    return std::async(std::launch::async, [runs, &plan] { return make_inputs_ahead(runs, plan); });
 }
 
 // The speed of every task with a threshold whose findings are all right,
