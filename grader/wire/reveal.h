@@ -26,20 +26,14 @@ HPCLAB_HD inline std::uint64_t stream_bits(std::uint64_t key, std::uint64_t i)
 {
     return mix64(key + i * 0xD1B54A32D192ED03ull);
 }
-// Uniform integer in [lo, hi].
-HPCLAB_HD inline std::int64_t stream_integer(std::uint64_t key, std::uint64_t i, std::int64_t lo, std::int64_t hi)
-{
-    const auto range = static_cast<std::uint64_t>(hi - lo) + 1;
-    const std::uint64_t bits = stream_bits(key, i);
-    return lo + static_cast<std::int64_t>(range == 0 ? bits : bits % range);
-}
-// The same integers without a 64-bit division per element (a long sequence
-// of instructions on a GPU; on a CPU both forms take the same time, 49 ms for
-// 2^25 ints on one core of the CI machine): q = floor(bits * m / 2^64) with
-// m = floor((2^64 - 1) / range) is the quotient or at most two below it, so
-// the remainder is exactly the one % gives. One definition for the harness's
-// fills on the GPU and the parent's on the CPU; an IntRange is made once per
-// buffer.
+// Uniform integer in [lo, hi]: lo + bits % (hi - lo + 1), every 64-bit
+// value where that range wraps to 0. The remainder is taken by a reciprocal
+// made once per buffer (IntRange), not a 64-bit division per element (a long
+// sequence of instructions on a GPU; on a CPU both take the same time, 49 ms
+// for 2^25 ints on one core of the CI machine): q = floor(bits * m / 2^64)
+// with m = floor((2^64 - 1) / range) is the quotient or at most two below it,
+// so the remainder is exactly the one % gives. One definition for the
+// harness's fills on the GPU and the parent's on the CPU.
 struct IntRange {
     std::int64_t lo = 0;
     std::uint64_t range = 0;       // hi - lo + 1; 0: every 64-bit value
@@ -67,6 +61,10 @@ HPCLAB_HD inline std::int64_t stream_integer(std::uint64_t key, std::uint64_t i,
         while (rest >= r.range) rest -= r.range;
     }
     return r.lo + static_cast<std::int64_t>(rest);
+}
+HPCLAB_HD inline std::int64_t stream_integer(std::uint64_t key, std::uint64_t i, std::int64_t lo, std::int64_t hi)
+{
+    return stream_integer(key, i, int_range(lo, hi));
 }
 // Uniform real in [lo, hi), rounded the same way on both sides: one
 // multiplication (the power of two after it is exact) and one addition,
