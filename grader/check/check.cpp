@@ -288,13 +288,12 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
 
     // 4. Speed, only where everything else is right; 5. the GPU as the runs
     // left it (a broken one voids the check), looked at once the last program
-    // has ended: its canary is a program on the GPU, in a shared turn as any
-    // other.
+    // has ended (run/gpu_health.h).
     const auto look_at_gpu = [&] {
         const double since = timeline_clock();
-        const auto turn = GpuTurns::shared(o.gpu_turns);
-        GpuHealth health = gpu_health_after(tc, gpu, gpu_before);
-        timeline_note(since, on_timeline + " the GPU's health after");
+        GpuHealth health = gpu_health_after(tc, gpu, gpu_before, o.gpu_turns);
+        timeline_note(since, on_timeline + " the GPU's health after" +
+                                 (health.canary_because.empty() ? "" : " (a canary: " + health.canary_because + ")"));
         return health;
     };
     // Beside the timed outputs' judging when the timed programs were the

@@ -301,7 +301,11 @@ bool cover_leftovers(const ClassSteps& steps, const GpuInfo& gpu, const ClassRun
     {
         GpuTurns turns(gpu.uuid);
         const auto turn = GpuTurns::shared(&turns);
-        const GpuHealth health = steps.health(gpu, steps.baseline(gpu));
+        // The programs to vouch for ran before any watch of this run: no
+        // driver's report can clear them, the canary decides.
+        GpuBaseline now = steps.baseline(gpu);
+        now.errors.reset();
+        const GpuHealth health = steps.health(gpu, now);
         ++totals.waves;
         if (!health.healthy) {
             take_out_of_service(o.gpu_service_dir, gpu, health.why);

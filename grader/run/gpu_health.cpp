@@ -80,9 +80,23 @@ void wait_for_quiet_gpu(const GpuInfo& gpu, double within_s)
 
 }  // namespace
 
-GpuBaseline gpu_baseline(const GpuInfo& gpu) { return {gpu.present ? gpu_usage_now(gpu.uuid) : std::nullopt}; }
+GpuBaseline gpu_baseline(const GpuInfo& gpu)
+{
+    if (!gpu.present) return {};
+    return {.usage = gpu_usage_now(gpu.uuid), .errors = std::make_shared<GpuErrorWatch>(gpu.uuid),
+            .stopped_before = programs_stopped()};
+}
 
-GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBaseline& before)
+std::string reason_for_canary(const std::optional<std::string>& driver_errors, std::uint64_t programs_stopped_since)
+{
+    if (!driver_errors) return "the driver's error reports cannot be watched here";
+    if (!driver_errors->empty()) return "the driver reported " + *driver_errors;
+    if (programs_stopped_since > 0)
+        return fmt::format("{} program(s) ended by a signal or stopped by hpclab", programs_stopped_since);
+    return "";
+}
+
+GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBaseline& before, GpuTurns* turns)
 {
     if (!gpu.present || !tc.available()) return {};
     if (const auto now = settled_usage(gpu, before)) {
@@ -95,9 +109,13 @@ GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBas
             return {false, fmt::format("{:.2f} GB of GPU memory stayed in use after the check ({:.2f} GB before)",
                                        now->used_bytes / 1e9, before.usage->used_bytes / 1e9)};
     }
+    const std::string because = reason_for_canary(before.errors ? before.errors->reported() : std::nullopt,
+                                                  programs_stopped() - before.stopped_before);
+    if (because.empty()) return {};
+    const auto turn = GpuTurns::shared(turns);
     std::string why;
     const auto canary = canary_program(tc, why);
-    if (!canary) return {true, why};  // cannot tell: the GPU is not blamed for hpclab's build
+    if (!canary) return {true, why, because};  // cannot tell: the GPU is not blamed for hpclab's build
     const auto run_canary = [&](double limit_s) {
         ProcessSpec run;
         run.argv = {canary->string()};
@@ -107,7 +125,9 @@ GpuHealth gpu_health_after(const Toolchain& tc, const GpuInfo& gpu, const GpuBas
         if (r.exited() && r.exit_code == 0 && r.out.find("canary ok") != std::string::npos) return std::string();
         return r.timed_out ? std::string("it hung") : r.out + r.err;
     };
-    return canary_health(run_canary, [&] { wait_for_quiet_gpu(gpu, kQuietWaitSeconds); });
+    GpuHealth health = canary_health(run_canary, [&] { wait_for_quiet_gpu(gpu, kQuietWaitSeconds); });
+    health.canary_because = because;
+    return health;
 }
 
 GpuHealth canary_health(const std::function<std::string(double limit_s)>& run_canary,

@@ -79,6 +79,21 @@ struct Nvml {
     int (*minor)(NvmlDevice, unsigned*) = nullptr;
     int (*processes)(NvmlDevice, unsigned*, ProcessInfo*) = nullptr;
     int (*memory)(NvmlDevice, Memory*) = nullptr;
+    // Its events (GpuErrorWatch), where the library has them.
+    struct EventData {
+        NvmlDevice device;
+        unsigned long long type, data;
+        unsigned gpu_instance, compute_instance;
+    };
+    int (*event_set_create)(void**) = nullptr;
+    int (*supported_events)(NvmlDevice, unsigned long long*) = nullptr;
+    int (*register_events)(NvmlDevice, unsigned long long, void*) = nullptr;
+    int (*event_set_wait)(void*, EventData*, unsigned timeout_ms) = nullptr;
+    int (*event_set_free)(void*) = nullptr;
+    bool has_events() const
+    {
+        return event_set_create && supported_events && register_events && event_set_wait && event_set_free;
+    }
 };
 
 // Null where there is no NVML (no driver) or it does not start.
@@ -96,6 +111,11 @@ const Nvml* nvml()
         n.minor = symbol<decltype(n.minor)>(lib, "nvmlDeviceGetMinorNumber");
         n.processes = symbol<decltype(n.processes)>(lib, "nvmlDeviceGetComputeRunningProcesses_v3");
         n.memory = symbol<decltype(n.memory)>(lib, "nvmlDeviceGetMemoryInfo");
+        n.event_set_create = symbol<decltype(n.event_set_create)>(lib, "nvmlEventSetCreate");
+        n.supported_events = symbol<decltype(n.supported_events)>(lib, "nvmlDeviceGetSupportedEventTypes");
+        n.register_events = symbol<decltype(n.register_events)>(lib, "nvmlDeviceRegisterEvents");
+        n.event_set_wait = symbol<decltype(n.event_set_wait)>(lib, "nvmlEventSetWait_v2");
+        n.event_set_free = symbol<decltype(n.event_set_free)>(lib, "nvmlEventSetFree");
         const bool ok = init && n.count && n.by_index && n.by_uuid && n.minor && n.processes && n.memory && init() == 0;
         timeline_note(since, "NVML started");
         if (!ok) return std::nullopt;
@@ -281,6 +301,48 @@ std::vector<std::string> gpu_other_processes_named()
 {
     const auto usage = nvml_usage("", true);
     return usage ? usage->others_named : std::vector<std::string> {};
+}
+
+namespace {
+constexpr unsigned long long kNvmlDoubleBitEcc = 0x2;  // nvmlEventTypeDoubleBitEccError
+constexpr unsigned long long kNvmlXid = 0x8;           // nvmlEventTypeXidCriticalError
+constexpr int kNvmlTimeout = 10;                       // NVML_ERROR_TIMEOUT: no event waiting
+}  // namespace
+
+GpuErrorWatch::GpuErrorWatch(const std::string& uuid)
+{
+    const Nvml* n = nvml();
+    NvmlDevice dev = nullptr;
+    unsigned long long offered = 0;
+    if (!n || !n->has_events() || uuid.empty() || n->by_uuid(uuid.c_str(), &dev) != 0 ||
+        n->supported_events(dev, &offered) != 0 || !(offered & kNvmlXid) || n->event_set_create(&set_) != 0) {
+        set_ = nullptr;
+        return;
+    }
+    if (n->register_events(dev, offered & (kNvmlXid | kNvmlDoubleBitEcc), set_) != 0) {
+        n->event_set_free(set_);
+        set_ = nullptr;
+    }
+}
+
+GpuErrorWatch::~GpuErrorWatch()
+{
+    if (set_) nvml()->event_set_free(set_);
+}
+
+std::optional<std::string> GpuErrorWatch::reported()
+{
+    std::lock_guard lock(mutex_);
+    if (!set_) return std::nullopt;
+    const Nvml* n = nvml();
+    for (;;) {  // every event waiting, without waiting for more
+        Nvml::EventData e {};
+        const int r = n->event_set_wait(set_, &e, 0);
+        if (r == kNvmlTimeout) return seen_;
+        if (r != 0) return std::nullopt;  // the watch broke: it can no longer tell
+        if (!seen_.empty()) seen_ += ", ";
+        seen_ += e.type == kNvmlXid ? "Xid " + std::to_string(e.data) : "a double-bit ECC error";
+    }
 }
 
 }  // namespace hpclab

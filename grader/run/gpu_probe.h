@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,5 +81,25 @@ std::optional<GpuUsage> gpu_usage_now(const std::string& uuid = "");
 enum class Ancestry { own, other_hpclab, other, gone };
 Ancestry ancestry_of(int pid);
 inline bool is_own_descendant(int pid) { return ancestry_of(pid) == Ancestry::own; }
+
+// The errors the driver reports on one GPU from the moment this is made:
+// NVML's events for an Xid (a fault, a hang, a reset) and a double-bit ECC
+// error. What a program that hurt the GPU leaves, as the driver saw it,
+// whatever the program itself says.
+class GpuErrorWatch {
+public:
+    explicit GpuErrorWatch(const std::string& uuid);
+    ~GpuErrorWatch();
+    GpuErrorWatch(const GpuErrorWatch&) = delete;
+    GpuErrorWatch& operator=(const GpuErrorWatch&) = delete;
+    // Every event so far, as "Xid 13, Xid 31"; "" for none; nothing when it
+    // cannot tell (no NVML, or its events are not offered here).
+    std::optional<std::string> reported();
+
+private:
+    std::mutex mutex_;
+    void* set_ = nullptr;  // NVML's event set; null: it cannot tell
+    std::string seen_;
+};
 
 }  // namespace hpclab

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -24,6 +25,9 @@
 namespace hpclab {
 
 namespace {
+
+// The programs that did not end by themselves: programs_stopped().
+std::atomic<std::uint64_t> stopped_programs {0};
 
 struct Pipe {
     int r = -1, w = -1;
@@ -420,8 +424,11 @@ ProcessResult run_process(const ProcessSpec& spec)
     pipes.err.close_all();
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     record_how_it_ended(wstatus, spec.sandbox.has_value(), res);
+    if (res.signal != 0 || res.timed_out || res.cancelled || res.unkillable) stopped_programs.fetch_add(1);
     timeline_note(timeline_start, process_label(spec.argv));
     return res;
 }
+
+std::uint64_t programs_stopped() { return stopped_programs.load(); }
 
 }  // namespace hpclab

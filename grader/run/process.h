@@ -5,6 +5,7 @@
 #include "run/sandbox.h"
 
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -95,6 +96,11 @@ struct ProcessResult {
 };
 
 ProcessResult run_process(const ProcessSpec& spec);
+
+// How many programs run_process has seen end other than by themselves, in
+// this process so far: ended by a signal, or stopped by hpclab (a limit,
+// a cancel). Such an end can leave the GPU hurt (run/gpu_health.h).
+std::uint64_t programs_stopped();
 
 // "segmentation fault (SIGSEGV)"
 std::string describe_signal(int sig);

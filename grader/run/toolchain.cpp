@@ -320,7 +320,10 @@ std::vector<std::string> Toolchain::arch_flags() const { return nvcc_arch_flags(
 
 std::vector<std::string> Toolchain::compile_flags(const LabInfo& lab) const
 {
-    std::vector<std::string> f = {"-std=c++17", "-O3", "-lineinfo", "-ccbin", host_compiler.string(),
+    // --threads 2: nvcc preprocesses the host's and the device's side at
+    // once (0.59 s against 0.64 s for matmul's solution on two cores; the
+    // rest of its steps wait on each other).
+    std::vector<std::string> f = {"-std=c++17", "-O3", "-lineinfo", "--threads", "2", "-ccbin", host_compiler.string(),
                                   "-I" + common_include.string(), "-I" + lab.lab_dir.string()};
     const auto arch = arch_flags();
     f.insert(f.end(), arch.begin(), arch.end());

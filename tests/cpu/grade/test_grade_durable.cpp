@@ -40,6 +40,7 @@ Verdict verdict_of(const GradeJob& job) { return job.submission->content_hash % 
 struct StandIns {
     std::mutex mutex;
     std::vector<std::string> events;       // "check s10", "health 0", in order
+    std::vector<bool> watched_at_health;   // per health check: its baseline had a watch of the driver's errors
     std::map<std::string, int> checks;     // student -> checks
     std::map<int, int> fail_at_wave;       // GPU -> the wave after which it is unhealthy
     std::map<int, int> waves;
@@ -65,11 +66,15 @@ struct StandIns {
             }
             return c;
         };
-        s.baseline = [](const GpuInfo&) { return GpuBaseline {}; };
-        s.health = [this](const GpuInfo& gpu, const GpuBaseline&) {
+        // A watch of the driver's errors made with the baseline (one that
+        // cannot tell here): a health check sees it only where the programs
+        // it vouches for ran after the baseline.
+        s.baseline = [](const GpuInfo&) { return GpuBaseline {.errors = std::make_shared<GpuErrorWatch>("")}; };
+        s.health = [this](const GpuInfo& gpu, const GpuBaseline& before) {
             if (at_health) at_health(gpu);
             std::lock_guard lock(mutex);
             events.push_back("health " + std::to_string(gpu.index));
+            watched_at_health.push_back(before.errors != nullptr);
             return stand_in_health(fail_at_wave, gpu, ++waves[gpu.index]);
         };
         s.record = [](const LabCheck&) { return nlohmann::json::object(); };
@@ -155,6 +160,9 @@ TEST_CASE("grade durable: results an earlier run left uncovered are covered by a
         {
             StandIns first;
             grade_jobs({}, stand_in_gpu(0), pending_jobs(out, c.students, 7, false).to_check, out, options(first, c, 2, 4));
+            // Each wave's health check, with the watch made before its checks ran.
+            REQUIRE_FALSE(first.watched_at_health.empty());
+            for (const bool watched : first.watched_at_health) CHECK(watched);
         }
         // As a kill leaves them: written, the health check never come.
         for (LabResult r : out.all_results()) {
@@ -170,6 +178,9 @@ TEST_CASE("grade durable: results an earlier run left uncovered are covered by a
                                             options(second, c, 2, 4), pending.uncovered);
         REQUIRE_FALSE(second.events.empty());
         CHECK(second.events.front() == "health 0");  // before anything runs
+        // The earlier run's programs ran before any watch: the canary decides.
+        REQUIRE_FALSE(second.watched_at_health.empty());
+        CHECK_FALSE(second.watched_at_health.front());
         CHECK(t.covered_leftovers == (healthy ? 4 : 0));
         CHECK(t.redone_leftovers == (healthy ? 0 : 4));
         CHECK(second.checks.empty());  // covered; or the GPU is out of service, and nothing runs on it

@@ -1,9 +1,11 @@
 // A GPU taken out of service stays out until a person deletes its mark;
 // without a GPU there is nothing to judge.
 #include "run/gpu_health.h"
+#include "run/process.h"
 
 #include <doctest/doctest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -69,4 +71,38 @@ TEST_CASE("gpu health: a canary that passes at once is run once, with no wait")
     CHECK(h.healthy);
     CHECK(runs == 1);
     CHECK(waits == 0);
+}
+
+TEST_CASE("gpu health: the canary runs where the driver reported an error, a program was stopped, or nothing can tell")
+{
+    CHECK(reason_for_canary(std::string(), 0).empty());  // a quiet driver, every program ended by itself
+    CHECK(reason_for_canary(std::nullopt, 0).find("cannot be watched") != std::string::npos);
+    CHECK(reason_for_canary(std::string("Xid 13"), 0) == "the driver reported Xid 13");
+    CHECK(reason_for_canary(std::string("Xid 31, a double-bit ECC error"), 2).find("Xid 31") != std::string::npos);
+    CHECK(reason_for_canary(std::string(), 1).find("1 program(s)") != std::string::npos);
+}
+
+TEST_CASE("gpu health: a program killed at its limit or by a signal counts as stopped, and one that exits with any code does not")
+{
+    const auto run = [](std::vector<std::string> argv, double limit_s) {
+        ProcessSpec spec;
+        spec.argv = std::move(argv);
+        spec.wall_limit_s = limit_s;
+        return run_process(spec);
+    };
+    std::uint64_t before = programs_stopped();
+    CHECK(run({"/bin/sh", "-c", "exit 3"}, 10).exit_code == 3);
+    CHECK(run({"/bin/true"}, 10).exited());
+    CHECK(programs_stopped() == before);
+    CHECK(run({"/bin/sleep", "10"}, 0.2).timed_out);
+    CHECK(programs_stopped() == before + 1);
+    CHECK(run({"/bin/sh", "-c", "kill -KILL $$"}, 10).signal == SIGKILL);
+    CHECK(programs_stopped() == before + 2);
+}
+
+TEST_CASE("gpu health: without a GPU or NVML the driver's errors cannot be told, and the baseline watches nothing")
+{
+    GpuErrorWatch nowhere("GPU-00000000-0000-0000-0000-000000000000");
+    CHECK_FALSE(nowhere.reported());
+    CHECK_FALSE(gpu_baseline(GpuInfo {}).errors);
 }
