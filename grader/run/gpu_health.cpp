@@ -7,6 +7,7 @@
 #include "util/text_file.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <fstream>
@@ -87,10 +88,14 @@ GpuBaseline gpu_baseline(const GpuInfo& gpu)
             .stopped_before = programs_stopped()};
 }
 
-std::string reason_for_canary(const std::optional<std::string>& driver_errors, std::uint64_t programs_stopped_since)
+std::string reason_for_canary(const std::optional<GpuErrors>& driver_errors, std::uint64_t programs_stopped_since)
 {
     if (!driver_errors) return "the driver's error reports cannot be watched here";
-    if (!driver_errors->empty()) return "the driver reported " + *driver_errors;
+    std::vector<std::string> hurt;
+    for (const unsigned long long xid : driver_errors->xids)
+        if (xid != 13 && xid != 31 && xid != 43) hurt.push_back(fmt::format("Xid {}", xid));
+    if (driver_errors->double_bit_ecc > 0) hurt.push_back(fmt::format("{} double-bit ECC error(s)", driver_errors->double_bit_ecc));
+    if (!hurt.empty()) return "the driver reported " + fmt::format("{}", fmt::join(hurt, ", "));
     if (programs_stopped_since > 0)
         return fmt::format("{} program(s) ended by a signal or stopped by hpclab", programs_stopped_since);
     return "";

@@ -40,9 +40,13 @@ struct GpuHealth {
 // Why the canary must run, from the driver's errors since the baseline
 // (GpuErrorWatch::reported: nothing when it cannot tell) and the programs
 // stopped since; empty when neither the driver nor hpclab saw anything that
-// could have hurt the GPU. (A CUDA context dies with its process: what a
-// program that ended by itself did to the GPU, the driver reports.)
-std::string reason_for_canary(const std::optional<std::string>& driver_errors, std::uint64_t programs_stopped_since);
+// could have hurt the GPU. A CUDA context dies with its process: what a
+// program that ended by itself did to the GPU, the driver reports. The
+// faults a program makes in its own context (Xid 13, 31, 43: an illegal
+// instruction or address, the context's channel stopped) need a restart of
+// the program, not of the GPU (NVIDIA's Xid catalog): they alone do not
+// call for the canary.
+std::string reason_for_canary(const std::optional<GpuErrors>& driver_errors, std::uint64_t programs_stopped_since);
 
 // Waits a few seconds for the check's programs to leave the GPU and its
 // memory to come back, then runs the canary where reason_for_canary says,

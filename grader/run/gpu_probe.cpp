@@ -330,7 +330,7 @@ GpuErrorWatch::~GpuErrorWatch()
     if (set_) nvml()->event_set_free(set_);
 }
 
-std::optional<std::string> GpuErrorWatch::reported()
+std::optional<GpuErrors> GpuErrorWatch::reported()
 {
     std::lock_guard lock(mutex_);
     if (!set_) return std::nullopt;
@@ -340,8 +340,8 @@ std::optional<std::string> GpuErrorWatch::reported()
         const int r = n->event_set_wait(set_, &e, 0);
         if (r == kNvmlTimeout) return seen_;
         if (r != 0) return std::nullopt;  // the watch broke: it can no longer tell
-        if (!seen_.empty()) seen_ += ", ";
-        seen_ += e.type == kNvmlXid ? "Xid " + std::to_string(e.data) : "a double-bit ECC error";
+        if (e.type == kNvmlXid) seen_.xids.push_back(e.data);
+        else ++seen_.double_bit_ecc;
     }
 }
 

@@ -86,20 +86,24 @@ inline bool is_own_descendant(int pid) { return ancestry_of(pid) == Ancestry::ow
 // NVML's events for an Xid (a fault, a hang, a reset) and a double-bit ECC
 // error. What a program that hurt the GPU leaves, as the driver saw it,
 // whatever the program itself says.
+struct GpuErrors {
+    std::vector<unsigned long long> xids;  // in the order reported
+    int double_bit_ecc = 0;
+};
 class GpuErrorWatch {
 public:
     explicit GpuErrorWatch(const std::string& uuid);
     ~GpuErrorWatch();
     GpuErrorWatch(const GpuErrorWatch&) = delete;
     GpuErrorWatch& operator=(const GpuErrorWatch&) = delete;
-    // Every event so far, as "Xid 13, Xid 31"; "" for none; nothing when it
-    // cannot tell (no NVML, or its events are not offered here).
-    std::optional<std::string> reported();
+    // Every event so far; nothing when it cannot tell (no NVML, or its
+    // events are not offered here).
+    std::optional<GpuErrors> reported();
 
 private:
     std::mutex mutex_;
     void* set_ = nullptr;  // NVML's event set; null: it cannot tell
-    std::string seen_;
+    GpuErrors seen_;
 };
 
 }  // namespace hpclab

@@ -196,12 +196,23 @@ std::filesystem::path sass_of(const std::filesystem::path& program)
     return p;
 }
 
+namespace {
+std::vector<std::string> sass_command(const std::filesystem::path& cuobjdump, const std::vector<std::string>& flags,
+                                      const std::filesystem::path& file)
+{
+    std::vector<std::string> argv = {cuobjdump.string(), "-sass"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.push_back(file.string());
+    return argv;
+}
+}  // namespace
+
 void keep_sass(const std::filesystem::path& object, const std::filesystem::path& program,
-               const std::filesystem::path& cuobjdump)
+               const std::filesystem::path& cuobjdump, const std::vector<std::string>& sass_flags)
 {
     std::error_code ec;
     if (cuobjdump.empty() || !std::filesystem::exists(cuobjdump, ec)) return;
-    const auto sass = tool_output({cuobjdump.string(), "-sass", object.string()});
+    const auto sass = tool_output(sass_command(cuobjdump, sass_flags, object));
     if (!sass) return;
     try {
         write_file_atomically(sass_of(program), *sass);
@@ -211,7 +222,7 @@ void keep_sass(const std::filesystem::path& object, const std::filesystem::path&
 }
 
 ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced,
-                                const std::filesystem::path& cuobjdump)
+                                const std::filesystem::path& cuobjdump, const std::vector<std::string>& sass_flags)
 {
     ProgramFacts facts;
     facts.traced = traced;
@@ -225,19 +236,19 @@ ProgramFacts read_program_facts(const std::filesystem::path& program, bool trace
         for (std::string line; std::getline(in, line);)
             if (!line.empty()) facts.foreign_kernels.push_back(line);
     }
-    read_program_code(facts, program, cuobjdump);
+    read_program_code(facts, program, cuobjdump, sass_flags);
     return facts;
 }
 
 void read_program_code(ProgramFacts& facts, const std::filesystem::path& program,
-                       const std::filesystem::path& cuobjdump)
+                       const std::filesystem::path& cuobjdump, const std::vector<std::string>& sass_flags)
 {
     std::error_code ec;
     if (cuobjdump.empty() || !std::filesystem::exists(cuobjdump, ec)) return;
     if (auto kept = read_text_file(sass_of(program))) {
         facts.code = parse_sass(*kept);
         facts.code_known = true;
-    } else if (const auto sass = tool_output({cuobjdump.string(), "-sass", program.string()})) {
+    } else if (const auto sass = tool_output(sass_command(cuobjdump, sass_flags, program))) {
         facts.code = parse_sass(*sass);
         facts.code_known = true;
     }

@@ -75,11 +75,16 @@ TEST_CASE("gpu health: a canary that passes at once is run once, with no wait")
 
 TEST_CASE("gpu health: the canary runs where the driver reported an error, a program was stopped, or nothing can tell")
 {
-    CHECK(reason_for_canary(std::string(), 0).empty());  // a quiet driver, every program ended by itself
+    const auto xids = [](std::vector<unsigned long long> x) { return std::optional<GpuErrors>(GpuErrors {.xids = x}); };
+    CHECK(reason_for_canary(GpuErrors {}, 0).empty());  // a quiet driver, every program ended by itself
     CHECK(reason_for_canary(std::nullopt, 0).find("cannot be watched") != std::string::npos);
-    CHECK(reason_for_canary(std::string("Xid 13"), 0) == "the driver reported Xid 13");
-    CHECK(reason_for_canary(std::string("Xid 31, a double-bit ECC error"), 2).find("Xid 31") != std::string::npos);
-    CHECK(reason_for_canary(std::string(), 1).find("1 program(s)") != std::string::npos);
+    // A program's faults in its own context: the program's, not the GPU's.
+    CHECK(reason_for_canary(xids({31, 43, 13, 43}), 0).empty());
+    CHECK(reason_for_canary(xids({31, 79}), 0) == "the driver reported Xid 79");
+    CHECK(reason_for_canary(xids({45, 48}), 0) == "the driver reported Xid 45, Xid 48");
+    CHECK(reason_for_canary(GpuErrors {.double_bit_ecc = 2}, 0) == "the driver reported 2 double-bit ECC error(s)");
+    CHECK(reason_for_canary(xids({43}), 1).find("1 program(s)") != std::string::npos);
+    CHECK(reason_for_canary(xids({119}), 3).find("Xid 119") != std::string::npos);
 }
 
 TEST_CASE("gpu health: a program killed at its limit or by a signal counts as stopped, and one that exits with any code does not")
