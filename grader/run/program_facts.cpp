@@ -196,23 +196,12 @@ std::filesystem::path sass_of(const std::filesystem::path& program)
     return p;
 }
 
-namespace {
-std::vector<std::string> sass_command(const std::filesystem::path& cuobjdump, const std::vector<std::string>& flags,
-                                      const std::filesystem::path& file)
-{
-    std::vector<std::string> argv = {cuobjdump.string(), "-sass"};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    argv.push_back(file.string());
-    return argv;
-}
-}  // namespace
-
 void keep_sass(const std::filesystem::path& object, const std::filesystem::path& program,
-               const std::filesystem::path& cuobjdump, const std::vector<std::string>& sass_flags)
+               const std::filesystem::path& cuobjdump)
 {
     std::error_code ec;
     if (cuobjdump.empty() || !std::filesystem::exists(cuobjdump, ec)) return;
-    const auto sass = tool_output(sass_command(cuobjdump, sass_flags, object));
+    const auto sass = tool_output({cuobjdump.string(), "-sass", object.string()});
     if (!sass) return;
     try {
         write_file_atomically(sass_of(program), *sass);
@@ -222,7 +211,7 @@ void keep_sass(const std::filesystem::path& object, const std::filesystem::path&
 }
 
 ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced,
-                                const std::filesystem::path& cuobjdump, const std::vector<std::string>& sass_flags)
+                                const std::filesystem::path& cuobjdump)
 {
     ProgramFacts facts;
     facts.traced = traced;
@@ -236,19 +225,19 @@ ProgramFacts read_program_facts(const std::filesystem::path& program, bool trace
         for (std::string line; std::getline(in, line);)
             if (!line.empty()) facts.foreign_kernels.push_back(line);
     }
-    read_program_code(facts, program, cuobjdump, sass_flags);
+    read_program_code(facts, program, cuobjdump);
     return facts;
 }
 
 void read_program_code(ProgramFacts& facts, const std::filesystem::path& program,
-                       const std::filesystem::path& cuobjdump, const std::vector<std::string>& sass_flags)
+                       const std::filesystem::path& cuobjdump)
 {
     std::error_code ec;
     if (cuobjdump.empty() || !std::filesystem::exists(cuobjdump, ec)) return;
     if (auto kept = read_text_file(sass_of(program))) {
         facts.code = parse_sass(*kept);
         facts.code_known = true;
-    } else if (const auto sass = tool_output(sass_command(cuobjdump, sass_flags, program))) {
+    } else if (const auto sass = tool_output({cuobjdump.string(), "-sass", program.string()})) {
         facts.code = parse_sass(*sass);
         facts.code_known = true;
     }

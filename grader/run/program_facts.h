@@ -46,15 +46,12 @@ struct ProgramFacts {
 // cannot read it (then nothing is judged from them). Their machine code from
 // `cuobjdump` (the toolkit's, beside nvcc); code_known is false without it,
 // or when it cannot read the program.
-// `sass_flags`: cuobjdump's own (Toolchain::sass_flags: the one
-// architecture built).
 ProgramFacts read_program_facts(const std::filesystem::path& program, bool traced,
-                                const std::filesystem::path& cuobjdump = {},
-                                const std::vector<std::string>& sass_flags = {});
+                                const std::filesystem::path& cuobjdump = {});
 // The machine code alone, into `facts`: from the listing kept beside
 // `program` (keep_sass), else from cuobjdump of the program itself.
 void read_program_code(ProgramFacts& facts, const std::filesystem::path& program,
-                       const std::filesystem::path& cuobjdump, const std::vector<std::string>& sass_flags = {});
+                       const std::filesystem::path& cuobjdump);
 
 // The kernel stubs among nm's output (one symbol per line, any format whose
 // last field is the name). Exposed for the tests.
@@ -66,7 +63,7 @@ std::vector<std::string> kernel_stubs(std::string_view nm_output);
 // second, in every check of a cached build too).
 std::filesystem::path sass_of(const std::filesystem::path& program);
 void keep_sass(const std::filesystem::path& object, const std::filesystem::path& program,
-               const std::filesystem::path& cuobjdump, const std::vector<std::string>& sass_flags = {});
+               const std::filesystem::path& cuobjdump);
 
 // Each kernel (.entry) of a PTX listing and the file its definition is in:
 // the file of its first line-table entry that is not inlined from another

@@ -318,18 +318,6 @@ std::vector<std::string> nvcc_arch_flags(const std::string& architectures)
 
 std::vector<std::string> Toolchain::arch_flags() const { return nvcc_arch_flags(architectures); }
 
-std::vector<std::string> Toolchain::sass_flags() const
-{
-    const auto archs = split(architectures, ';');
-    if (archs.size() != 1) return {};
-    std::string a = archs[0];
-    if (a.size() > 5 && a.ends_with("-real")) a.resize(a.size() - 5);
-    const std::size_t digits = a.find_first_not_of("0123456789");
-    const bool plain = digits == std::string::npos || (digits > 0 && digits + 1 == a.size() && (a.back() == 'a' || a.back() == 'f'));
-    if (a.empty() || !plain || digits == 0) return {};
-    return {"-arch", "sm_" + a};
-}
-
 std::vector<std::string> Toolchain::compile_flags(const LabInfo& lab) const
 {
     // --threads 2: nvcc preprocesses the host's and the device's side at
@@ -485,7 +473,7 @@ bool link_whole_program(const Toolchain& tc, const BuildFiles& files, BuildResul
     link.wall_limit_s = kLinkLimitSeconds;
     link.cpus = untimed_cpus();
     const ProcessResult lr = run_process(link);
-    if (lr.exited() && lr.exit_code == 0) keep_sass(files.object, r.program, tc.cuobjdump, tc.sass_flags());
+    if (lr.exited() && lr.exit_code == 0) keep_sass(files.object, r.program, tc.cuobjdump);
     fs::remove(files.object, ec);
     if (lr.exited() && lr.exit_code == 0) return true;
     r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
@@ -505,8 +493,8 @@ struct LinkInput {
 // or on another thread whose end r.sass_pending says.
 void keep_sass_of_object(const Toolchain& tc, const BuildFiles& files, bool in_background, BuildResult& r)
 {
-    const auto keep = [object = files.object, program = r.program, cuobjdump = tc.cuobjdump, flags = tc.sass_flags()] {
-        keep_sass(object, program, cuobjdump, flags);
+    const auto keep = [object = files.object, program = r.program, cuobjdump = tc.cuobjdump] {
+        keep_sass(object, program, cuobjdump);
         std::error_code ec;
         fs::remove(object, ec);
     };
@@ -577,7 +565,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
     auto facts = [&] {
         // A listing still being written is read by complete_program_code(), not here.
         ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty(),
-                                            r.sass_pending.valid() ? fs::path {} : tc.cuobjdump, tc.sass_flags());
+                                            r.sass_pending.valid() ? fs::path {} : tc.cuobjdump);
         f.kernels_known = f.kernels_known && kernels_inside;
         if (lab.owns_main()) r.calls = read_calls(r.program);
         return f;
@@ -619,7 +607,7 @@ void complete_program_code(const Toolchain& tc, BuildResult& r)
     if (!r.sass_pending.valid()) return;
     r.sass_pending.wait();
     r.sass_pending = {};
-    if (r.ok) read_program_code(r.facts, r.program, tc.cuobjdump, tc.sass_flags());
+    if (r.ok) read_program_code(r.facts, r.program, tc.cuobjdump);
 }
 
 }  // namespace hpclab

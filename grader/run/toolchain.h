@@ -34,9 +34,6 @@ struct Toolchain {
     bool available() const { return unavailable.empty(); }
 
     std::vector<std::string> arch_flags() const;
-    // cuobjdump's -arch sm_XX where one architecture is built (its machine
-    // code alone: 0.4 s against 0.6 s on an H200), else none.
-    std::vector<std::string> sass_flags() const;
     // Everything but the source and output: fixed by the grader, the same for
     // the student's code and the reference.
     std::vector<std::string> compile_flags(const LabInfo& lab) const;

@@ -30,23 +30,6 @@ TEST_CASE("toolchain: architecture lists become nvcc flags")
     CHECK(nvcc_arch_flags("all") == std::vector<std::string> {"-arch=all"});
 }
 
-TEST_CASE("toolchain: cuobjdump reads one architecture's machine code where one is built, else all")
-{
-    const auto sass = [](std::string archs) {
-        Toolchain tc;
-        tc.architectures = std::move(archs);
-        return tc.sass_flags();
-    };
-    CHECK(sass("90") == std::vector<std::string> {"-arch", "sm_90"});
-    CHECK(sass("90-real") == std::vector<std::string> {"-arch", "sm_90"});
-    CHECK(sass("90a") == std::vector<std::string> {"-arch", "sm_90a"});
-    CHECK(sass("75;90").empty());
-    CHECK(sass("90-virtual").empty());  // no machine code built: cuobjdump finds none either way
-    CHECK(sass("all").empty());
-    CHECK(sass("native").empty());
-    CHECK(sass("").empty());
-}
-
 TEST_CASE("toolchain: compiler output is shortened and cut")
 {
     std::string text;
