@@ -321,8 +321,9 @@ std::vector<std::string> Toolchain::arch_flags() const { return nvcc_arch_flags(
 std::vector<std::string> Toolchain::compile_flags(const LabInfo& lab) const
 {
     // --threads 2: nvcc preprocesses the host's and the device's side at
-    // once (0.59 s against 0.64 s for matmul's solution on two cores; the
-    // rest of its steps wait on each other).
+    // once (the rest of its steps wait on each other): 0.59 s against 0.64 s
+    // for matmul's solution on two cores; in the README's tests on an H200,
+    // 1.07 s against 1.16 s a compile (docs/results/test-times-h200.txt).
     std::vector<std::string> f = {"-std=c++17", "-O3", "-lineinfo", "--threads", "2", "-ccbin", host_compiler.string(),
                                   "-I" + common_include.string(), "-I" + lab.lab_dir.string()};
     const auto arch = arch_flags();
