@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -110,4 +111,14 @@ TEST_CASE("gpu health: without a GPU or NVML the driver's errors cannot be told,
     GpuErrorWatch nowhere("GPU-00000000-0000-0000-0000-000000000000");
     CHECK_FALSE(nowhere.reported());
     CHECK_FALSE(gpu_baseline(GpuInfo {}).errors);
+}
+
+TEST_CASE("gpu health: HPCLAB_PROFILE=canary watches nothing, so that the canary runs after every check (an A/B)")
+{
+    const GpuInfo gpu {.present = true, .name = "Test GPU", .uuid = "GPU-00000000-0000-0000-0000-000000000000"};
+    unsetenv("HPCLAB_PROFILE");
+    CHECK(gpu_baseline(gpu).errors);  // made, though here it cannot tell
+    setenv("HPCLAB_PROFILE", "canary", 1);
+    CHECK_FALSE(gpu_baseline(gpu).errors);
+    unsetenv("HPCLAB_PROFILE");
 }
