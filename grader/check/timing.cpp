@@ -12,11 +12,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <chrono>
 #include <mutex>
-#include <string_view>
 #include <thread>
 
 namespace hpclab {
@@ -266,15 +264,6 @@ struct TimingPhase::PreparedRound {
 
 namespace {
 
-// HPCLAB_PROFILE=ends: every timed program's end inside its turn, before
-// the next program's calls (as before 2026-11-30), to measure what letting
-// the ends overlap costs the timings (scripts/timing-spread.sh).
-bool ends_one_at_a_time()
-{
-    const char* profile = std::getenv("HPCLAB_PROFILE");
-    return profile && std::string_view(profile) == "ends";
-}
-
 // Prepared programs' timed calls in one turn, one program after the other.
 // Each but the last ends beside the next one's calls, off the timed CPUs
 // (gate.h, wait_finished): its end took 30..190 ms of the turn, more than
@@ -285,7 +274,9 @@ bool ends_one_at_a_time()
 // baseline. The turn ends once every program has ended.
 template <class Program> void run_in_turn(const std::vector<Program*>& programs, double within_s)
 {
-    const bool one_at_a_time = ends_one_at_a_time();
+    // HPCLAB_PROFILE=ends: every end inside the turn (as before 2026-11-30),
+    // to measure what the overlap costs the timings (scripts/timing-spread.sh).
+    const bool one_at_a_time = profile_asked("ends");
     for (std::size_t k = 0; k < programs.size(); ++k)
         programs[k]->run_calls(within_s, one_at_a_time || k + 1 == programs.size());
     for (Program* p : programs) p->end->wait();

@@ -5,13 +5,12 @@
 #include "run/process.h"
 #include "util/keyed_hash.h"
 #include "util/text_file.h"
+#include "util/timeline.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <string_view>
 #include <fstream>
 #include <thread>
 
@@ -81,22 +80,15 @@ void wait_for_quiet_gpu(const GpuInfo& gpu, double within_s)
     }
 }
 
-// HPCLAB_PROFILE=canary: no watch of the driver's errors (no NVML event
-// set made), so the canary runs after every check, as before 2026-11-30:
-// to measure what the watch saves, and whether it changes anything else.
-bool canary_always()
-{
-    const char* profile = std::getenv("HPCLAB_PROFILE");
-    return profile && std::string_view(profile) == "canary";
-}
-
 }  // namespace
 
 GpuBaseline gpu_baseline(const GpuInfo& gpu)
 {
     if (!gpu.present) return {};
+    // HPCLAB_PROFILE=canary: no watch (no NVML event set made), the canary
+    // after every check as before 2026-11-30, to measure what the watch saves.
     return {.usage = gpu_usage_now(gpu.uuid),
-            .errors = canary_always() ? nullptr : std::make_shared<GpuErrorWatch>(gpu.uuid),
+            .errors = profile_asked("canary") ? nullptr : std::make_shared<GpuErrorWatch>(gpu.uuid),
             .stopped_before = programs_stopped()};
 }
 

@@ -526,7 +526,7 @@ void print_profile(const RunRequest& req, std::uint32_t nsets, double inputs_ms,
 // once per process, and the moment hpclab saw it end on the same clock.
 void print_program_profile(const RunRequest& req, const ProcessResult& process)
 {
-    if (!std::getenv("HPCLAB_PROFILE")) return;
+    if (!profile_asked()) return;
     std::string lines;
     for (std::size_t at = process.err.find("hpclab profile: program"); at != std::string::npos;
          at = process.err.find("hpclab profile: program", at + 1))
@@ -599,7 +599,7 @@ RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessRe
         report.status = RunStatus::tampered;
         report.status_message = *why;
     }
-    if (std::getenv("HPCLAB_PROFILE"))
+    if (profile_asked())
         print_profile(req, ex.file->nsets(), times.inputs_ms, times.program_ms, ms_since(t_judge), commitment_ms);
     return report;
 }

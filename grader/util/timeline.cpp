@@ -27,6 +27,12 @@ int timeline_fd()
 
 }  // namespace
 
+bool profile_asked(std::string_view value)
+{
+    const char* profile = std::getenv("HPCLAB_PROFILE");
+    return profile && (value.empty() || value == profile);
+}
+
 double timeline_clock()
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_started).count();

@@ -19,4 +19,10 @@ void timeline_note(double start_s, std::string_view what);
 // One line from `start_s` to `end_s` (both timeline_clock() values).
 void timeline_span(double start_s, double end_s, std::string_view what);
 
+// HPCLAB_PROFILE, the maintainers' other switch: set to anything, runs say
+// where their time goes on stderr (profile_asked()); some values also put
+// one behaviour back as it was, for an A/B (profile_asked("ends"): every
+// timed program's end inside its turn; "canary": the canary after every check).
+bool profile_asked(std::string_view value = {});
+
 }  // namespace hpclab
