@@ -167,6 +167,15 @@ Timing judged_timing(Timing pooled, Timing fresh)
     return fresh;
 }
 
+bool stalled_round(const std::pair<RunReport, RunReport>& round)
+{
+    const RunReport& student = round.second;
+    const bool no_call_done =
+        std::none_of(student.calls.begin(), student.calls.end(), [](const CallReport& c) { return c.done; });
+    return student.status == RunStatus::timed_out && !student.process.lingered && no_call_done &&
+           round.first.passed();
+}
+
 const TaskInfo* baseline_task(const LabInfo& lab, const TaskInfo& task)
 {
     if (!task.threshold) return nullptr;
@@ -555,6 +564,20 @@ std::pair<RunReport, RunReport> TimingPhase::later_round(std::size_t index, cons
     return {std::move(base_run), student.report()};
 }
 
+// The round, or (stalled_round) a fresh one in its place, said in the timing's note.
+std::pair<RunReport, RunReport> TimingPhase::unless_stalled(std::size_t index, std::pair<RunReport, RunReport> round,
+                                                            const std::filesystem::path& baseline, Timing& timing)
+{
+    if (!stalled_round(round)) return round;
+    const double since = timeline_clock();
+    std::pair<RunReport, RunReport> again = later_round(index, baseline);
+    timeline_note(since, "a timed program stopped at its wall limit: the round again");
+    const std::string why = fmt::format("timed again in fresh processes: the first timed program was stopped ({})",
+                                        round.second.status_message);
+    timing.note = timing.note.empty() ? why : timing.note + "; " + why;
+    return again;
+}
+
 // One round's timed calls into `t`, with the harness's cost taken out; the
 // student's timed calls are checked too (a failure among them is a finding).
 // True when that cost was more than a whole call (the times are doubtful).
@@ -624,9 +647,10 @@ std::optional<Timing> TimingPhase::measure(std::size_t index, std::vector<Findin
     bool harness_cost_doubtful = false;
     for (int round = 0; round < kMaxTimingRounds; ++round) {
         if (round > 0 && !std::exchange(again, false) && conclusive(timing)) break;
-        harness_cost_doubtful |= absorb_round(task, round == 0 ? std::move(*prepared->first)
-                                                               : later_round(index, base.program),
-                                              timing, findings, round == 0);
+        auto pair = round == 0 ? std::move(*prepared->first) : later_round(index, base.program);
+        harness_cost_doubtful |=
+            absorb_round(task, unless_stalled(index, std::move(pair), base.program, timing), timing, findings,
+                         round == 0);
         // A baseline kept from another check ran at another moment (the
         // GPU's clocks, the host's load): it may pass a file, but a file
         // it does not pass is timed again against a baseline run beside it.

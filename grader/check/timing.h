@@ -83,6 +83,16 @@ std::optional<Finding> finding_of_claimed_times(const Timing& t);
 // baseline. The measurement kept says so in its note.
 bool short_of_threshold(const Timing& t);
 Timing judged_timing(Timing pooled, Timing fresh);
+// A round (baseline, student) whose student's program was stopped at its
+// wall limit before any call was done, while the baseline's program of the
+// same turn ran through: the round runs once more, in fresh programs,
+// before that limit is the student's verdict (a program that stalls again
+// is judged on the second; one slow past the limit after some of its
+// calls, or whose calls were done, is judged at once).
+// Once, on an H200 (call Y, docs/results/test-times-h200.txt), a file
+// whose check takes 5 s had its timed program make no call in 30 s; the
+// same file passed every check before and after.
+bool stalled_round(const std::pair<RunReport, RunReport>& round);
 // A task's timing before any run: what it is measured against, at which
 // size, and the threshold in effect (lab.json's or the course config's).
 // Only for a task with a threshold.
@@ -143,6 +153,8 @@ private:
     RunRequest request(std::size_t index, bool of_student, const std::filesystem::path& program) const;
     RunRequest student_request(std::size_t index, bool of_student, const std::filesystem::path& baseline) const;
     std::pair<RunReport, RunReport> later_round(std::size_t index, const std::filesystem::path& baseline);
+    std::pair<RunReport, RunReport> unless_stalled(std::size_t index, std::pair<RunReport, RunReport> round,
+                                                   const std::filesystem::path& baseline, Timing& timing);
     bool absorb_round(const TaskInfo& task, std::pair<RunReport, RunReport> round, Timing& t,
                       std::vector<Finding>& findings, bool first);
     bool confirm_shortfall(std::size_t index, const std::filesystem::path& baseline, Timing& timing,

@@ -335,3 +335,34 @@ TEST_CASE("timing: a file short of its threshold is judged on a fresh round when
     clear.ratio_low = 0.84;
     CHECK_FALSE(short_of_threshold(clear));
 }
+
+TEST_CASE("timing: a round whose student program made no call before its wall limit runs again, once")
+{
+    // A baseline that ran its three calls through, and a student's program of
+    // the same turn stopped at its wall limit (call Y on an H200: a file whose
+    // check takes 5 s made no call in 30 s once).
+    RunReport baseline;
+    baseline.status = RunStatus::completed;
+    baseline.calls.assign(3, CallReport {.done = true});
+    RunReport stalled;
+    stalled.status = RunStatus::timed_out;
+    stalled.calls.assign(3, CallReport {});
+    CHECK(stalled_round({baseline, stalled}));
+    // Not a stall: a baseline that failed too (the GPU itself, or the machine).
+    RunReport failed_baseline = baseline;
+    failed_baseline.status = RunStatus::timed_out;
+    CHECK_FALSE(stalled_round({failed_baseline, stalled}));
+    // Not a stall: slow past the limit after a call was done (judged at once).
+    RunReport slow = stalled;
+    slow.calls[0].done = true;
+    CHECK_FALSE(stalled_round({baseline, slow}));
+    // Not a stall: its calls were done and it stayed (a child left behind).
+    RunReport lingering = stalled;
+    lingering.process.lingered = true;
+    CHECK_FALSE(stalled_round({baseline, lingering}));
+    // Not a stall: another way to fail (a crash), or no failure.
+    RunReport crashed = stalled;
+    crashed.status = RunStatus::crashed;
+    CHECK_FALSE(stalled_round({baseline, crashed}));
+    CHECK_FALSE(stalled_round({baseline, baseline}));
+}
