@@ -1,9 +1,11 @@
 #include "check/correctness.h"
 
+#include "check/evidence.h"
 #include "course/random.h"
 #include "run/run_recipe.h"
 #include "run/sanitizer.h"
 #include "util/parallel.h"
+#include "util/timeline.h"
 
 #include <algorithm>
 #include <atomic>
@@ -293,6 +295,22 @@ private:
     std::atomic<bool> under_way_told_ {false};
 };
 
+// A plain run whose finding the GPU's other work could have made
+// (bent_by_load) runs once more in a program of its own, with the GPU alone:
+// its report stands in for the first.
+void confirm_alone(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan,
+                   std::vector<std::optional<RunReport>>& reports)
+{
+    for (std::size_t j = 0; j < plan.size(); ++j) {
+        const PlannedRun& p = plan[j];
+        if (p.sanitizer() || !reports[j] || !bent_by_load(*runs.tasks[p.task], p.size.params, *reports[j])) continue;
+        const double since = timeline_clock();
+        RunRequest req = planned_request(runs, p, nullptr);
+        reports[j] = while_program_runs(runs.turns, true, req, [&] { return run_task(req); });
+        timeline_note(since, "a finding other programs on the GPU could have made: its run again, the GPU alone");
+    }
+}
+
 }  // namespace
 
 InputsAhead make_inputs_ahead(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan)
@@ -320,7 +338,9 @@ std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& run
     state.await_first_jobs(std::min<std::size_t>(state.size(), static_cast<std::size_t>(std::max(1, workers))));
     run_bounded(std::move(jobs), workers);
     state.tell_all();  // at the latest now (a first job made none: its task timed out everywhere)
-    return state.take();
+    std::vector<std::optional<RunReport>> reports = state.take();
+    confirm_alone(runs, plan, reports);
+    return reports;
 }
 
 }  // namespace hpclab

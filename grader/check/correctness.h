@@ -58,7 +58,9 @@ using InputsAhead = std::vector<std::shared_ptr<MadeInputs>>;
 InputsAhead make_inputs_ahead(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan);
 
 // Reports in the plan's order; empty where a run was skipped or cancelled.
-// `ahead`: make_inputs_ahead's for the same plan, or none.
+// `ahead`: make_inputs_ahead's for the same plan, or none. A plain run whose
+// finding the GPU's other work could have made (evidence.h, bent_by_load)
+// is made once more with the GPU alone, and that report stands.
 std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan,
                                                       InputsAhead ahead = {});
 

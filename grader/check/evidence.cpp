@@ -158,18 +158,31 @@ bool overlap_asked(const Params& from, const Params& params)
     return true;
 }
 
+// A pipeline asked to overlap whose copies into the device ran beside none
+// of its kernels (pageable copies are the finding before it).
+bool overlap_missing(const LaunchExpectation& e, const Params& params, const wire::CallTrace& t)
+{
+    return overlap_asked(e.overlap_from, params) && t.pinned_copies + t.pageable_copies > 0 &&
+           t.overlapped_copies == 0;
+}
+
+bool pageable_copies_found(const LaunchExpectation& e, const wire::CallTrace& t)
+{
+    return (e.pinned || !e.overlap_from.empty()) && t.pageable_copies > 0;
+}
+
 // The streams lab's lesson, from the copy records: pinned host memory, and
 // copies that run while kernels of other streams run.
 std::optional<std::string> finding_of_copies(const LaunchExpectation& e, const Params& params, const wire::CallTrace& t)
 {
     const std::uint32_t host_copies = t.pinned_copies + t.pageable_copies;
-    if ((e.pinned || !e.overlap_from.empty()) && t.pageable_copies > 0)
+    if (pageable_copies_found(e, t))
         return fmt::format("{} of the call's {} copies between host and device were from or to pageable memory: "
                            "the driver stages them through a buffer of its own, at a fraction of the bus's speed, "
                            "and an asynchronous one waits for the host. Allocate the host vectors in pinned memory "
                            "(cudaHostAlloc in host_alloc)",
                            t.pageable_copies, host_copies);
-    if (overlap_asked(e.overlap_from, params) && host_copies > 0 && t.overlapped_copies == 0)
+    if (overlap_missing(e, params, t))
         return fmt::format("none of the call's {} copies between host and device brought a chunk in while a kernel "
                            "of another stream ran: its {} copies and {} kernel launch(es) used {} stream(s), and each "
                            "kernel waited for the copies or they for it (one stream for every chunk, a kernel on the "
@@ -292,6 +305,13 @@ std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size,
     }
     note_sizes_before(r, out);
     return out;
+}
+
+bool bent_by_load(const TaskInfo& task, const Params& params, const RunReport& r)
+{
+    if (r.calls.empty() || !r.calls[0].done || !r.calls[0].trace.traced) return false;
+    const wire::CallTrace& t = r.calls[0].trace;
+    return !pageable_copies_found(task.expect, t) && overlap_missing(task.expect, params, t);
 }
 
 TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const RunReport& r)

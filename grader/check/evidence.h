@@ -23,6 +23,13 @@ std::optional<Finding> finding_of_copies_back(const TaskInfo& task, std::uint64_
                                               const wire::CallTrace& trace, const std::string& where);
 // One run judged alone, as `hpclab run` and `selftest` judge it: its
 // findings, decided with the verdict table (check/decide.h).
+// Whether a run's finding is one the GPU's other work could have made: a
+// pipeline whose copies into the device ran beside none of its kernels may
+// be the time slices other programs' contexts took (the streams solution's
+// overlap at 2^24, selftested beside the README's other tests on an H200:
+// docs/results/test-times-h200.txt, call 9b). Such a run is made again with
+// the GPU alone before its finding stands (check/correctness.h, lab_run.h).
+bool bent_by_load(const TaskInfo& task, const Params& params, const RunReport& report);
 TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const RunReport& report);
 // compute-sanitizer's errors in one run, as one finding (none when clean).
 std::vector<Finding> findings_of_sanitizer(const SanitizerRun& run);

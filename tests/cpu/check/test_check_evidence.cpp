@@ -274,6 +274,43 @@ TEST_CASE("trace: the streams lab's copies, pinned and beside another stream's k
     CHECK(kinds(findings_of_trace(overlap, {{"n", 7}}, t)) == std::vector<Verdict> {Verdict::slow_copies});
 }
 
+TEST_CASE("evidence: a pipeline seen without overlap is run again with the GPU alone, pageable copies are not")
+{
+    // The streams solution's overlap at 2^24, selftested beside the README's other tests on an
+    // H200 (call 9b), had no copy in beside a kernel: other contexts' time slices can do that.
+    const TaskInfo& overlap = task_of("streams", "overlap");
+    RunReport r;
+    r.status = RunStatus::completed;
+    r.calls.assign(2, CallReport {.done = true});
+    wire::CallTrace& t = r.calls[0].trace;
+    t = trace({kernel("twice_plus_one", {2048, 1, 1}, {1024, 1, 1})});
+    t.kernels = 8;
+    t.copies = 16;
+    t.pinned_copies = 16;
+    t.streams = 8;
+    CHECK(bent_by_load(overlap, {{"n", 16777216}}, r));
+    // Not where the lesson asks no overlap (a small size), nor once a copy overlapped.
+    CHECK_FALSE(bent_by_load(overlap, {{"n", 1000003}}, r));
+    t.overlapped_copies = 1;
+    CHECK_FALSE(bent_by_load(overlap, {{"n", 16777216}}, r));
+    // Pageable host memory is a fact of the program, whatever else ran: judged at once.
+    t.overlapped_copies = 0;
+    t.pageable_copies = 16;
+    t.pinned_copies = 0;
+    CHECK_FALSE(bent_by_load(overlap, {{"n", 16777216}}, r));
+    // No trace, or no call done: nothing to run again for.
+    t.pageable_copies = 0;
+    t.pinned_copies = 16;
+    r.calls[0].done = false;
+    CHECK_FALSE(bent_by_load(overlap, {{"n", 16777216}}, r));
+    r.calls[0].done = true;
+    t.traced = 0;
+    CHECK_FALSE(bent_by_load(overlap, {{"n", 16777216}}, r));
+    // A lab that asks nothing of its copies has nothing bent.
+    t.traced = 1;
+    CHECK_FALSE(bent_by_load(task_of("vecadd3", "add"), {{"n", 16777216}}, r));
+}
+
 TEST_CASE("timing: pass, too slow, inconclusive, unreliable, suspicious")
 {
     Timing t;
