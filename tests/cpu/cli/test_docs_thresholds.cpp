@@ -2,7 +2,9 @@
 // a task must run "at least 1.2x the `naive` task" (the words `hpclab list`
 // prints) names its lab and task, and that task's threshold and baseline
 // are the ones every check reads. A threshold changed in lab.json, or a
-// figure copied wrong, fails here.
+// figure copied wrong, fails here. So does a page that calls a task's
+// threshold "calibrated" or "not calibrated yet" (hpclab list's words)
+// where lab.json says the other.
 #include "test_support.h"
 #include "util/text_file.h"
 
@@ -56,6 +58,35 @@ std::optional<std::string> wrong(const StatedThreshold& s)
     return std::nullopt;
 }
 
+struct StatedCalibration {
+    std::string written;
+    std::string lab, task;
+    bool calibrated = false;
+};
+
+// "`symbols`'s `poly` threshold is calibrated", "matmul's `tiled` threshold is not calibrated yet".
+std::vector<StatedCalibration> stated_calibrations(const std::string& text)
+{
+    std::vector<StatedCalibration> out;
+    const std::regex stated(R"(\b`?([a-z_0-9]+)`?'s `([a-z_0-9]+)` threshold is (not calibrated|calibrated))");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), stated); it != std::sregex_iterator(); ++it)
+        out.push_back({it->str(), (*it)[1].str(), (*it)[2].str(), (*it)[3].str() == "calibrated"});
+    return out;
+}
+
+std::optional<std::string> wrong(const StatedCalibration& s)
+{
+    const LabInfo* lab = test::catalog().find(s.lab);
+    if (!lab) return fmt::format("\"{}\": no lab {}", s.written, s.lab);
+    const TaskInfo* task = lab->find_task(s.task);
+    if (!task) return fmt::format("\"{}\": {} has no task {}", s.written, s.lab, s.task);
+    if (!task->threshold) return fmt::format("\"{}\": {}/{} is not timed", s.written, s.lab, s.task);
+    if (task->threshold->calibrated != s.calibrated)
+        return fmt::format("\"{}\": lab.json says {}", s.written,
+                           task->threshold->calibrated ? "calibrated" : "not calibrated yet");
+    return std::nullopt;
+}
+
 }  // namespace
 
 TEST_CASE("docs: a task's speed threshold a page states is its lab.json's")
@@ -67,6 +98,28 @@ TEST_CASE("docs: a task's speed threshold a page states is its lab.json's")
             if (const auto why = wrong(s)) FAIL_CHECK(page.filename().string() << ": " << *why);
         }
     CHECK(seen >= 1);  // instructors.md's calibration section names matmul's
+}
+
+TEST_CASE("docs: a task's threshold a page calls calibrated is calibrated in its lab.json")
+{
+    int seen = 0;
+    for (const auto& page : test::doc_pages())
+        for (const StatedCalibration& s : stated_calibrations(read_text_file(page).value_or(""))) {
+            ++seen;
+            if (const auto why = wrong(s)) FAIL_CHECK(page.filename().string() << ": " << *why);
+        }
+    CHECK(seen >= 1);  // symbols.md says its poly task's
+    // Planted: the scan reads both states, and fails a state lab.json does not give.
+    const auto right = stated_calibrations("`symbols`'s `poly` threshold is calibrated from checks");
+    REQUIRE(right.size() == 1);
+    CHECK(right.front().lab == "symbols");
+    CHECK(right.front().task == "poly");
+    CHECK_FALSE(wrong(right.front()));
+    const auto planted = stated_calibrations("matmul's `tiled` threshold is not calibrated yet");
+    REQUIRE(planted.size() == 1);
+    CHECK_FALSE(planted.front().calibrated);
+    CHECK(wrong(planted.front()));
+    CHECK(wrong(stated_calibrations("matmul's `blocked` threshold is calibrated").front()));
 }
 
 TEST_CASE("docs: the threshold scan reads a stated threshold and fails a planted wrong one")
