@@ -43,15 +43,25 @@ std::vector<StatedThreshold> stated_thresholds(const std::string& text)
     return out;
 }
 
+// The threshold of the task a page names, or why there is none (into `why`).
+const Threshold* named_threshold(const std::string& written, const std::string& lab_id, const std::string& task_id,
+                                 std::string& why)
+{
+    const LabInfo* lab = test::catalog().find(lab_id);
+    const TaskInfo* task = lab ? lab->find_task(task_id) : nullptr;
+    if (!lab) why = fmt::format("\"{}\": no lab {}", written, lab_id);
+    else if (!task) why = fmt::format("\"{}\": {} has no task {}", written, lab_id, task_id);
+    else if (!task->threshold) why = fmt::format("\"{}\": {}/{} is not timed", written, lab_id, task_id);
+    return task && task->threshold ? &*task->threshold : nullptr;
+}
+
 // What is wrong with a stated threshold against the catalog, or nothing.
 std::optional<std::string> wrong(const StatedThreshold& s)
 {
-    const LabInfo* lab = test::catalog().find(s.lab);
-    if (!lab) return fmt::format("\"{}\": no lab {}", s.written, s.lab);
-    const TaskInfo* task = lab->find_task(s.task);
-    if (!task) return fmt::format("\"{}\": {} has no task {}", s.written, s.lab, s.task);
-    if (!task->threshold) return fmt::format("\"{}\": {}/{} is not timed", s.written, s.lab, s.task);
-    const Threshold& t = *task->threshold;
+    std::string why;
+    const Threshold* named = named_threshold(s.written, s.lab, s.task, why);
+    if (!named) return why;
+    const Threshold& t = *named;
     if (t.shipped != s.speedup || t.baseline != s.baseline)
         return fmt::format("\"{}\": lab.json says at least {}x the {}", s.written, t.shipped,
                            t.baseline == "reference" ? "same task" : "`" + t.baseline + "` task");
@@ -76,14 +86,11 @@ std::vector<StatedCalibration> stated_calibrations(const std::string& text)
 
 std::optional<std::string> wrong(const StatedCalibration& s)
 {
-    const LabInfo* lab = test::catalog().find(s.lab);
-    if (!lab) return fmt::format("\"{}\": no lab {}", s.written, s.lab);
-    const TaskInfo* task = lab->find_task(s.task);
-    if (!task) return fmt::format("\"{}\": {} has no task {}", s.written, s.lab, s.task);
-    if (!task->threshold) return fmt::format("\"{}\": {}/{} is not timed", s.written, s.lab, s.task);
-    if (task->threshold->calibrated != s.calibrated)
-        return fmt::format("\"{}\": lab.json says {}", s.written,
-                           task->threshold->calibrated ? "calibrated" : "not calibrated yet");
+    std::string why;
+    const Threshold* t = named_threshold(s.written, s.lab, s.task, why);
+    if (!t) return why;
+    if (t->calibrated != s.calibrated)
+        return fmt::format("\"{}\": lab.json says {}", s.written, t->calibrated ? "calibrated" : "not calibrated yet");
     return std::nullopt;
 }
 
