@@ -21,8 +21,6 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
 // kCopyBackSpareBytes. Nothing when untraced or the task is opted out.
 std::optional<Finding> finding_of_copies_back(const TaskInfo& task, std::uint64_t host_output_bytes,
                                               const wire::CallTrace& trace, const std::string& where);
-// One run judged alone, as `hpclab run` and `selftest` judge it: its
-// findings, decided with the verdict table (check/decide.h).
 // Whether a run's finding is one the GPU's other work could have made: a
 // pipeline whose copies into the device ran beside none of its kernels may
 // be the time slices other programs' contexts took (the streams solution's
@@ -30,6 +28,8 @@ std::optional<Finding> finding_of_copies_back(const TaskInfo& task, std::uint64_
 // docs/results/test-times-h200.txt, call 9b). Such a run is made again with
 // the GPU alone before its finding stands (check/correctness.h, lab_run.h).
 bool bent_by_load(const TaskInfo& task, const Params& params, const RunReport& report);
+// One run judged alone, as `hpclab run` and `selftest` judge it: its
+// findings, decided with the verdict table (check/decide.h).
 TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const RunReport& report);
 // compute-sanitizer's errors in one run, as one finding (none when clean).
 std::vector<Finding> findings_of_sanitizer(const SanitizerRun& run);
