@@ -623,7 +623,9 @@ bool TimingPhase::confirm_shortfall(std::size_t index, const std::filesystem::pa
     fresh.student_ms.clear();
     fresh.student_whole_ms.clear();
     fresh.baseline_ms.clear();
-    const bool doubtful = absorb_round(*tasks_[index], later_round(index, baseline), fresh, findings, false);
+    const bool doubtful = absorb_round(*tasks_[index],
+                                       unless_stalled(index, later_round(index, baseline), baseline, fresh), fresh,
+                                       findings, false);
     timing = judged_timing(std::move(timing), std::move(fresh));
     return doubtful && !timing.note.empty();  // judged_timing notes the fresh round when it keeps it
 }
