@@ -4,12 +4,17 @@
 
 #include "run/process.h"
 #include "student/committed_file.h"
+#include "util/parallel.h"
 #include "util/text_file.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 namespace hpclab {
 
@@ -122,30 +127,41 @@ endforeach()
                        ids);
 }
 
-// Each lab's speed baseline compiled for the kit's architectures.
+// Each lab's speed baseline compiled for the kit's architectures, a few
+// nvcc at a time (one after another, they were most of an export's time).
 void compile_baselines(const Toolchain& tc, const Catalog& catalog, const KitOptions& o, KitResult& r)
 {
     Toolchain kit_tc = tc;
     kit_tc.architectures = o.architectures;
-    std::string manifest = fmt::format("{{\n  \"nvcc\": \"{}\",\n  \"architectures\": \"{}\",\n  \"labs\": {{", tc.nvcc_version,
-                                       o.architectures);
-    bool first = true;
-    for (const LabInfo& lab : catalog.labs()) {
-        // A program lab has no speed baseline (its baseline_source is the
-        // solution, which the kit must not carry, compiled or not); hpclab
-        // times its kernel from the lab's own header.
-        if (lab.owns_main()) continue;
-        const fs::path object = o.out / "baselines" / (lab.id + ".o");
-        fs::create_directories(object.parent_path());
-        if (o.say) o.say(fmt::format("compiling the speed baseline of {} for {}", lab.id, o.architectures));
-        std::string diagnostics;
-        if (!compile_lab_object(kit_tc, lab, lab.baseline_source, object, diagnostics))
+    // A program lab has no speed baseline (its baseline_source is the
+    // solution, which the kit must not carry, compiled or not); hpclab times
+    // its kernel from the lab's own header.
+    std::vector<const LabInfo*> labs;
+    for (const LabInfo& lab : catalog.labs())
+        if (!lab.owns_main()) labs.push_back(&lab);
+    fs::create_directories(o.out / "baselines");
+    if (o.say) o.say(fmt::format("compiling the speed baselines of {} labs for {}", labs.size(), o.architectures));
+    std::vector<std::function<std::optional<std::string>()>> compiles;  // each: its diagnostics when it failed
+    for (const LabInfo* lab : labs)
+        compiles.push_back([&kit_tc, lab, &o]() -> std::optional<std::string> {
+            std::string diagnostics;
+            if (compile_lab_object(kit_tc, *lab, lab->baseline_source, o.out / "baselines" / (lab->id + ".o"),
+                                   diagnostics))
+                return std::nullopt;
+            return diagnostics;
+        });
+    const int at_once = std::max(2, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+    const std::vector<std::optional<std::string>> failed = run_bounded(std::move(compiles), at_once);
+    std::string manifest = fmt::format("{{\n  \"nvcc\": \"{}\",\n  \"architectures\": \"{}\",\n  \"labs\": {{",
+                                       tc.nvcc_version, o.architectures);
+    for (std::size_t i = 0; i < labs.size(); ++i) {
+        const LabInfo& lab = *labs[i];
+        if (failed[i])
             throw std::runtime_error(fmt::format("the speed baseline of {} ({}) does not compile for {}:\n{}", lab.id,
-                                                 lab.baseline_source.string(), o.architectures, diagnostics));
+                                                 lab.baseline_source.string(), o.architectures, *failed[i]));
         const std::string from = lab.baseline_source.lexically_relative(catalog.root()).string();
         r.baselines.push_back(lab.id + ": " + from);
-        manifest += fmt::format("{}\n    \"{}\": \"{}\"", first ? "" : ",", lab.id, from);
-        first = false;
+        manifest += fmt::format("{}\n    \"{}\": \"{}\"", i == 0 ? "" : ",", lab.id, from);
     }
     write(o.out / "baselines" / "manifest.json", manifest + "\n  }\n}\n");
 }
