@@ -235,14 +235,16 @@ TEST_CASE("correctness jobs: the check hears the runs are under way only once th
 {
     // The stand-in that says its GPU is ready 1.5 s late (a context made on
     // a busy GPU): the timed programs, started at the callback, would have
-    // made their contexts beside its own.
+    // made their contexts beside its own. Late in its first exchange only:
+    // the context is made once (late in every exchange, the test waited
+    // 1.5 s for each of the plan's runs).
     using Clock = std::chrono::steady_clock;
     const LabInfo& lab = lab_of("vecadd1");
     static const GpuInfo no_gpu;
     std::atomic<int> told {0}, inputs_told {0};
     Clock::time_point told_at {}, inputs_told_at {};
     CorrectnessRuns runs {.lab = &lab, .tasks = {&lab.tasks.front()}, .program = "lab-program", .seed = 7,
-                          .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, "open_slowly"},
+                          .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, "open_slowly@0"},
                           .once_inputs_made = [&] {
                               if (++inputs_told == 1) inputs_told_at = Clock::now();
                           },
