@@ -94,28 +94,29 @@ std::optional<std::string> wrong(const StatedCalibration& s)
     return std::nullopt;
 }
 
+// Every statement `scan` finds in the pages, each checked against the
+// catalog (a failure per wrong one); how many it found.
+template <class Scan> int check_every_page(Scan scan)
+{
+    int seen = 0;
+    for (const auto& page : test::doc_pages())
+        for (const auto& s : scan(read_text_file(page).value_or(""))) {
+            ++seen;
+            if (const auto why = wrong(s)) FAIL_CHECK(page.filename().string() << ": " << *why);
+        }
+    return seen;
+}
+
 }  // namespace
 
 TEST_CASE("docs: a task's speed threshold a page states is its lab.json's")
 {
-    int seen = 0;
-    for (const auto& page : test::doc_pages())
-        for (const StatedThreshold& s : stated_thresholds(read_text_file(page).value_or(""))) {
-            ++seen;
-            if (const auto why = wrong(s)) FAIL_CHECK(page.filename().string() << ": " << *why);
-        }
-    CHECK(seen >= 1);  // instructors.md's calibration section names matmul's
+    CHECK(check_every_page(stated_thresholds) >= 1);  // instructors.md's calibration section names matmul's
 }
 
 TEST_CASE("docs: a task's threshold a page calls calibrated is calibrated in its lab.json")
 {
-    int seen = 0;
-    for (const auto& page : test::doc_pages())
-        for (const StatedCalibration& s : stated_calibrations(read_text_file(page).value_or(""))) {
-            ++seen;
-            if (const auto why = wrong(s)) FAIL_CHECK(page.filename().string() << ": " << *why);
-        }
-    CHECK(seen >= 1);  // symbols.md says its poly task's
+    CHECK(check_every_page(stated_calibrations) >= 1);  // symbols.md says its poly task's
     // Planted: the scan reads both states, and fails a state lab.json does not give.
     const auto right = stated_calibrations("`symbols`'s `poly` threshold is calibrated from checks");
     REQUIRE(right.size() == 1);
