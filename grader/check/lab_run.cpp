@@ -92,6 +92,19 @@ RunRequest run_request(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& t
     return req;
 }
 
+namespace {
+
+// `r`, or where another program's work could have made its finding
+// (evidence.h, bent_by_load) the same request again with the GPU alone.
+RunReport unless_bent(GpuTurns& turns, const TaskInfo& task, const Params& params, const RunRequest& req, RunReport r)
+{
+    if (!bent_by_load(task, params, r)) return r;
+    RunRequest again = req;
+    return while_program_runs(&turns, true, again, [&] { return run_task(again); });
+}
+
+}  // namespace
+
 RunReport run_one(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
                   const Params& params, const RunOptions& options)
 {
@@ -100,8 +113,7 @@ RunReport run_one(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& task, 
     RunRequest req = run_request(gpu, lab, task, program, params, options);
     GpuTurns turns(gpu.uuid);
     RunReport r = while_program_runs(&turns, options.big, req, [&] { return run_task(req); });  // a big size: alone, as a check's
-    if (!bent_by_load(task, params, r)) return r;
-    return while_program_runs(&turns, true, req, [&] { return run_task(req); });  // evidence.h: the GPU alone decides it
+    return unless_bent(turns, task, params, req, std::move(r));
 }
 
 namespace {
@@ -155,8 +167,7 @@ bool run_selftest(const GpuInfo& gpu, const LabInfo& lab, const fs::path& progra
         std::optional<RunReport> r;
         if (!p.timed && !p.size.big) r = std::move(reports[next_together++]);
         if (!r) r = while_program_runs(&turns, p.size.big, p.request, [&] { return run_task(p.request); });
-        if (bent_by_load(*p.task, p.size.params, *r))  // evidence.h: the GPU alone decides it
-            r = while_program_runs(&turns, true, p.request, [&] { return run_task(p.request); });
+        r = unless_bent(turns, *p.task, p.size.params, p.request, std::move(*r));
         if (r->status == RunStatus::no_gpu) return false;
         each({p.task, p.size, p.timed, std::move(*r)});
     }

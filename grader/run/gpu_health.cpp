@@ -98,8 +98,9 @@ std::string reason_for_canary(const std::optional<GpuErrors>& driver_errors, std
     std::vector<std::string> hurt;
     for (const unsigned long long xid : driver_errors->xids)
         if (xid != 13 && xid != 31 && xid != 43) hurt.push_back(fmt::format("Xid {}", xid));
-    if (driver_errors->double_bit_ecc > 0) hurt.push_back(fmt::format("{} double-bit ECC error(s)", driver_errors->double_bit_ecc));
-    if (!hurt.empty()) return "the driver reported " + fmt::format("{}", fmt::join(hurt, ", "));
+    if (driver_errors->double_bit_ecc > 0)
+        hurt.push_back(fmt::format("{} double-bit ECC error(s)", driver_errors->double_bit_ecc));
+    if (!hurt.empty()) return fmt::format("the driver reported {}", fmt::join(hurt, ", "));
     if (programs_stopped_since > 0)
         return fmt::format("{} program(s) ended by a signal or stopped by hpclab", programs_stopped_since);
     return "";
