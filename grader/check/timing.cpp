@@ -239,7 +239,8 @@ struct TimingPhase::PreparedProgram {
     // outputs are judged after, by report(), with the GPU let go), or, not
     // `to_its_end`, until it says its calls are over and its outputs
     // written back (gate.h, wait_finished): its end then goes on off the
-    // timed CPUs, beside the next program's calls (run_in_turn).
+    // timed CPUs, beside the next program's calls, or waits for let_end
+    // (run_in_turn).
     void run_calls(double within_s, bool to_its_end = true)
     {
         ran = true;
@@ -247,6 +248,7 @@ struct TimingPhase::PreparedProgram {
         if (gate->wait_ready(within_s)) gate->go();
         else gate->close();
         if (!to_its_end && gate->opened() && gate->wait_finished(within_s)) return;
+        gate->let_end();
         end->wait();
     }
     const RunReport& report()
@@ -274,20 +276,24 @@ struct TimingPhase::PreparedRound {
 namespace {
 
 // Prepared programs' timed calls in one turn, one program after the other.
-// Each but the last ends beside the next one's calls, off the timed CPUs
-// (gate.h, wait_finished): its end took 30..190 ms of the turn, more than
-// its calls (docs/results/check-times-h200.txt). A program's claim that it
+// Each ends beside the next one's calls, off the timed CPUs (gate.h,
+// wait_finished): its end took 30..190 ms of the turn, more than its calls
+// (docs/results/check-times-h200.txt). One holding host memory from the
+// lab's allocator waits instead for the turn's last calls, and such ends
+// go on together: giving that memory back stalls the next program's
+// copies (docs/results/streams-turn-h100.txt). A program's claim that it
 // is finished decides only when the next one starts: the callers put the
 // baselines' programs first, so that a student's program that says so
 // early and goes on using the GPU slows only its own next task, never a
 // baseline. The turn ends once every program has ended.
 template <class Program> void run_in_turn(const std::vector<Program*>& programs, double within_s)
 {
-    // HPCLAB_PROFILE=ends: every end inside the turn (as before 2026-11-30),
-    // to measure what the overlap costs the timings (scripts/timing-spread.sh).
+    // HPCLAB_PROFILE=ends: every end inside the turn, one after the other
+    // (as before 2026-11-30), to measure what the overlap costs the timings
+    // (scripts/timing-spread.sh).
     const bool one_at_a_time = profile_asked("ends");
-    for (std::size_t k = 0; k < programs.size(); ++k)
-        programs[k]->run_calls(within_s, one_at_a_time || k + 1 == programs.size());
+    for (Program* p : programs) p->run_calls(within_s, one_at_a_time);
+    for (Program* p : programs) p->gate->let_end();
     for (Program* p : programs) p->end->wait();
 }
 

@@ -72,8 +72,9 @@ Arguments read_arguments(int argc, char** argv)
 }
 
 // With a gate (hpclab's gate.h): say "ready", then wait for "go". No "go"
-// (hpclab closed the gate: no calls are needed) ends the program here. The
-// ready pipe stays open: say_finished() writes into it once more.
+// (hpclab closed the gate: no calls are needed) ends the program here. Both
+// pipes stay open: say_finished() writes into the ready pipe once more, and
+// the go pipe's end of file is the leave to end (wait_for_leave).
 void wait_at_gate(int go_fd, int ready_fd)
 {
     if (go_fd < 0 || ready_fd < 0) return;
@@ -83,8 +84,16 @@ void wait_at_gate(int go_fd, int ready_fd)
     ssize_t n;
     do n = told ? read(go_fd, &go, 1) : 0;
     while (n < 0 && errno == EINTR);
-    close(go_fd);
     if (n != 1) std::_Exit(wire::kExitOk);
+}
+
+// Until hpclab closes the go pipe (Gate::let_end), or dies.
+void wait_for_leave(int go_fd)
+{
+    char byte;
+    ssize_t n;
+    do n = read(go_fd, &byte, 1);
+    while (n > 0 || (n < 0 && errno == EINTR));
 }
 
 // A gated program's calls are over and its outputs written back: it leaves
@@ -93,8 +102,10 @@ void wait_at_gate(int go_fd, int ready_fd)
 // program of its turn start then, while this one ends off its CPU (a
 // program's end, the CUDA context's teardown, took 30..190 ms of an
 // aos_soa check's alone turn on an H200: docs/results/exit-cost-h200.txt).
-// Not said by a program holding host memory from the lab's own allocator
-// (LabProgram::holds_lab_host_memory): its end stays inside the turn.
+// A program holding host memory from the lab's own allocator
+// (LabProgram::holds_lab_host_memory) then waits for leave to end: giving
+// such memory back stalls the next program's copies, so the turn's
+// programs of that kind end together after its last calls.
 void say_finished(int ready_fd, const std::vector<int>& cpus)
 {
     if (ready_fd < 0) return;
@@ -225,7 +236,7 @@ int main(int argc, char** argv)
     // at a time across the machine). The parent judges each exchange alone
     // and runs again, each in a fresh process, any that did not finish.
     StepTimes steps;
-    bool ends_in_turn = false;  // say_finished's word kept back: the program ends inside its turn
+    bool ends_after_turn = false;  // it waits for leave to end (say_finished)
     for (std::size_t e = 0; e < args.exchange_fds.size(); ++e) {
         const bool last = e + 1 == args.exchange_fds.size();
         harness::LabProgram program(args.exchange_fds[e]);
@@ -258,10 +269,14 @@ int main(int argc, char** argv)
         steps.step("back");
         // The last exchange's buffers go with the process, as they always did.
         if (!last) program.release();
-        else ends_in_turn = program.holds_lab_host_memory();
+        else ends_after_turn = program.holds_lab_host_memory();
         steps.step("release");
         steps.print(e);
     }
-    if (!ends_in_turn) say_finished(args.gate_ready, args.cpus_after_calls);
+    say_finished(args.gate_ready, args.cpus_after_calls);
+    if (args.gate_go >= 0) {
+        if (ends_after_turn) wait_for_leave(args.gate_go);
+        close(args.gate_go);
+    }
     end_program();
 }

@@ -82,7 +82,15 @@ bool Gate::wait_finished(double timeout_s)
     ssize_t n;
     do n = read(ready_r_, &byte, 1);
     while (n < 0 && errno == EINTR);
-    return n == 1 && byte == 'f';
+    if (n != 1 || byte != 'f') return false;
+    held_ = go_w_ >= 0;
+    return true;
+}
+
+void Gate::let_end()
+{
+    held_ = false;
+    close_fd(go_w_);
 }
 
 bool Gate::ended_unready()
@@ -99,8 +107,8 @@ void Gate::go()
     opened_ = true;
     held_ = false;
     const char byte = 'g';
+    // The pipe stays open: its end of file is the leave to end (let_end).
     if (go_w_ >= 0) (void)!write(go_w_, &byte, 1);
-    close_fd(go_w_);
 }
 
 void Gate::close()

@@ -48,12 +48,16 @@ public:
     // After go(): blocks until the program says its calls are over and its
     // outputs written back (true), ends, or `timeout_s` passes (false). A
     // claim of the program's: it lets hpclab start the next timed program
-    // while this one ends (check/timing.cpp says when that is safe).
+    // while this one ends (check/timing.cpp says when that is safe), or
+    // waits for leave to end (harness_main.cpp says which).
     bool wait_finished(double timeout_s);
+    // The program may end (its end gate, which go() left open, closes).
+    void let_end();
     // close() was called: a program not started yet need not start at all.
     bool closed() const { return closed_; }
-    // True until go() or close(): the program's wall limit does not run
-    // while it waits for hpclab (process.h's `held`).
+    // True until go() or close(), and again from its "finished" until
+    // let_end(): the program's wall limit does not run while it waits for
+    // hpclab (process.h's `held`; its linger limit after its calls).
     const std::atomic<bool>* held() const { return &held_; }
 
 private:

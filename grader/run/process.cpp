@@ -254,7 +254,8 @@ private:
 
     void kill_past_limit(Clock::time_point now)
     {
-        if (spec_.held && spec_.held->load()) deadline_ = now + limit_;
+        if (spec_.held && spec_.held->load())
+            deadline_ = now + (lingering_ ? duration_of(spec_.linger_limit_s) : limit_);
         const bool cancel = spec_.cancel && spec_.cancel->load();
         if (exited_ || killed_ || !(now >= deadline_ || cancel)) return;
         (cancel ? res_.cancelled : res_.timed_out) = true;

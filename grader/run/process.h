@@ -24,8 +24,9 @@ struct ProcessSpec {
     std::size_t output_limit = 1 << 20;  // per stream; the rest is read and dropped
     const std::atomic<bool>* cancel = nullptr;  // when it turns true, the process group is killed
     std::function<void()> after_start;  // called in the parent once the program runs
-    // While true, the wall limit waits: it counts from the moment it turns
-    // false (a program held at a gate, gate.h, is not using its time).
+    // While true, the wall limit waits (or, once done_tags are read, the
+    // linger limit): it counts from the moment it turns false (a program
+    // held at a gate, gate.h, is not using its time).
     const std::atomic<bool>* held = nullptr;
     // Non-empty: the program runs on these CPUs only (timed runs: the same
     // ones for the baseline and the student, see lab_check.cpp).

@@ -230,3 +230,32 @@ TEST_CASE("gate: a program that says it is finished is heard before it ends, and
         run.get();
     }
 }
+
+TEST_CASE("gate: a program that waits for leave after its finished word ends only at let_end, its limit held")
+{
+    // The harness's way with host memory from the lab's own allocator: it
+    // says "f", then reads the go pipe to its end (harness_main.cpp).
+    Gate gate;
+    const std::string go = std::to_string(gate.child_go_fd()), ready = std::to_string(gate.child_ready_fd());
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c",
+                 "printf r >&" + ready + "; head -c1 <&" + go + " >/dev/null; printf f >&" + ready + "; exec " +
+                     ready + ">&-; cat <&" + go + " >/dev/null; echo left"};
+    spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
+    spec.wall_limit_s = 0.5;
+    spec.after_start = [&gate] { gate.program_started(); };
+    spec.held = gate.held();
+    auto run = std::async(std::launch::async, [spec] { return run_process(spec); });
+    REQUIRE(gate.wait_ready(10));
+    gate.go();
+    REQUIRE(gate.wait_finished(10));
+    CHECK(gate.held()->load());
+    // Longer than its wall limit: waiting for hpclab is not its time.
+    CHECK(run.wait_for(std::chrono::milliseconds(1200)) == std::future_status::timeout);
+    gate.let_end();
+    CHECK_FALSE(gate.held()->load());
+    const ProcessResult r = run.get();
+    CHECK_FALSE(r.timed_out);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == "left\n");
+}
