@@ -4,7 +4,9 @@ GPU turn: "<start s> <end s> <what>", util/timeline.h): per kind, the summed sec
 seconds some process of that kind ran (the union of their intervals), and how many; then the GPU's
 idle seconds (no lab program, sanitizer run or alone turn) and the checks' phases summed; then the
 GPU's wall split three ways (an alone turn held; alone turns waiting for the shared turns to drain;
-neither) and, per lab, its timed programs: their calls (first go to last done) and their ends.
+neither) and, per lab, its timed programs: their calls (first go to last done) and their ends; then
+the alone turns' tails (their last timed call done to the turn's end), and how much of that came while
+no other alone turn waited (what a tail open to shared runs could give them).
 
   scripts/timeline-table.py <timeline.txt>     (scripts/gpu-suite.sh GRADE_TIMELINE=1 writes one)
 """
@@ -63,6 +65,7 @@ def main(path):
     print("the checks' phases, summed s: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(phases.items())))
     gpu_states(rows, span)
     timed_programs(rows)
+    turn_tails(rows)
     started_in_turns(rows)
 
 
@@ -91,6 +94,24 @@ def timed_programs(rows):
               f"{sum(e) / len(e):9.3f}")
     print(f"{'all':14} {sum(map(len, calls.values())):6d} {sum(x for v in calls.values() for x, _ in v):8.1f} "
           f"{sum(y for v in calls.values() for _, y in v):8.1f} {sum(sum(v) for v in ends.values()):7.1f}")
+
+
+def turn_tails(rows):
+    """Each held alone turn from its last timed call done to its end: its programs ending."""
+    held = sorted((a, b) for a, b, w in rows if "GPU turn alone: held" in w)
+    waiting = [(a, b) for a, b, w in rows if "GPU turn alone: waiting" in w]
+    calls = sorted((a, b) for a, b, w in rows if re.match(r"\d+ timed calls", w))
+    tails, unwaited = [], []
+    for a, b in held:
+        done = [y for x, y in calls if a <= x <= b]
+        if not done or max(done) > b:
+            continue
+        tails.append(b - max(done))
+        if not any(x <= max(done) < y for x, y in waiting):
+            unwaited.append(b - max(done))
+    if tails:
+        print(f"the alone turns' tails (last call done to the turn's end): {sum(tails):.1f} s over {len(tails)} "
+              f"turns; {sum(unwaited):.1f} s over {len(unwaited)} of them while no other alone turn waited")
 
 
 def started_in_turns(rows):

@@ -22,7 +22,9 @@ elseif(NOT EXISTS "${TEST_LOG}")
   return()
 endif()
 file(STRINGS "${TEST_LOG}" _ran REGEX "^[0-9]+/[0-9]+ Test: ")
-file(STRINGS "${TEST_LOG}" _passed REGEX "^Test Passed\\.$")  # a skipped test too says so here
+# A skipped test too says "Test Passed."; one passed by its output
+# (PASS_REGULAR_EXPRESSION) says "Test Pass Reason:" instead.
+file(STRINGS "${TEST_LOG}" _passed REGEX "^(Test Passed\\.|Test Pass Reason:)$")
 list(LENGTH _ran _total)
 list(LENGTH _passed _passed_or_skipped)
 math(EXPR _failed "${_total} - ${_passed_or_skipped}")

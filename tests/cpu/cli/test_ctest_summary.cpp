@@ -56,3 +56,17 @@ TEST_CASE("ctest summary: CMake 4's log (LastTest.log.tmp<random>), the newest w
     CHECK(r.exit_code == 0);
     CHECK(test::contains(r.err, "hpclab tests: 2 ran: 2 passed, 0 failed, 0 skipped"));
 }
+
+TEST_CASE("ctest summary: a test passed by its output (PASS_REGULAR_EXPRESSION) counts as passed")
+{
+    // ctest logs such a test with "Test Pass Reason:" where others say "Test Passed.".
+    const TempDir d;
+    std::string by_output = entry(2, "b", true);
+    by_output.replace(by_output.find("Test Passed."), 12,
+                      "Test Pass Reason:\nRequired regular expression found. Regex=[0\\.7 s]");
+    d.write("LastTest.log.tmp", "Start testing\n" + entry(1, "a", true) + by_output + entry(3, "c", false));
+    d.write("skipped.txt", "");
+    const ProcessResult r = summary_of(d);
+    INFO(r.out, r.err);
+    CHECK(test::contains(r.err, "hpclab tests: 3 ran: 2 passed, 1 failed, 0 skipped"));
+}
