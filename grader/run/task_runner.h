@@ -118,9 +118,9 @@ struct RunHooks {
     // before the judging: a timed program's time alone on the GPU ends here.
     std::function<void()> on_program_end;
     // Valid: the judging waits for it once the program ended. A timed
-    // program's outputs are judged after the last program of its GPU turn
-    // ran: judged at once, they took the host beside the next program's
-    // timed calls (check/timing.cpp).
+    // program's outputs are judged once the last timed calls of its GPU turn
+    // are done: judged at once, they took the host beside the next program's
+    // timed calls (check/timing.cpp, run_in_turn).
     std::shared_future<void> judge_after;
 };
 
