@@ -29,15 +29,19 @@ PY
   echo "$root"
 }
 
-echo "== streams: the solution against bench/streams/onestream.cu with CUDA_DEVICE_MAX_CONNECTIONS 8 and 1"
+echo "== streams: the solution${FILES:+ and $FILES} against bench/streams/onestream.cu with CUDA_DEVICE_MAX_CONNECTIONS 8 and 1"
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-echo "queues rep task     solution_ms baseline_ms ratio (low..high)  verdict    (ms: medians of the timed calls)"
+echo "queues rep task     solution_ms baseline_ms ratio (low..high)  verdict    (ms: medians of the timed calls; file: the solution's but where named)"
 for q in 8 1; do roots[$q]=$(course_with_queues "$q"); done
+subjects=(--solution)
+for f in ${FILES:-}; do subjects+=("$(realpath "$f")"); done
 for rep in $(seq "$reps"); do
+  for subject in "${subjects[@]}"; do
   for q in 8 1; do
     json="$tmp/check-$q-$rep.json"
-    HPCLAB_ROOT="${roots[$q]}" "$hpclab" check streams --solution --no-sanitizer --json "$json" > "$tmp/check-$q-$rep.txt" 2>&1
-    python3 - "$json" "$q" "$rep" <<'PY' || { echo "queues $q rep $rep: no result"; tail -5 "$tmp/check-$q-$rep.txt"; }
+    if [ "$subject" = --solution ]; then what=(--solution); name=""; else what=(--file "$subject"); name=$(basename "$subject"); fi
+    HPCLAB_ROOT="${roots[$q]}" "$hpclab" check streams "${what[@]}" --no-sanitizer --json "$json" > "$tmp/check-$q-$rep.txt" 2>&1
+    python3 - "$json" "$q" "$rep" "$name" <<'PY' || { echo "queues $q rep $rep $name: no result"; tail -5 "$tmp/check-$q-$rep.txt"; }
 import json, statistics, sys
 r = json.load(open(sys.argv[1]))
 nan = float("nan")
@@ -47,7 +51,8 @@ for t in r["tasks"]:
     tm = t.get("timing") or {}
     print(f'{sys.argv[2]:>6} {sys.argv[3]:>3} {t["task"]:<8} {median(tm.get("student_ms")):11.3f} '
           f'{median(tm.get("baseline_ms")):11.3f} {tm.get("ratio", nan):5.2f} '
-          f'({tm.get("ratio_low", nan):.2f}..{tm.get("ratio_high", nan):.2f})  {t["verdict"]}')
+          f'({tm.get("ratio_low", nan):.2f}..{tm.get("ratio_high", nan):.2f})  {t["verdict"]:<10} {sys.argv[4]}')
 PY
+  done
   done
 done
