@@ -38,9 +38,10 @@ struct CorrectnessRuns {
     double plain_size_limit_s = 0;  // > 0: a plain size's cut (CheckOptions::hang_after_s), if below the lab's
     // Called once each, from a worker or a program's output reader (or, at
     // the latest, before run_correctness returns). once_inputs_made: the
-    // first jobs have made their runs' inputs; the check makes its timed
-    // runs' inputs then (made at the same moment, the two held each other
-    // up: the first runs started over half a second late). once_under_way:
+    // first jobs have made their runs' inputs; the check hands its timed
+    // runs their program then (their inputs were made while the file
+    // compiled: made after it, beside these, the two held each other up,
+    // and the first runs started over half a second late). once_under_way:
     // and each plain job's program has its GPU; the check starts its timed
     // programs then (started beside the runs' program, their CUDA contexts
     // held up its own: contexts are made one at a time, and the runs come

@@ -606,6 +606,51 @@ RunReport judge_run(const RunRequest& req, const PreparedExchange& ex, ProcessRe
 
 }  // namespace
 
+// The exchanges of a program's runs, one marker for all: its tagged lines,
+// every exchange's, are read as one stream.
+struct MadeInputs {
+    std::uint64_t marker = 0;
+    std::vector<PreparedExchange> exchanges;  // in the requests' order
+};
+
+std::size_t exchanges_left(const MadeInputs& made)
+{
+    return static_cast<std::size_t>(std::count_if(made.exchanges.begin(), made.exchanges.end(),
+                                                  [](const PreparedExchange& ex) { return ex.file != nullptr; }));
+}
+
+namespace {
+
+// Whether each exchange is its request's: its buffers, its calls and how they run.
+bool made_for(const MadeInputs& made, const std::vector<RunRequest>& reqs)
+{
+    if (made.exchanges.size() != reqs.size()) return false;
+    for (std::size_t e = 0; e < reqs.size(); ++e) {
+        const ExchangeFile& ex = *made.exchanges[e].file;
+        const std::vector<BufferDecl> decls = reqs[e].spec->buffers(reqs[e].params);
+        if (ex.job().ncalls != reqs[e].ncalls || ex.decls().size() != decls.size()) return false;
+        if (ex.job().flags != exchange_flags(reqs[e]) || (reqs[e].parent_clock && ex.job().empty_calls != reqs[e].empty_calls))
+            return false;
+        for (std::size_t b = 0; b < decls.size(); ++b)
+            if (ex.decls()[b].name != decls[b].name || ex.decls()[b].count != decls[b].count) return false;
+    }
+    return true;
+}
+
+// The run's exchange: the one made ahead for it (RunRequest::inputs_ahead),
+// or one made now. Taken once: a request copied and run again makes its own.
+PreparedExchange exchange_for(const RunRequest& req, const std::vector<BufferDecl>& decls)
+{
+    if (req.inputs_ahead.valid()) {
+        const std::shared_ptr<MadeInputs> made = req.inputs_ahead.get();
+        if (made && made->exchanges.size() == 1 && made->exchanges.front().file && made_for(*made, {req}))
+            return std::move(made->exchanges.front());
+    }
+    return prepare_exchange(req, decls, fresh_seed());
+}
+
+}  // namespace
+
 std::uint64_t fresh_seed()
 {
     std::random_device rd;
@@ -653,7 +698,7 @@ RunReport run_task(const RunRequest& request)
         return report;
     }
     double noted = timeline_clock();
-    PreparedExchange ex = prepare_exchange(req, decls, fresh_seed());
+    PreparedExchange ex = exchange_for(req, decls);
     timeline_note(noted, timeline_label(req, "inputs of"));
     if (req.on_inputs_made) req.on_inputs_made();
     if (req.start_after.valid()) req.start_after.wait();
@@ -681,13 +726,6 @@ RunReport run_task(const RunRequest& request)
     return judged;
 }
 
-// The exchanges of a program's runs, one marker for all: its tagged lines,
-// every exchange's, are read as one stream.
-struct MadeInputs {
-    std::uint64_t marker = 0;
-    std::vector<PreparedExchange> exchanges;  // in the requests' order
-};
-
 std::shared_ptr<MadeInputs> make_inputs(const std::vector<RunRequest>& reqs)
 {
     // The exchanges are made, and later judged, one after another: most are
@@ -705,23 +743,6 @@ std::shared_ptr<MadeInputs> make_inputs(const std::vector<RunRequest>& reqs)
     return made;
 }
 
-namespace {
-
-// Whether each exchange is its request's: its buffers and its calls.
-bool made_for(const MadeInputs& made, const std::vector<RunRequest>& reqs)
-{
-    if (made.exchanges.size() != reqs.size()) return false;
-    for (std::size_t e = 0; e < reqs.size(); ++e) {
-        const ExchangeFile& ex = *made.exchanges[e].file;
-        const std::vector<BufferDecl> decls = reqs[e].spec->buffers(reqs[e].params);
-        if (ex.job().ncalls != reqs[e].ncalls || ex.decls().size() != decls.size()) return false;
-        for (std::size_t b = 0; b < decls.size(); ++b)
-            if (ex.decls()[b].name != decls[b].name || ex.decls()[b].count != decls[b].count) return false;
-    }
-    return true;
-}
-
-}  // namespace
 
 std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRequest>& reqs,
                                                          std::shared_ptr<MadeInputs> made)

@@ -28,6 +28,8 @@ inline constexpr double kStartupLimitSeconds = 30;
 // to end: then it is stopped, a time limit (ProcessSpec::done_tags).
 inline constexpr double kLingerLimitSeconds = 20;
 
+struct MadeInputs;  // make_inputs
+
 // What runs: the lab program, the task, the size, its calls and their inputs.
 struct RunSubject {
     const LabInfo* lab = nullptr;
@@ -114,6 +116,10 @@ struct RunHooks {
     // (a timed program of a check: its inputs beside the correctness runs'
     // start, its CUDA context after theirs). A gate closed by then: not started.
     std::shared_future<void> start_after;
+    // Valid: the run's exchange made ahead (make_inputs of this request
+    // alone, while the program was still being built): run_task takes it
+    // when it was made for this request, and makes its own otherwise.
+    std::shared_future<std::shared_ptr<MadeInputs>> inputs_ahead;
     // Called as soon as the program and every process of its run have ended,
     // before the judging: a timed program's time alone on the GPU ends here.
     std::function<void()> on_program_end;
@@ -205,9 +211,11 @@ RunReport run_task(const RunRequest& request);
 // The inputs of such a program's runs, made before the program exists
 // (they need none of it): a check makes its correctness runs' while the
 // student's file compiles, on CPUs nvcc leaves idle. Given back to
-// run_tasks_together with the same requests, once each has its program.
-struct MadeInputs;
+// run_tasks_together with the same requests, once each has its program
+// (or to run_task, one request's: RunRequest::inputs_ahead).
 std::shared_ptr<MadeInputs> make_inputs(const std::vector<RunRequest>& requests);
+// How many of its exchanges no run has taken yet (RunRequest::inputs_ahead).
+std::size_t exchanges_left(const MadeInputs& made);
 std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRequest>& requests,
                                                          std::shared_ptr<MadeInputs> made = {});
 

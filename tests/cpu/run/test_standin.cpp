@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <future>
 
 using namespace hpclab;
 using hpclab::test::lab_of;
@@ -304,4 +305,32 @@ TEST_CASE("stand-in: a timed program that ends with status 0 behind its gate, un
         req.gate->close();
         CHECK(run_task(req).status == RunStatus::cancelled);
     }
+}
+
+// RunRequest::inputs_ahead: a check makes its timed runs' exchanges while the
+// student's file compiles; the run takes the one made for it, and makes its
+// own when what was made is another request's.
+TEST_CASE("stand-in: a run takes the exchange made ahead for it, and makes its own for another request's")
+{
+    const Params p {{"n", 1000}};
+    RunRequest req = standin_request("vecadd", "vecadd1", p, true);
+    const std::shared_ptr<MadeInputs> made = make_inputs({req});
+    REQUIRE(exchanges_left(*made) == 1);
+    std::promise<std::shared_ptr<MadeInputs>> ahead;
+    ahead.set_value(made);
+    req.inputs_ahead = ahead.get_future().share();
+    RunReport r = run_task(req);
+    CHECK(exchanges_left(*made) == 0);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
+    r = run_task(req);  // taken once: the same request again makes its own
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
+
+    const std::shared_ptr<MadeInputs> other = make_inputs({standin_request("vecadd", "vecadd1", {{"n", 999}}, true)});
+    std::promise<std::shared_ptr<MadeInputs>> wrong;
+    wrong.set_value(other);
+    req.inputs_ahead = wrong.get_future().share();
+    r = run_task(req);
+    CHECK(exchanges_left(*other) == 1);
+    CHECK(verdict_of("vecadd1", p, r) == Verdict::pass);
+    REQUIRE(r.calls.size() == 5);
 }
