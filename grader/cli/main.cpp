@@ -9,8 +9,6 @@
 #include "run/run_recipe.h"
 #include "util/text.h"
 
-#include "util/timeline.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -114,9 +112,6 @@ int main(int argc, char** argv)
         for (const ParsedCommand& c : commands)
             if (c.command->parsed()) {
                 const int status = c.call();
-                // On the timeline, the command whole: what a user's wall clock adds past it is
-                // the process's start and its exit.
-                timeline_note(0, "hpclab " + c.command->get_name() + ": the command");
                 if (status == kSkipped) note_skip(*ctx, c.command->get_name());
                 return status;
             }

@@ -25,6 +25,16 @@ int timeline_fd()
     return fd;
 }
 
+// The process whole, noted as its static objects go (after main): what a
+// user's wall clock adds past it is the process's start and the kernel's
+// part of its exit.
+struct NoteAtExit {
+    ~NoteAtExit()
+    {
+        if (timeline_fd() >= 0) timeline_note(0, "hpclab: the process to its exit");
+    }
+} note_at_exit;
+
 }  // namespace
 
 bool profile_asked(std::string_view value)
