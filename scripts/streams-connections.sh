@@ -11,6 +11,11 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 hpclab=$(realpath "${1:-build/gpu-suite/grader/hpclab}")
 reps=${REPS:-3}
+subjects=(--solution)
+for f in ${FILES:-}; do
+  [ -f "$f" ] || { echo "streams-connections.sh: FILES names '$f', which is not a file" >&2; exit 2; }
+  subjects+=("$(realpath "$f")")
+done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 course_with_queues() {  # $1: the queues; prints the copy's root
@@ -33,8 +38,6 @@ echo "== streams: the solution${FILES:+ and $FILES} against bench/streams/onestr
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
 echo "queues rep task     solution_ms baseline_ms ratio (low..high)  verdict    (ms: medians of the timed calls; file: the solution's but where named)"
 for q in 8 1; do roots[$q]=$(course_with_queues "$q"); done
-subjects=(--solution)
-for f in ${FILES:-}; do subjects+=("$(realpath "$f")"); done
 for rep in $(seq "$reps"); do
   for subject in "${subjects[@]}"; do
   for q in 8 1; do
