@@ -165,7 +165,8 @@ std::vector<std::string> big_sizes_left_out(const LabInfo& lab, const std::vecto
 
 // The check's correctness runs but for their program, known once built
 // (out.build). The timed programs get ready during the runs (their inputs
-// made while the file compiled): started once the runs' program has its GPU.
+// made while the file compiled): started beside the runs' program, their
+// CUDA contexts made once it has its GPU.
 CorrectnessRuns correctness_runs(const LabInfo& lab, const std::vector<const TaskInfo*>& tasks, const GpuInfo& gpu,
                                  const CheckOptions& o, const std::optional<std::filesystem::path>& sanitizer,
                                  const LabCheck& out, TimingPhase& timing)

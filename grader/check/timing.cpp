@@ -323,7 +323,7 @@ std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<Signal> en
             // constructor of the student's that sleeps) must not keep every
             // other check's timing waiting; its own check still waits for it.
             until_ready.emplace([gate = req.gate, start = req.start_after, preparing] {
-                if (start.valid()) start.wait();  // not started before: nothing to wait for
+                if (start.valid()) start.wait();  // not opening its GPU before: nothing to wait for
                 const double since = timeline_clock();
                 // Not ready in time: its uploads may now run beside another check's timed calls.
                 if (!gate->wait_ready(kPreparingTurn_s))

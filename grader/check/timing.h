@@ -119,12 +119,13 @@ public:
     bool active() const { return active_; }
     // The baseline's build (waits for it). Only when active().
     const BuildResult& baseline_build() const { return baseline_.get(); }
-    // The student's program is built: its first rounds get ready too (their
-    // inputs now, their programs once let_students_start() says so).
+    // The student's program is built: its first rounds' programs start (their
+    // inputs made while it compiled), and open their GPUs once
+    // let_students_start() says so.
     void prepare_student(const std::filesystem::path& program, const ProgramFacts& facts);
-    // The student's prepared programs may start (the check's correctness
-    // runs have their GPU: a CUDA context is made one at a time, and theirs
-    // come first). Said at the latest by first_rounds() and close_all().
+    // The student's prepared programs may open their GPUs (the check's
+    // correctness runs have theirs: a CUDA context is made one at a time, and
+    // theirs come first). Said at the latest by first_rounds() and close_all().
     void let_students_start();
     // The first rounds of these tasks, in one turn alone on the GPU (before
     // measure() of each; without it, measure() runs its task's alone).

@@ -41,6 +41,7 @@ using namespace hpclab;
 struct Arguments {
     std::vector<int> exchange_fds;      // one run per exchange, in this order
     int gate_go = -1, gate_ready = -1;  // --gate GO,READY: no gate when either is -1
+    int gate_open = -1;                 // --gate GO,READY,OPEN: the GPU opened once told (gate.h)
     std::vector<int> cpus_after_calls;  // --cpus-after-calls 0,1,...: where the program ends (gate.h, finished)
 };
 
@@ -64,8 +65,8 @@ Arguments read_arguments(int argc, char** argv)
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--exchange-fd") == 0) args.exchange_fds.push_back(std::atoi(argv[i + 1]));
         if (std::strcmp(argv[i], "--gate") == 0 &&
-            std::sscanf(argv[i + 1], "%d,%d", &args.gate_go, &args.gate_ready) != 2)
-            args.gate_go = args.gate_ready = -1;
+            std::sscanf(argv[i + 1], "%d,%d,%d", &args.gate_go, &args.gate_ready, &args.gate_open) < 2)
+            args.gate_go = args.gate_ready = args.gate_open = -1;
         if (std::strcmp(argv[i], "--cpus-after-calls") == 0) args.cpus_after_calls = cpu_list(argv[i + 1]);
     }
     return args;
@@ -84,6 +85,20 @@ void wait_at_gate(int go_fd, int ready_fd)
     ssize_t n;
     do n = told ? read(go_fd, &go, 1) : 0;
     while (n < 0 && errno == EINTR);
+    if (n != 1) std::_Exit(wire::kExitOk);
+}
+
+// With an open gate: the GPU is opened once hpclab says so (one byte); the
+// end of the pipe (the gate closed: no timing needed, or hpclab gone) ends
+// the program here, as a closed gate does.
+void wait_to_open(int open_fd)
+{
+    if (open_fd < 0) return;
+    char byte = 0;
+    ssize_t n;
+    do n = read(open_fd, &byte, 1);
+    while (n < 0 && errno == EINTR);
+    close(open_fd);
     if (n != 1) std::_Exit(wire::kExitOk);
 }
 
@@ -155,6 +170,8 @@ public:
         used_ = 0;
         text_[0] = '\0';
     }
+
+    std::string_view profile() const { return on_ ? std::getenv("HPCLAB_PROFILE") : ""; }
 
 private:
     bool on_ = std::getenv("HPCLAB_PROFILE") != nullptr;
@@ -244,6 +261,14 @@ int main(int argc, char** argv)
         program.tell_before_main(before_main);
         program.start_profile();
         steps.step("map");
+        // HPCLAB_PROFILE=init_early: the driver loaded and initialised (no
+        // context yet) before the open gate, to measure what that moves.
+        if (e == 0 && args.gate_open >= 0 && steps.profile() == "init_early") {
+            int devices = 0;
+            (void)cudaGetDeviceCount(&devices);
+        }
+        if (e == 0) wait_to_open(args.gate_open);
+        steps.step("open");
         program.open_gpu();
         steps.step("gpu");
         program.mark_opened(static_cast<std::uint32_t>(e));

@@ -42,14 +42,40 @@ Gate::~Gate()
     close_fd(ready_w_);
     close_fd(go_r_);
     close_fd(go_w_);
+    close_fd(open_r_);
+    close_fd(open_w_);
 }
 
-std::string Gate::argument() const { return std::to_string(go_r_) + "," + std::to_string(ready_w_); }
+std::string Gate::argument() const
+{
+    std::string a = std::to_string(go_r_) + "," + std::to_string(ready_w_);
+    return open_r_ >= 0 ? a + "," + std::to_string(open_r_) : a;
+}
+
+void Gate::open_later()
+{
+    std::lock_guard lock(opening_);
+    if (open_r_ >= 0 || closed_) return;
+    int open[2];
+    if (pipe2(open, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe2");
+    open_r_ = open[0];
+    open_w_ = open[1];
+}
+
+void Gate::let_open()
+{
+    signal(SIGPIPE, SIG_IGN);  // a program gone meanwhile: EPIPE, not hpclab's end
+    std::lock_guard lock(opening_);
+    const char byte = 'o';
+    if (open_w_ >= 0) (void)!write(open_w_, &byte, 1);
+    close_fd(open_w_);  // one byte is all it reads
+}
 
 void Gate::program_started()
 {
     close_fd(ready_w_);
     close_fd(go_r_);
+    close_fd(open_r_);
 }
 
 bool Gate::wait_ready(double timeout_s)
@@ -116,6 +142,8 @@ void Gate::close()
     closed_ = true;
     held_ = false;
     close_fd(go_w_);
+    std::lock_guard lock(opening_);
+    close_fd(open_w_);  // a program not let open yet ends there
 }
 
 }  // namespace hpclab

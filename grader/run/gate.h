@@ -2,6 +2,12 @@
 // (starts, opens the GPU, allocates, uploads its input sets), says so, and
 // waits for "go" before its first call.
 //
+// A program started early (beside the correctness runs' own) may be told to
+// wait before that too, at an open gate: until let_open() it neither opens
+// the GPU nor makes its CUDA context (made one at a time across the
+// machine: the correctness runs' comes first), but it has started, its
+// sandbox made and its exchange mapped meanwhile.
+//
 // Why: a timed run's preparation takes far longer than its timed calls. With
 // a gate, hpclab prepares the reference's and the student's timed runs while
 // the correctness runs go on, then lets them run their calls one after the
@@ -23,10 +29,17 @@ public:
     Gate(const Gate&) = delete;
     Gate& operator=(const Gate&) = delete;
 
-    // The program's side: the two descriptors it inherits, and its arguments.
+    // The program's side: the descriptors it inherits, and its arguments.
     int child_ready_fd() const { return ready_w_; }
     int child_go_fd() const { return go_r_; }
-    std::string argument() const;  // "R,W": go to read, ready to write
+    int child_open_fd() const { return open_r_; }  // -1 without open_later()
+    // "G,R": go to read, ready to write; "G,R,O" with open_later(): open to read.
+    std::string argument() const;
+    // Before the program starts: it waits to open its GPU until let_open()
+    // (a byte on its open descriptor); the gate closed first, or hpclab
+    // gone, it reads the end of the pipe and exits without blame.
+    void open_later();  // throws std::system_error when no pipe can be made
+    void let_open();
     // Once the program started: the parent's copies of its ends go, so that
     // the program's exit reads as end of file here.
     void program_started();
@@ -61,7 +74,8 @@ public:
     const std::atomic<bool>* held() const { return &held_; }
 
 private:
-    int ready_r_ = -1, ready_w_ = -1, go_r_ = -1, go_w_ = -1;
+    int ready_r_ = -1, ready_w_ = -1, go_r_ = -1, go_w_ = -1, open_r_ = -1, open_w_ = -1;
+    std::mutex opening_;  // open_w_: let_open() and close() come from different threads
     std::mutex waiting_;
     int ready_ = -1;  // -1 unknown, 0 ended, 1 ready (under waiting_)
     bool opened_ = false;

@@ -112,9 +112,11 @@ struct RunHooks {
     // to): a check starts its timed programs then, not while the runs' own
     // program still waits for its CUDA context (they are made one at a time).
     std::function<void()> on_gpu_opened;
-    // Valid: the program starts once it is said, its inputs made before
-    // (a timed program of a check: its inputs beside the correctness runs'
-    // start, its CUDA context after theirs). A gate closed by then: not started.
+    // Valid: the program opens its GPU once it is said, its inputs made
+    // before (a timed program of a check: its inputs while the file
+    // compiles, its CUDA context after the correctness runs'). With a gate
+    // it starts at once and waits to open (Gate::open_later); without one
+    // it starts once it is said. A gate closed before the start: not started.
     std::shared_future<void> start_after;
     // Valid: the run's exchange made ahead (make_inputs of this request
     // alone, while the program was still being built): run_task takes it

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <system_error>
 #include <unistd.h>
@@ -490,18 +491,52 @@ struct LinkInput {
     bool sass_in_background;  // ... read on another thread (build_lab_program)
 };
 
-// The object's SASS kept beside the program, then the object removed: now,
-// or on another thread whose end r.sass_pending says.
-void keep_sass_of_object(const Toolchain& tc, const BuildFiles& files, bool in_background, BuildResult& r)
-{
-    const auto keep = [object = files.object, program = r.program, cuobjdump = tc.cuobjdump] {
-        keep_sass(object, program, cuobjdump);
+// The object's SASS kept beside the program, then the object removed: now
+// (after the link), or listed on another thread from before the object is
+// checked and linked (cuobjdump took 0.59 s from the link's end of a
+// streams check on an H200, call 11c: the timed turn could start after it).
+// That thread removes the object once both are over, and the listing of a
+// program that did not link; r.sass_pending says its end.
+class SassListing {
+public:
+    SassListing(const Toolchain& tc, const BuildFiles& files, BuildResult& r, bool kernels_inside,
+                bool in_background)
+        : tc_(tc), files_(files), r_(r), wanted_(kernels_inside), beside_(kernels_inside && in_background)
+    {
+        if (!beside_) return;
+        r.sass_pending = std::async(std::launch::async, [object = files.object, program = r.program,
+                                                         cuobjdump = tc.cuobjdump, linked = linked_.get_future()]() mutable {
+                             keep_sass(object, program, cuobjdump);
+                             const bool ok = linked.get();
+                             std::error_code ec;
+                             fs::remove(object, ec);
+                             if (!ok) fs::remove(sass_of(program), ec);
+                         }).share();
+    }
+    ~SassListing() { linked(false); }  // every way out says the link's end: the thread waits for it
+    SassListing(const SassListing&) = delete;
+    SassListing& operator=(const SassListing&) = delete;
+
+    // The link is over: the object goes (after its listing, made now
+    // where it was not made beside).
+    void linked(bool ok)
+    {
+        if (said_) return;
+        said_ = true;
+        if (beside_) return linked_.set_value(ok);
+        if (ok && wanted_) keep_sass(files_.object, r_.program, tc_.cuobjdump);
         std::error_code ec;
-        fs::remove(object, ec);
-    };
-    if (in_background) r.sass_pending = std::async(std::launch::async, keep).share();
-    else keep();
-}
+        fs::remove(files_.object, ec);
+    }
+
+private:
+    const Toolchain& tc_;
+    const BuildFiles& files_;
+    BuildResult& r_;
+    const bool wanted_, beside_;
+    std::promise<bool> linked_;
+    bool said_ = false;
+};
 
 // The object linked into the program, after the check that it defines
 // nothing the harness or a library defines (it would replace it there:
@@ -510,17 +545,16 @@ void keep_sass_of_object(const Toolchain& tc, const BuildFiles& files, bool in_b
 bool link_step(const Toolchain& tc, const LabInfo& lab, const BuildFiles& files, const LinkInput& in, BuildResult& r)
 {
     if (lab.owns_main()) return link_whole_program(tc, files, r);
+    SassListing sass(tc, files, r, in.kernels_inside, in.sass_in_background);
     std::error_code ec;
     std::string setup_error;
     if (auto refusal = link_refusal(tc, files.object, in.bind_lib, setup_error); refusal || !setup_error.empty()) {
         r.diagnostics = refusal ? *refusal : setup_error;
         r.setup_problem = !refusal;
-        fs::remove(files.object, ec);
         return false;
     }
     const ProcessResult lr = link_program(tc, files.object, in.bind_lib, in.library_flags, files.program);
-    if (lr.exited() && lr.exit_code == 0 && in.kernels_inside) keep_sass_of_object(tc, files, in.sass_in_background, r);
-    else fs::remove(files.object, ec);
+    sass.linked(lr.exited() && lr.exit_code == 0);
     if (lr.exited() && lr.exit_code == 0) return true;
     r.diagnostics = !lr.started ? lr.start_error + "\n" : lr.err + lr.out;
     r.setup_problem = setup_failure(lr);

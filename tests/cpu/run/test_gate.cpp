@@ -89,23 +89,75 @@ TEST_CASE("gate: a run whose gate closed before it began starts no program and m
     CHECK(r.work.bytes == 0);  // it stopped before sizing the work: no inputs were made
 }
 
-TEST_CASE("gate: a run told to start later makes its inputs now, and starts nothing if its gate closes meanwhile")
+namespace {
+
+// A gated run told to start later, its program a shell speaking the
+// harness's side of an open gate: it says "r" on its ready descriptor as
+// soon as it runs (the test's proof that it started before it was told),
+// prints "opened" once a byte arrives on its open descriptor (the end of
+// that pipe: it exits 0, as the harness does), then "went" on go.
+struct HeldShellRun {
+    RunRequest req = run_of_no_program(1000);
+    std::promise<void> start;
+    std::future<RunReport> run;
+
+    HeldShellRun()
+    {
+        req.gate = std::make_shared<Gate>();
+        req.start_after = start.get_future().share();
+        req.wrapper = {"/bin/sh", "-c",
+                       "while [ $# -gt 0 ]; do [ \"$1\" = --gate ] && g=$2; shift; done; "
+                       "go=${g%%,*}; rest=${g#*,}; ready=${rest%%,*}; open=${rest#*,}; "
+                       "[ \"$open\" != \"$rest\" ] || { echo no-open-descriptor; exit 0; }; "
+                       "printf r >&$ready; [ -n \"$(head -c1 <&$open)\" ] || exit 0; echo opened; "
+                       "[ -n \"$(head -c1 <&$go)\" ] && echo went",
+                       "sh"};
+        run = std::async(std::launch::async, [this] { return run_task(req); });
+    }
+    ~HeldShellRun()
+    {
+        req.gate->close();
+        try { start.set_value(); } catch (const std::future_error&) {}
+        if (run.valid()) run.wait();
+    }
+};
+
+}  // namespace
+
+TEST_CASE("gate: a gated run told to open later starts its program at once, which opens its GPU only once told")
 {
-    // A check's timed programs: inputs made beside the correctness runs,
-    // the program held until those runs have their GPU; a check that fails
-    // them closes the gate first.
+    // A check's timed programs: started beside the correctness runs' own,
+    // their CUDA contexts made after that program has its GPU.
+    HeldShellRun held;
+    REQUIRE(held.req.gate->wait_ready(10));  // running, not told yet
+    CHECK(held.run.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
+    held.start.set_value();
+    held.req.gate->go();
+    const RunReport r = held.run.get();
+    CHECK(r.process.started);
+    CHECK(r.process.out == "opened\nwent\n");
+}
+
+TEST_CASE("gate: a gated run whose gate closes before it is told to open ends there, not run and not blamed")
+{
+    // A check that fails its correctness runs closes the gate first.
+    HeldShellRun held;
+    REQUIRE(held.req.gate->wait_ready(10));
+    held.req.gate->close();
+    const RunReport r = held.run.get();  // ends without being told
+    CHECK(r.status == RunStatus::cancelled);
+    CHECK(r.process.started);
+    CHECK(r.process.out.empty());  // never opened
+}
+
+TEST_CASE("gate: a run whose gate closed before its inputs were made starts nothing, told later or not")
+{
     RunRequest req = run_of_no_program(1000);
     req.gate = std::make_shared<Gate>();
     std::promise<void> start;
     req.start_after = start.get_future().share();
-    std::promise<void> inputs;
-    req.on_inputs_made = [&inputs] { inputs.set_value(); };
-    auto run = std::async(std::launch::async, [req] { return run_task(req); });
-    CHECK(inputs.get_future().wait_for(std::chrono::seconds(10)) == std::future_status::ready);
-    CHECK(run.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);  // held
     req.gate->close();
-    start.set_value();
-    const RunReport r = run.get();
+    const RunReport r = run_task(req);
     CHECK(r.status == RunStatus::cancelled);
     CHECK_FALSE(r.process.started);
     CHECK(r.process.start_error.empty());  // not even tried
