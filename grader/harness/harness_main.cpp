@@ -171,8 +171,6 @@ public:
         text_[0] = '\0';
     }
 
-    std::string_view profile() const { return on_ ? std::getenv("HPCLAB_PROFILE") : ""; }
-
 private:
     bool on_ = std::getenv("HPCLAB_PROFILE") != nullptr;
     double last_ = steady_ms();
@@ -261,12 +259,8 @@ int main(int argc, char** argv)
         program.tell_before_main(before_main);
         program.start_profile();
         steps.step("map");
-        // HPCLAB_PROFILE=init_early: the driver loaded and initialised (no
-        // context yet) before the open gate, to measure what that moves.
-        if (e == 0 && args.gate_open >= 0 && steps.profile() == "init_early") {
-            int devices = 0;
-            (void)cudaGetDeviceCount(&devices);
-        }
+        // The driver too is loaded after the open gate: loaded before it, a
+        // streams check was no quicker (docs/results/check-times-h200.txt).
         if (e == 0) wait_to_open(args.gate_open);
         steps.step("open");
         program.open_gpu();
