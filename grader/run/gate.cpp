@@ -139,6 +139,9 @@ void Gate::go()
 
 void Gate::close()
 {
+    // Wanted and never ready is the program's failure (task_runner.cpp):
+    // that one keeps its limit, and says how it ended.
+    if (!opened_ && !wanted_) dismissed_ = true;
     closed_ = true;
     held_ = false;
     close_fd(go_w_);

@@ -72,6 +72,9 @@ public:
     // let_end(): the program's wall limit does not run while it waits for
     // hpclab (process.h's `held`; its linger limit after its calls).
     const std::atomic<bool>* held() const { return &held_; }
+    // True once the gate closed before the program was wanted or let
+    // through: the program is not needed (process.h's `dismissed`).
+    const std::atomic<bool>* dismissed() const { return &dismissed_; }
 
 private:
     int ready_r_ = -1, ready_w_ = -1, go_r_ = -1, go_w_ = -1, open_r_ = -1, open_w_ = -1;
@@ -82,6 +85,7 @@ private:
     std::atomic<bool> wanted_ {false};
     std::atomic<bool> held_ {true};
     std::atomic<bool> closed_ {false};
+    std::atomic<bool> dismissed_ {false};
 };
 
 }  // namespace hpclab

@@ -256,6 +256,10 @@ private:
     {
         if (spec_.held && spec_.held->load())
             deadline_ = now + (lingering_ ? duration_of(spec_.linger_limit_s) : limit_);
+        if (!dismissed_ && spec_.dismissed && spec_.dismissed->load()) {
+            dismissed_ = true;
+            deadline_ = std::min(deadline_, now + duration_of(spec_.dismissed_limit_s));
+        }
         const bool cancel = spec_.cancel && spec_.cancel->load();
         if (exited_ || killed_ || !(now >= deadline_ || cancel)) return;
         (cancel ? res_.cancelled : res_.timed_out) = true;
@@ -336,6 +340,7 @@ private:
     std::size_t done_seen_ = 0;      // of spec_.done_tags, read in order
     std::size_t restarts_seen_ = 0;  // of spec_.limit_restart_tags, read in order
     bool lingering_ = false;     // all of them read: the deadline is the linger limit's
+    bool dismissed_ = false;     // spec_.dismissed was seen: the deadline is at most its limit's
     Clock::time_point kill_time_;
     int wstatus_ = 0;
 };

@@ -28,6 +28,10 @@ struct ProcessSpec {
     // linger limit): it counts from the moment it turns false (a program
     // held at a gate, gate.h, is not using its time).
     const std::atomic<bool>* held = nullptr;
+    // Set: once it turns true the program is not wanted any more, and it has
+    // `dismissed_limit_s` to end (then it is stopped, a time limit).
+    const std::atomic<bool>* dismissed = nullptr;
+    double dismissed_limit_s = 0;
     // Non-empty: the program runs on these CPUs only (timed runs: the same
     // ones for the baseline and the student, see lab_check.cpp).
     std::vector<int> cpus;

@@ -82,7 +82,8 @@ struct RunTarget {
 //                             command that cuts plain sizes cuts these at 4 x its cut
 //   a timed run               "wall_s", or "big_wall_s" at a big size; never cut
 // and every run has kStartupLimitSeconds until its CUDA context is made and
-// kLingerLimitSeconds to end after its last call (run/task_runner.h). A
+// kLingerLimitSeconds to end after its last call; a timed program its check
+// no longer needs, kDismissedLimitSeconds to end (run/task_runner.h). A
 // check's first timed rounds wait ready_wait_s for their programs ready.
 //
 // Why check cuts a plain size: a size takes milliseconds, so one not done

@@ -184,6 +184,8 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
         if (req.gate->child_open_fd() >= 0) ps.pass_fds.push_back(req.gate->child_open_fd());
         ps.after_start = [gate = req.gate] { gate->program_started(); };
         ps.held = req.gate->held();
+        ps.dismissed = req.gate->dismissed();
+        ps.dismissed_limit_s = kDismissedLimitSeconds;
     }
     ps.set_env = cuda_env(req.gpu_uuid, req.lab->device_max_connections);
     ps.tag_prefix = wire::tag_prefix(ex.job().marker);
@@ -242,7 +244,8 @@ void classify_end(const RunRequest& req, const wire::Result& result, RunReport& 
                                  "had neither started them nor closed its gate");
     else if (unready_when_wanted && !req.gate->ended_unready() && pr.exited() && pr.exit_code == 0)
         set(RunStatus::timed_out, "the timed program was not ready for its timed calls in time: stopped");
-    else if (req.gate && !req.gate->opened() && !pr.timed_out && pr.signal == 0) set(RunStatus::cancelled, kGateClosed);
+    else if (req.gate && !req.gate->opened() && (req.gate->dismissed()->load() || (!pr.timed_out && pr.signal == 0)))
+        set(RunStatus::cancelled, kGateClosed);
     else if (!pr.started) set(RunStatus::could_not_start, pr.start_error);
     // hpc.h said the student's code stopped at a CUDA error, and exit() was
     // then held up past the limit (the driver tearing down a context after a

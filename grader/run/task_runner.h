@@ -27,6 +27,13 @@ inline constexpr double kStartupLimitSeconds = 30;
 // Once its last call is done, the program and all it started have this long
 // to end: then it is stopped, a time limit (ProcessSpec::done_tags).
 inline constexpr double kLingerLimitSeconds = 20;
+// A timed program its check no longer needs (its gate closed before its
+// calls) has this long to leave, then it is stopped (ProcessSpec::dismissed):
+// one at its gate leaves at once, one making its CUDA context behind a
+// class's others soon after; one still in a static constructor of the
+// student's would hold its check, and in a class the GPU's timed turns,
+// until its wall limit.
+inline constexpr double kDismissedLimitSeconds = 5;
 
 struct MadeInputs;  // make_inputs
 

@@ -101,7 +101,10 @@ struct HeldShellRun {
     std::promise<void> start;
     std::future<RunReport> run;
 
-    HeldShellRun()
+    // `after_ready`: what the shell does once it said "r" (by default what
+    // the harness does: waits to open, then for go).
+    explicit HeldShellRun(const std::string& after_ready = "[ -n \"$(head -c1 <&$open)\" ] || exit 0; echo opened; "
+                                                           "[ -n \"$(head -c1 <&$go)\" ] && echo went")
     {
         req.gate = std::make_shared<Gate>();
         req.start_after = start.get_future().share();
@@ -109,8 +112,7 @@ struct HeldShellRun {
                        "while [ $# -gt 0 ]; do [ \"$1\" = --gate ] && g=$2; shift; done; "
                        "go=${g%%,*}; rest=${g#*,}; ready=${rest%%,*}; open=${rest#*,}; "
                        "[ \"$open\" != \"$rest\" ] || { echo no-open-descriptor; exit 0; }; "
-                       "printf r >&$ready; [ -n \"$(head -c1 <&$open)\" ] || exit 0; echo opened; "
-                       "[ -n \"$(head -c1 <&$go)\" ] && echo went",
+                       "printf r >&$ready; " + after_ready,
                        "sh"};
         run = std::async(std::launch::async, [this] { return run_task(req); });
     }
@@ -148,6 +150,34 @@ TEST_CASE("gate: a gated run whose gate closes before it is told to open ends th
     CHECK(r.status == RunStatus::cancelled);
     CHECK(r.process.started);
     CHECK(r.process.out.empty());  // never opened
+}
+
+TEST_CASE("gate: a program that does not leave when its gate closes unwanted is stopped soon after, not at its limit")
+{
+    // A timed program still in a static constructor of the student's when
+    // its check fails: it never reads its gate, and its wall limit would
+    // hold the check (and a class's timed turns) 30 s more.
+    HeldShellRun held("exec sleep 60");
+    REQUIRE(held.req.gate->wait_ready(10));
+    const auto t0 = std::chrono::steady_clock::now();
+    held.req.gate->close();
+    const RunReport r = held.run.get();
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::duration<double>(kDismissedLimitSeconds + 5));
+    CHECK(r.status == RunStatus::cancelled);
+    CHECK(r.process.started);
+}
+
+TEST_CASE("gate: a program wanted and never ready keeps its limit, and its failure is said")
+{
+    // run_calls wants the program, and closes the gate when it is not ready
+    // in time: that is the program's failure, not a dismissal.
+    Gate gate;
+    gate.want();
+    gate.close();
+    CHECK_FALSE(gate.dismissed()->load());
+    Gate unwanted;
+    unwanted.close();
+    CHECK(unwanted.dismissed()->load());
 }
 
 TEST_CASE("gate: a run whose gate closed before its inputs were made starts nothing, told later or not")
