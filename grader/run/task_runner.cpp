@@ -658,9 +658,10 @@ PreparedExchange exchange_for(const RunRequest& req, const std::vector<BufferDec
 // RunHooks::start_after: a gated program starts now and makes its CUDA
 // context once it is said (the thread returned lets it open), beside the
 // correctness runs' program instead of after it has its GPU: its sandbox
-// and its start (0.1 s of a streams check's wall under bubblewrap, call 11d)
-// go on while theirs makes its context. A program without a gate starts
-// once it is said.
+// and its start go on while theirs makes its context (a streams check's
+// timed turn began 0.09 s after its runs instead of 0.21 s:
+// docs/results/check-times-h200.txt). A program without a gate starts once
+// it is said.
 std::jthread open_when_told(const RunRequest& req)
 {
     if (!req.start_after.valid()) return {};

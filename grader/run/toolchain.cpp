@@ -493,8 +493,9 @@ struct LinkInput {
 
 // The object's SASS kept beside the program, then the object removed: now
 // (after the link), or listed on another thread from before the object is
-// checked and linked (cuobjdump took 0.59 s from the link's end of a
-// streams check on an H200, call 11c: the timed turn could start after it).
+// checked and linked (listed after the link, it ended 0.59 s after it in a
+// streams check, and the timed turn could not begin before:
+// docs/results/check-times-h200.txt).
 // That thread removes the object once both are over, and the listing of a
 // program that did not link; r.sass_pending says its end.
 class SassListing {
