@@ -6,7 +6,8 @@ idle seconds (no lab program, sanitizer run or alone turn) and the checks' phase
 GPU's wall split three ways (an alone turn held; alone turns waiting for the shared turns to drain;
 neither) and, per lab, its timed programs: their calls (first go to last done) and their ends; then
 the alone turns' tails (their last timed call done to the turn's end), and how much of that came while
-no other alone turn waited (what a tail open to shared runs could give them).
+no other alone turn waited (what a tail open to shared runs could give them); then what the drains
+waited for: each stretch in which an alone turn waited and none was held, by the run whose end ended it.
 
   scripts/timeline-table.py <timeline.txt>     (scripts/gpu-suite.sh GRADE_TIMELINE=1 writes one)
 """
@@ -27,15 +28,19 @@ def kind(what):
     return None
 
 
-def covered(intervals):
-    total, cur = 0.0, None
+def merged(intervals):
+    """The intervals merged where they overlap, in order."""
+    out = []
     for a, b in sorted(intervals):
-        if cur is None or a > cur[1]:
-            total += cur[1] - cur[0] if cur else 0.0
-            cur = [a, b]
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
         else:
-            cur[1] = max(cur[1], b)
-    return total + (cur[1] - cur[0] if cur else 0.0)
+            out.append([a, b])
+    return out
+
+
+def covered(intervals):
+    return sum(b - a for a, b in merged(intervals))
 
 
 def main(path):
@@ -67,6 +72,7 @@ def main(path):
     timed_programs(rows)
     turn_tails(rows)
     started_in_turns(rows)
+    drains(rows)
 
 
 def gpu_states(rows, span):
@@ -129,6 +135,61 @@ def started_in_turns(rows):
             first_go = next((g for g in gos if a <= g <= b), b)
             count, seconds = count + 1, seconds + min(first_go, inside[0][1]) - a
     print(f"lab programs started inside an alone turn: {count}, {seconds:.1f} s of the turns before their first call")
+
+
+def intervals_minus(spans, cuts):
+    """The parts of the (merged) spans that no cut covers."""
+    out = []
+    for a, b in spans:
+        cur = a
+        for c, d in cuts:
+            if d <= cur or c >= b:
+                continue
+            if c > cur:
+                out.append((cur, c))
+            cur = max(cur, d)
+        if cur < b:
+            out.append((cur, b))
+    return out
+
+
+def drain_holder(what):
+    if what.startswith("compute-sanitizer racecheck"):
+        return "a racecheck run"
+    if what.startswith("compute-sanitizer memcheck"):
+        return "a memcheck run"
+    if what.startswith("compute-sanitizer"):
+        return "another sanitizer run"
+    if kind(what) == "lab programs (correctness, timed)":
+        return "a lab program (correctness or timed)"
+    return None
+
+
+def drains(rows):
+    """Each stretch in which an alone turn waited and none was held, by the run whose end ended it (none:
+    a timed program getting ready, whose preparing turn ends at its gate, not at its end)."""
+    held = merged([(a, b) for a, b, w in rows if "GPU turn alone: held" in w])
+    waiting = merged([(a, b) for a, b, w in rows if "GPU turn alone: waiting" in w])
+    stretches = [(a, b) for a, b in intervals_minus(waiting, held) if b - a > 0.005]
+    runs = [(a, b, h) for a, b, w in rows if (h := drain_holder(w))]
+    seconds, count, lengths = collections.defaultdict(float), collections.Counter(), collections.defaultdict(list)
+    for a, b in stretches:
+        ending = [r for r in runs if r[0] < b and b - 0.03 <= r[1] <= b + 0.05]
+        holder = max(ending, key=lambda r: r[1]) if ending else None
+        name = holder[2] if holder else "no run's end (a timed program getting ready)"
+        seconds[name] += b - a
+        count[name] += 1
+        if holder:
+            lengths[name].append(holder[1] - holder[0])
+    if not stretches:
+        return
+    each = sorted(b - a for a, b in stretches)
+    print(f"what the drains waited for ({len(stretches)} stretches, {sum(each):.1f} s, each {each[len(each) // 2]:.2f} s "
+          f"in the median, up to {each[-1]:.2f} s; the run whose end ended each):")
+    for name, s in sorted(seconds.items(), key=lambda kv: -kv[1]):
+        n = lengths[name]
+        runs_said = f", those runs {sorted(n)[len(n) // 2]:.2f} s in the median, up to {max(n):.2f} s" if n else ""
+        print(f"  {name}: {s:.1f} s over {count[name]} drains{runs_said}")
 
 
 if __name__ == "__main__":
