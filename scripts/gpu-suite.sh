@@ -456,12 +456,20 @@ part_grade() {
   # Each line with the second it came (a call cut at its limit still shows the pace).
   # GRADE_TIMELINE=1: every process, phase and GPU turn of the grading on one time line (logs.tar.gz).
   [ "${GRADE_TIMELINE:-0}" = 1 ] && export HPCLAB_TIMELINE="$LOGS/timeline-class.txt"
+  # With it, the CPUs' use every 2 s (vmstat: user, system, idle, waiting %): whether a stretch is the CPUs' or the GPU's.
+  local vmstat_pid=""
+  if [ "${GRADE_TIMELINE:-0}" = 1 ] && command -v vmstat >/dev/null; then
+    vmstat -n 2 > "$LOGS/vmstat-class.txt" 2>&1 & vmstat_pid=$!
+  fi
   # GRADE_JOBS: compiles at once (grade's --jobs; default the CPU cores). A class's first 100 s graded 46 files,
   # 300 to 400 s 142 (call 12d, docs/results/class-time-h200.txt): the compiles take the CPUs at the start.
   timeout -s INT "${GRADE_TIMEOUT:-3600}" "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 $GRADE_SIZES ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} ${GRADE_JOBS:+--jobs "$GRADE_JOBS"} 2>&1 \
     | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"
   rc=${PIPESTATUS[0]}
   unset HPCLAB_TIMELINE
+  [ -z "$vmstat_pid" ] || { kill "$vmstat_pid"; awk 'NR > 3 {n++; us += $13; sy += $14; id += $15}  # line 3: since boot
+    END {if (n) printf "the CPUs over the class (vmstat, %d samples of 2 s): user %.0f%%, system %.0f%%, idle %.0f%%\n", n, us/n, sy/n, id/n}' \
+    "$LOGS/vmstat-class.txt" | tee -a "$summary"; }
   say "class: exit $rc, $(( $(date +%s) - t0 )) s wall"
   tar -C "$LOGS/graded" -czf "$OUT/graded.tar.gz" results verdicts.csv gradebook.csv 2>/dev/null
   grep -E "^[0-9]+ (Found|Course seed|Graded|The GPU|  [a-z])" "$LOGS/grade-class.txt" | cut -d' ' -f2- | tee -a "$summary"
