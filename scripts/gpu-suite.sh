@@ -462,7 +462,7 @@ part_grade() {
     vmstat -n 2 > "$LOGS/vmstat-class.txt" 2>&1 & vmstat_pid=$!
   fi
   # GRADE_JOBS: compiles at once (grade's --jobs; default the CPU cores). A class's first 100 s graded 46 files,
-  # 300 to 400 s 142 (call 12d, docs/results/class-time-h200.txt): the compiles take the CPUs at the start.
+  # 300 to 400 s 142 (call 12d, docs/results/class-time-h200.txt), with the compiles at the start.
   timeout -s INT "${GRADE_TIMEOUT:-3600}" "$hpclab" grade "$class" --out "$LOGS/graded" --seed 5 $GRADE_SIZES ${GRADE_CHECKS_AT_ONCE:+--checks-at-once "$GRADE_CHECKS_AT_ONCE"} ${GRADE_JOBS:+--jobs "$GRADE_JOBS"} 2>&1 \
     | while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done | tee "$OUT/grade-class.txt" > "$LOGS/grade-class.txt"
   rc=${PIPESTATUS[0]}
