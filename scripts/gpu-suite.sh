@@ -262,6 +262,12 @@ part_brokentimes() {
     lab=$(basename "$(dirname "$f")")
     [ -z "${BROKEN_LABS:-}" ] || [[ " $BROKEN_LABS " == *" $lab "* ]] || continue  # BROKEN_LABS="matmul stencil": those alone
     in_labs "$lab" || continue
+    # A mistake that shows only at a big size ("// sizes: big"): a plain check passes it, and its test
+    # (tests/broken_tests.cmake.in) checks it with --big, which is slow by nature: said, not timed.
+    if grep -qE '^// sizes: big *$' "$f"; then
+      say "$(printf '%-10s %-28s not timed: its mistake shows only at a big size (its test checks with --big)' "$lab" "$(basename "$f" .cu)")"
+      continue
+    fi
     t0=$(date +%s.%N)
     log="$LOGS/brokentime-$lab-$(basename "$f" .cu).txt"
     "$hpclab" check "$lab" --file "$f" > "$log" 2>&1; rc=$?
