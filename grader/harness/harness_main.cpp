@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -72,20 +73,30 @@ Arguments read_arguments(int argc, char** argv)
     return args;
 }
 
+// One byte from `fd`, or nothing (its end of file, or an error).
+std::optional<char> read_byte(int fd)
+{
+    char byte = 0;
+    ssize_t n;
+    do n = read(fd, &byte, 1);
+    while (n < 0 && errno == EINTR);
+    if (n != 1) return std::nullopt;
+    return byte;
+}
+
 // With a gate (hpclab's gate.h): say "ready", then wait for "go". No "go"
 // (hpclab closed the gate: no calls are needed) ends the program here. Both
 // pipes stay open: say_finished() writes into the ready pipe once more, and
-// the go pipe's end of file is the leave to end (wait_for_leave).
-void wait_at_gate(int go_fd, int ready_fd)
+// the go pipe's end of file is the leave to end (wait_for_leave). True when
+// the go said the program is its turn's last (Gate::go): it may end on the
+// timed CPUs.
+bool wait_at_gate(int go_fd, int ready_fd)
 {
-    if (go_fd < 0 || ready_fd < 0) return;
+    if (go_fd < 0 || ready_fd < 0) return false;
     const char ready = 'r';
-    const bool told = write(ready_fd, &ready, 1) == 1;
-    char go = 0;
-    ssize_t n;
-    do n = told ? read(go_fd, &go, 1) : 0;
-    while (n < 0 && errno == EINTR);
-    if (n != 1) std::_Exit(wire::kExitOk);
+    const std::optional<char> go = write(ready_fd, &ready, 1) == 1 ? read_byte(go_fd) : std::nullopt;
+    if (!go) std::_Exit(wire::kExitOk);
+    return *go == 'G';
 }
 
 // With an open gate: the GPU is opened once hpclab says so (one byte); the
@@ -94,26 +105,22 @@ void wait_at_gate(int go_fd, int ready_fd)
 void wait_to_open(int open_fd)
 {
     if (open_fd < 0) return;
-    char byte = 0;
-    ssize_t n;
-    do n = read(open_fd, &byte, 1);
-    while (n < 0 && errno == EINTR);
+    const bool told = read_byte(open_fd).has_value();
     close(open_fd);
-    if (n != 1) std::_Exit(wire::kExitOk);
+    if (!told) std::_Exit(wire::kExitOk);
 }
 
 // Until hpclab closes the go pipe (Gate::let_end), or dies.
 void wait_for_leave(int go_fd)
 {
-    char byte;
-    ssize_t n;
-    do n = read(go_fd, &byte, 1);
-    while (n > 0 || (n < 0 && errno == EINTR));
+    while (read_byte(go_fd)) {
+    }
 }
 
 // A gated program's calls are over and its outputs written back: it leaves
-// the timed CPUs for `cpus` (every thread of it: the CUDA driver's too),
-// then says "finished" on the gate's ready pipe. hpclab lets the next timed
+// the timed CPUs for `cpus` (every thread of it: the CUDA driver's too;
+// none: it keeps them, as its turn's last program does), then says
+// "finished" on the gate's ready pipe. hpclab lets the next timed
 // program of its turn start then, while this one ends off its CPU (a
 // program's end, the CUDA context's teardown, took 30..190 ms of an
 // aos_soa check's alone turn on an H200: docs/results/exit-cost-h200.txt).
@@ -252,6 +259,7 @@ int main(int argc, char** argv)
     // and runs again, each in a fresh process, any that did not finish.
     StepTimes steps;
     bool ends_after_turn = false;  // it waits for leave to end (say_finished)
+    bool last_of_turn = false;     // its turn's last program: it ends on the timed CPUs (Gate::go)
     for (std::size_t e = 0; e < args.exchange_fds.size(); ++e) {
         const bool last = e + 1 == args.exchange_fds.size();
         harness::LabProgram program(args.exchange_fds[e]);
@@ -278,7 +286,7 @@ int main(int argc, char** argv)
         program.start_trace();
         steps.step("trace");
 
-        if (e == 0) wait_at_gate(args.gate_go, args.gate_ready);
+        if (e == 0) last_of_turn = wait_at_gate(args.gate_go, args.gate_ready);
         steps.step("gate");
         program.warm_up();
         program.run_calls();
@@ -292,7 +300,7 @@ int main(int argc, char** argv)
         steps.step("release");
         steps.print(e);
     }
-    say_finished(args.gate_ready, args.cpus_after_calls);
+    say_finished(args.gate_ready, last_of_turn ? std::vector<int> {} : args.cpus_after_calls);
     if (args.gate_go >= 0) {
         if (ends_after_turn) wait_for_leave(args.gate_go);
         close(args.gate_go);

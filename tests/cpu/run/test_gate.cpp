@@ -341,3 +341,23 @@ TEST_CASE("gate: a program that waits for leave after its finished word ends onl
     CHECK(r.exit_code == 0);
     CHECK(r.out == "left\n");
 }
+
+TEST_CASE("gate: a go says whether the program is its turn's last")
+{
+    // The harness reads "G" as: no timed program follows, end on the timed CPUs (harness_main.cpp).
+    for (const bool last : {false, true}) {
+        Gate gate;
+        const std::string go = std::to_string(gate.child_go_fd()), ready = std::to_string(gate.child_ready_fd());
+        ProcessSpec spec;
+        spec.argv = {"/bin/sh", "-c", "printf r >&" + ready + "; exec " + ready + ">&-; head -c1 <&" + go};
+        spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
+        spec.wall_limit_s = 10;
+        spec.after_start = [&gate] { gate.program_started(); };
+        spec.held = gate.held();
+        auto run = std::async(std::launch::async, [spec] { return run_process(spec); });
+        REQUIRE(gate.wait_ready(10));
+        gate.go(last);
+        gate.let_end();
+        CHECK(run.get().out == (last ? "G" : "g"));
+    }
+}
