@@ -17,19 +17,35 @@ using hpclab::test::lab_of;
 
 namespace {
 
-// Says ready, then prints "went" only when a byte arrives on the go descriptor.
-std::future<ProcessResult> start_behind(Gate& gate, double wall_limit_s, const std::string& before_ready = "")
+// The gate's descriptors as the program sees them, for a shell script.
+struct GateFds {
+    std::string go, ready;
+    explicit GateFds(const Gate& gate)
+        : go(std::to_string(gate.child_go_fd())), ready(std::to_string(gate.child_ready_fd()))
+    {
+    }
+};
+
+// A shell script standing in for the program behind `gate`.
+std::future<ProcessResult> start_script(Gate& gate, const std::string& script, double wall_limit_s)
 {
-    const std::string go = std::to_string(gate.child_go_fd()), ready = std::to_string(gate.child_ready_fd());
     ProcessSpec spec;
-    spec.argv = {"/bin/sh", "-c",
-                 before_ready + "printf r >&" + ready + "; exec " + ready + ">&-; " +
-                     "if [ -n \"$(head -c1 <&" + go + ")\" ]; then echo went; else echo closed; fi"};
+    spec.argv = {"/bin/sh", "-c", script};
     spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
     spec.wall_limit_s = wall_limit_s;
     spec.after_start = [&gate] { gate.program_started(); };
     spec.held = gate.held();
     return std::async(std::launch::async, [spec] { return run_process(spec); });
+}
+
+// Says ready, then prints "went" only when a byte arrives on the go descriptor.
+std::future<ProcessResult> start_behind(Gate& gate, double wall_limit_s, const std::string& before_ready = "")
+{
+    const GateFds fd(gate);
+    return start_script(gate,
+                        before_ready + "printf r >&" + fd.ready + "; exec " + fd.ready + ">&-; " +
+                            "if [ -n \"$(head -c1 <&" + fd.go + ")\" ]; then echo went; else echo closed; fi",
+                        wall_limit_s);
 }
 
 // A vecadd3 run of a program that is not there: starting it would be could_not_start.
@@ -277,16 +293,11 @@ namespace {
 // harness says "f" once its calls are over) and lingers `linger` seconds.
 std::future<ProcessResult> start_finishing(Gate& gate, const std::string& after, const std::string& linger)
 {
-    const std::string go = std::to_string(gate.child_go_fd()), ready = std::to_string(gate.child_ready_fd());
-    ProcessSpec spec;
-    spec.argv = {"/bin/sh", "-c",
-                 "printf r >&" + ready + "; head -c1 <&" + go + " >/dev/null; printf '" + after + "' >&" + ready +
-                     "; exec " + ready + ">&-; sleep " + linger};
-    spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
-    spec.wall_limit_s = 20;
-    spec.after_start = [&gate] { gate.program_started(); };
-    spec.held = gate.held();
-    return std::async(std::launch::async, [spec] { return run_process(spec); });
+    const GateFds fd(gate);
+    return start_script(gate,
+                        "printf r >&" + fd.ready + "; head -c1 <&" + fd.go + " >/dev/null; printf '" + after + "' >&" +
+                            fd.ready + "; exec " + fd.ready + ">&-; sleep " + linger,
+                        20);
 }
 
 }  // namespace
@@ -318,16 +329,11 @@ TEST_CASE("gate: a program that waits for leave after its finished word ends onl
     // The harness's way with host memory from the lab's own allocator: it
     // says "f", then reads the go pipe to its end (harness_main.cpp).
     Gate gate;
-    const std::string go = std::to_string(gate.child_go_fd()), ready = std::to_string(gate.child_ready_fd());
-    ProcessSpec spec;
-    spec.argv = {"/bin/sh", "-c",
-                 "printf r >&" + ready + "; head -c1 <&" + go + " >/dev/null; printf f >&" + ready + "; exec " +
-                     ready + ">&-; cat <&" + go + " >/dev/null; echo left"};
-    spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
-    spec.wall_limit_s = 0.5;
-    spec.after_start = [&gate] { gate.program_started(); };
-    spec.held = gate.held();
-    auto run = std::async(std::launch::async, [spec] { return run_process(spec); });
+    const GateFds fd(gate);
+    auto run = start_script(gate,
+                            "printf r >&" + fd.ready + "; head -c1 <&" + fd.go + " >/dev/null; printf f >&" + fd.ready +
+                                "; exec " + fd.ready + ">&-; cat <&" + fd.go + " >/dev/null; echo left",
+                            0.5);
     REQUIRE(gate.wait_ready(10));
     gate.go();
     REQUIRE(gate.wait_finished(10));
@@ -347,14 +353,8 @@ TEST_CASE("gate: a go says whether the program is its turn's last")
     // The harness reads "G" as: no timed program follows, end on the timed CPUs (harness_main.cpp).
     for (const bool last : {false, true}) {
         Gate gate;
-        const std::string go = std::to_string(gate.child_go_fd()), ready = std::to_string(gate.child_ready_fd());
-        ProcessSpec spec;
-        spec.argv = {"/bin/sh", "-c", "printf r >&" + ready + "; exec " + ready + ">&-; head -c1 <&" + go};
-        spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
-        spec.wall_limit_s = 10;
-        spec.after_start = [&gate] { gate.program_started(); };
-        spec.held = gate.held();
-        auto run = std::async(std::launch::async, [spec] { return run_process(spec); });
+        const GateFds fd(gate);
+        auto run = start_script(gate, "printf r >&" + fd.ready + "; exec " + fd.ready + ">&-; head -c1 <&" + fd.go, 10);
         REQUIRE(gate.wait_ready(10));
         gate.go(last);
         gate.let_end();
