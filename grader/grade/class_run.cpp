@@ -6,11 +6,7 @@
 
 #include <fmt/format.h>
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <future>
@@ -137,32 +133,6 @@ std::vector<std::size_t> start_order(const std::vector<int>& cost, std::size_t w
     return order;
 }
 
-// The compiles' priority below the checks' (a nice value, inherited by the
-// compilers each compile thread starts): a check's runs, its sanitizer runs
-// and its judging keep the GPU busy, and a compile only has to stay ahead of
-// the checks (when it is not, the checks waiting for it leave it the CPUs).
-// At the same priority, sixteen compiles took some 13 of a 16-CPU machine's
-// CPUs for the first 139 s of a 40 x 14 class, the stretch in which it
-// graded 46 files by 100 s, against 1.55 a second after
-// (docs/results/class-time-h200.txt, call 12d).
-constexpr int kCompileNice = 10;
-
-// The calling thread's nice value (a Linux thread has its own; the threads
-// and processes it starts inherit it).
-int thread_nice()
-{
-    errno = 0;
-    const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
-    return errno ? 0 : nice;
-}
-
-// This thread, and what it starts, at `nice`: a hint, where it cannot be set
-// the compile runs at the checks' priority.
-void set_thread_nice(int nice)
-{
-    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), std::min(nice, 19));
-}
-
 // Whether the GPU's health is checked (and its results wait to be covered).
 bool watched(const GpuInfo& gpu, const ClassRunOptions& o) { return gpu.present && !o.gpu_service_dir.empty(); }
 
@@ -176,14 +146,12 @@ public:
         : compiled_(jobs.size())
     {
         for (auto& p : compiled_) built_.push_back(p.get_future().share());
-        const int compile_nice = thread_nice() + kCompileNice;
-        thread_ = std::thread([&, order, compile_nice] {
+        thread_ = std::thread([&, order] {
             const auto t0 = Clock::now();
             Progress progress(o, ClassProgress::Phase::compiling, static_cast<int>(jobs.size()), progress_mutex);
             std::vector<std::function<int()>> builds;
             for (std::size_t j : order)
                 builds.push_back([&, j] {
-                    set_thread_nice(compile_nice);
                     bool ok = false;
                     try {
                         ok = steps.build(jobs[j]);

@@ -10,11 +10,7 @@
 
 #include <doctest/doctest.h>
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <set>
@@ -281,56 +277,4 @@ TEST_CASE("grade scheduler: a wave is sixteen times the checks at once unless to
     };
     CHECK(waves_for(32) == 1);
     CHECK(waves_for(33) == 2);
-}
-
-// The nice value of the calling thread (Linux: each thread has its own).
-int nice_here()
-{
-    return getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
-}
-
-// The nice value of a process the calling thread starts (its /proc stat's 19th field).
-int child_nice()
-{
-    FILE* f = popen("cut -d' ' -f19 /proc/self/stat", "r");
-    if (!f) return -100;
-    int n = -100;
-    if (std::fscanf(f, "%d", &n) != 1) n = -100;
-    pclose(f);
-    return n;
-}
-
-TEST_CASE("grade scheduler: the files compile below the checks' priority, in what the compiles start too")
-{
-    StandInClass c(4);
-    StandIns stand_ins;
-    ClassSteps steps = stand_ins.steps();
-    std::mutex mutex;
-    std::vector<int> compile_nice, compiler_nice, check_nice;
-    steps.build = [&](const GradeJob&) {
-        // A compiler's process inherits the thread's value: a child reads its own.
-        const int child = child_nice();
-        std::lock_guard lock(mutex);
-        compile_nice.push_back(nice_here());
-        compiler_nice.push_back(child);
-        return true;
-    };
-    const auto check = steps.check;
-    steps.check = [&](const GradeJob& job, const GpuInfo& gpu, GpuTurns* turns) {
-        {
-            std::lock_guard lock(mutex);
-            check_nice.push_back(nice_here());
-        }
-        return check(job, gpu, turns);
-    };
-    const GradeFolder out(c.dir.path() / "out");
-    ClassRunOptions o {.compile_jobs = 2, .checks_at_once = 2, .gpu_service_dir = c.dir.path() / "gpus", .steps = steps};
-    const int before = nice_here();
-    CHECK(grade_jobs({}, stand_in_gpu(0), c.jobs, out, o).checked == 4);
-    REQUIRE(compile_nice.size() == 4);
-    REQUIRE(check_nice.size() == 4);
-    for (int n : check_nice) CHECK(n == before);
-    for (int n : compile_nice) CHECK(n == std::min(19, before + 10));
-    for (int n : compiler_nice) CHECK(n == std::min(19, before + 10));
-    CHECK(nice_here() == before);  // the caller's own is left as it was
 }
