@@ -241,11 +241,11 @@ struct TimingPhase::PreparedProgram {
     // written back (gate.h, wait_finished): its end then goes on off the
     // timed CPUs, beside the next program's calls, or waits for let_end
     // (run_in_turn).
-    void run_calls(double within_s, bool to_its_end = true, bool last_of_turn = false)
+    void run_calls(double within_s, bool to_its_end = true)
     {
         ran = true;
         gate->want();
-        if (gate->wait_ready(within_s)) gate->go(last_of_turn);
+        if (gate->wait_ready(within_s)) gate->go();
         else gate->close();
         if (!to_its_end && gate->opened() && gate->wait_finished(within_s)) return;
         gate->let_end();
@@ -290,19 +290,14 @@ namespace {
 // judged as soon as it has ended, beside the others' ends (no timed call
 // is left in the turn; a streams program's end, its pinned memory given
 // back, is 0.13 s, and three of them come one after the other). The turn
-// ends once every program has ended; its last program ends on the timed
-// CPUs, which nothing needs until then: in a class the other CPUs are busy
-// with the other checks, and the turns' tails (the last call done to the
-// turn's end) were 78 of their 151 s (call 13a,
-// docs/results/class-time-h200.txt), its ends 2-3 times one alone.
+// ends once every program has ended.
 template <class Program> void run_in_turn(const std::vector<Program*>& programs, double within_s)
 {
     // HPCLAB_PROFILE=ends: every end inside the turn, one after the other
     // (as before 2026-11-30), to measure what the overlap costs the timings
     // (scripts/timing-spread.sh).
     const bool one_at_a_time = profile_asked("ends");
-    for (std::size_t i = 0; i < programs.size(); ++i)
-        programs[i]->run_calls(within_s, one_at_a_time, i + 1 == programs.size());
+    for (Program* p : programs) p->run_calls(within_s, one_at_a_time);
     for (Program* p : programs) p->gate->let_end();
     for (Program* p : programs) p->judge->set();
     for (Program* p : programs) p->end->wait();

@@ -87,16 +87,13 @@ std::optional<char> read_byte(int fd)
 // With a gate (hpclab's gate.h): say "ready", then wait for "go". No "go"
 // (hpclab closed the gate: no calls are needed) ends the program here. Both
 // pipes stay open: say_finished() writes into the ready pipe once more, and
-// the go pipe's end of file is the leave to end (wait_for_leave). True when
-// the go said the program is its turn's last (Gate::go): it may end on the
-// timed CPUs.
-bool wait_at_gate(int go_fd, int ready_fd)
+// the go pipe's end of file is the leave to end (wait_for_leave).
+void wait_at_gate(int go_fd, int ready_fd)
 {
-    if (go_fd < 0 || ready_fd < 0) return false;
+    if (go_fd < 0 || ready_fd < 0) return;
     const char ready = 'r';
-    const std::optional<char> go = write(ready_fd, &ready, 1) == 1 ? read_byte(go_fd) : std::nullopt;
-    if (!go) std::_Exit(wire::kExitOk);
-    return *go == 'G';
+    const bool told = write(ready_fd, &ready, 1) == 1;
+    if (!told || !read_byte(go_fd)) std::_Exit(wire::kExitOk);
 }
 
 // With an open gate: the GPU is opened once hpclab says so (one byte); the
@@ -118,9 +115,8 @@ void wait_for_leave(int go_fd)
 }
 
 // A gated program's calls are over and its outputs written back: it leaves
-// the timed CPUs for `cpus` (every thread of it: the CUDA driver's too;
-// none: it keeps them, as its turn's last program does), then says
-// "finished" on the gate's ready pipe. hpclab lets the next timed
+// the timed CPUs for `cpus` (every thread of it: the CUDA driver's too),
+// then says "finished" on the gate's ready pipe. hpclab lets the next timed
 // program of its turn start then, while this one ends off its CPU (a
 // program's end, the CUDA context's teardown, took 30..190 ms of an
 // aos_soa check's alone turn on an H200: docs/results/exit-cost-h200.txt).
@@ -259,7 +255,6 @@ int main(int argc, char** argv)
     // and runs again, each in a fresh process, any that did not finish.
     StepTimes steps;
     bool ends_after_turn = false;  // it waits for leave to end (say_finished)
-    bool last_of_turn = false;     // its turn's last program: it ends on the timed CPUs (Gate::go)
     for (std::size_t e = 0; e < args.exchange_fds.size(); ++e) {
         const bool last = e + 1 == args.exchange_fds.size();
         harness::LabProgram program(args.exchange_fds[e]);
@@ -286,7 +281,7 @@ int main(int argc, char** argv)
         program.start_trace();
         steps.step("trace");
 
-        if (e == 0) last_of_turn = wait_at_gate(args.gate_go, args.gate_ready);
+        if (e == 0) wait_at_gate(args.gate_go, args.gate_ready);
         steps.step("gate");
         program.warm_up();
         program.run_calls();
@@ -300,7 +295,7 @@ int main(int argc, char** argv)
         steps.step("release");
         steps.print(e);
     }
-    say_finished(args.gate_ready, last_of_turn ? std::vector<int> {} : args.cpus_after_calls);
+    say_finished(args.gate_ready, args.cpus_after_calls);
     if (args.gate_go >= 0) {
         if (ends_after_turn) wait_for_leave(args.gate_go);
         close(args.gate_go);

@@ -125,14 +125,14 @@ bool Gate::ended_unready()
     return ready_ == 0;
 }
 
-void Gate::go(bool last_of_turn)
+void Gate::go()
 {
     // A program that ended meanwhile must not take hpclab down with SIGPIPE:
     // the write then fails with EPIPE, and the run reports how it ended.
     signal(SIGPIPE, SIG_IGN);
     opened_ = true;
     held_ = false;
-    const char byte = last_of_turn ? 'G' : 'g';
+    const char byte = 'g';
     // The pipe stays open: its end of file is the leave to end (let_end).
     if (go_w_ >= 0) (void)!write(go_w_, &byte, 1);
 }

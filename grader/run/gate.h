@@ -48,12 +48,7 @@ public:
     // within `timeout_s` (false; the caller then closes the gate). Several
     // threads may wait: one reads the answer, the others are given it.
     bool wait_ready(double timeout_s);
-    // Lets a ready program make its calls. `last_of_turn`: no timed program
-    // follows it in its turn, so it ends on the timed CPUs it ran on (idle
-    // until its end is over) instead of leaving them for the rest, which a
-    // class's checks keep busy: a turn waits for its last program's end
-    // (check/timing.cpp, run_in_turn).
-    void go(bool last_of_turn = false);
+    void go();     // lets a ready program make its calls
     void close();  // no calls: the program exits (also when never ready)
     bool opened() const { return opened_; }  // go() was called
     // The caller wants the program's calls now (it times them): from here a

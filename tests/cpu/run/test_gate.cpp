@@ -347,17 +347,3 @@ TEST_CASE("gate: a program that waits for leave after its finished word ends onl
     CHECK(r.exit_code == 0);
     CHECK(r.out == "left\n");
 }
-
-TEST_CASE("gate: a go says whether the program is its turn's last")
-{
-    // The harness reads "G" as: no timed program follows, end on the timed CPUs (harness_main.cpp).
-    for (const bool last : {false, true}) {
-        Gate gate;
-        const GateFds fd(gate);
-        auto run = start_script(gate, "printf r >&" + fd.ready + "; exec " + fd.ready + ">&-; head -c1 <&" + fd.go, 10);
-        REQUIRE(gate.wait_ready(10));
-        gate.go(last);
-        gate.let_end();
-        CHECK(run.get().out == (last ? "G" : "g"));
-    }
-}
