@@ -106,18 +106,22 @@ def turn_tails(rows):
     """Each held alone turn from its last timed call done to its end: its programs ending."""
     held = sorted((a, b) for a, b, w in rows if "GPU turn alone: held" in w)
     waiting = [(a, b) for a, b, w in rows if "GPU turn alone: waiting" in w]
-    calls = sorted((a, b) for a, b, w in rows if re.match(r"\d+ timed calls", w))
-    tails, unwaited = [], []
+    calls = sorted((a, b, m.group(1)) for a, b, w in rows if (m := re.match(r"\d+ timed calls .* of (\w+)/", w)))
+    tails, unwaited, by_lab = [], [], collections.defaultdict(list)
     for a, b in held:
-        done = [y for x, y in calls if a <= x <= b]
-        if not done or max(done) > b:
+        done = [(y, lab) for x, y, lab in calls if a <= x <= b]
+        if not done or max(done)[0] > b:
             continue
-        tails.append(b - max(done))
-        if not any(x <= max(done) < y for x, y in waiting):
-            unwaited.append(b - max(done))
+        last, lab = max(done)
+        tails.append(b - last)
+        by_lab[lab].append(b - last)  # the lab of the turn's last timed program
+        if not any(x <= last < y for x, y in waiting):
+            unwaited.append(b - last)
     if tails:
         print(f"the alone turns' tails (last call done to the turn's end): {sum(tails):.1f} s over {len(tails)} "
               f"turns; {sum(unwaited):.1f} s over {len(unwaited)} of them while no other alone turn waited")
+        medians = ", ".join(f"{lab} {sorted(v)[len(v) // 2]:.3f}" for lab, v in sorted(by_lab.items()))
+        print(f"  by the lab of the turn's last timed program, the median tail in s: {medians}")
 
 
 def started_in_turns(rows):
