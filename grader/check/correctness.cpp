@@ -295,9 +295,9 @@ private:
     std::atomic<bool> under_way_told_ {false};
 };
 
-// A plain run whose finding the GPU's other work could have made
-// (bent_by_load) runs once more in a program of its own, with the GPU alone:
-// its report stands in for the first.
+// A plain run whose finding the machine's other work could have made
+// (bent_by_load) runs once more in a program of its own, with the GPU alone
+// (run_recipe.h, confirming_run): its report stands in for the first.
 void confirm_alone(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan,
                    std::vector<std::optional<RunReport>>& reports)
 {
@@ -305,7 +305,7 @@ void confirm_alone(const CorrectnessRuns& runs, const std::vector<PlannedRun>& p
         const PlannedRun& p = plan[j];
         if (p.sanitizer() || !reports[j] || !bent_by_load(*runs.tasks[p.task], p.size.params, *reports[j])) continue;
         const double since = timeline_clock();
-        RunRequest req = planned_request(runs, p, nullptr);
+        RunRequest req = confirming_run(planned_request(runs, p, nullptr));
         reports[j] = while_program_runs(runs.turns, true, req, [&] { return run_task(req); });
         timeline_note(since, "a finding other programs on the GPU could have made: its run again, the GPU alone");
     }

@@ -95,11 +95,12 @@ RunRequest run_request(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& t
 namespace {
 
 // `r`, or where another program's work could have made its finding
-// (evidence.h, bent_by_load) the same request again with the GPU alone.
+// (evidence.h, bent_by_load) the same request again with the GPU alone
+// (run_recipe.h, confirming_run).
 RunReport unless_bent(GpuTurns& turns, const TaskInfo& task, const Params& params, const RunRequest& req, RunReport r)
 {
     if (!bent_by_load(task, params, r)) return r;
-    RunRequest again = req;
+    RunRequest again = confirming_run(req);
     return while_program_runs(&turns, true, again, [&] { return run_task(again); });
 }
 

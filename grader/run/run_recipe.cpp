@@ -132,6 +132,12 @@ RunRequest timed_run(const RunTarget& target, const TimedOptions& o)
     return req;
 }
 
+RunRequest confirming_run(RunRequest req)
+{
+    req.cpus = timing_cpus();
+    return req;
+}
+
 std::vector<std::pair<std::string, std::string>> cuda_env(const std::string& gpu_uuid, int max_connections)
 {
     std::vector<std::pair<std::string, std::string>> env = {

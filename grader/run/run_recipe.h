@@ -121,6 +121,14 @@ struct TimedOptions {
     bool measure_harness = false;
 };
 RunRequest timed_run(const RunTarget& target, const TimedOptions& options);
+// A plain run again, whose finding the machine's other work could have made
+// (check/evidence.h, bent_by_load): the caller holds the GPU alone for it,
+// and it runs on the timed CPUs, which no program uses while the GPU is held
+// alone. Whether a pipeline's copies run beside its kernels depends on how
+// soon the host queues them too: an honest breadth-first streams file (every
+// copy in, then every kernel) came out with none overlapped, run again with
+// the GPU alone, beside the README's other tests on an H200 (call 13c).
+RunRequest confirming_run(RunRequest request);
 
 // The CPUs the timed programs run on (empty: any).
 const std::vector<int>& timing_cpus();

@@ -110,6 +110,20 @@ TEST_CASE("run recipe: a timed run keeps to the timing CPUs, which nothing else 
     for (int c : timing_cpus()) CHECK(std::find(untimed_cpus().begin(), untimed_cpus().end(), c) == untimed_cpus().end());
 }
 
+TEST_CASE("run recipe: a run again to confirm a finding load could make is the same run on the timing CPUs")
+{
+    // The caller holds the GPU alone for it: no timed program uses those CPUs meanwhile.
+    const LabInfo& lab = lab_of("streams");
+    const RunTarget t {.lab = &lab, .task = lab.find_task("overlap"), .program = "/p", .params = {{"n", 1 << 22}}};
+    const RunRequest first = correctness_run(t);
+    CHECK(first.cpus.empty());  // a correctness run goes where hpclab's own threads go
+    const RunRequest again = confirming_run(first);
+    CHECK(again.cpus == timing_cpus());
+    CHECK(again.trace == first.trace);
+    CHECK(again.params == first.params);
+    CHECK(again.wall_limit_s == doctest::Approx(first.wall_limit_s));
+}
+
 TEST_CASE("run recipe: hpclab leaves the timing CPUs to the timed programs (in a child: this process keeps its CPUs)")
 {
     const std::vector<int> expected = untimed_cpus();  // empty where there are too few: nothing changes
