@@ -27,6 +27,39 @@ run_split() {  # $1 N, $2 mode: half the processes on GPU 0, half on GPU 1
   t1=$(date +%s.%N)
   awk -v a="$t0" -v b="$t1" -v n="$n" -v m="$mode" 'BEGIN{printf "N=%-3d mode=%d %-28s wall %6.2f s  %5.3f s per process\n", n, m, "split over GPUs 0 and 1", b-a, (b-a)/n}'
 }
+# ENDS=1: one program's end (mode 4, REPS times) beside N idle contexts of
+# other processes (mode 3), for each N of IDLE (default 0 4 8 16): its
+# cudaDeviceReset, and from its last line to its exit as this script saw it.
+# Whether a class's timed programs end slowly because of the contexts waiting
+# beside them (docs/results/class-time-h200.txt, call 13c).
+if [ "${ENDS:-0}" = 1 ]; then
+  CTX_COST="$bin" IDLE="${IDLE:-0 4 8 16}" REPS="${REPS:-5}" python3 - <<'PY'
+import os, statistics, subprocess, time
+binary, reps = os.environ["CTX_COST"], int(os.environ["REPS"])
+env = dict(os.environ, CUDA_DEVICE_MAX_CONNECTIONS="1")
+for n in map(int, os.environ["IDLE"].split()):
+    holders = [subprocess.Popen([binary, "3"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+               for _ in range(n)]
+    ready = sum(h.stdout.readline().strip() == "ready" for h in holders)
+    resets, exits = [], []
+    for _ in range(reps):
+        p = subprocess.Popen([binary, "4"], stdout=subprocess.PIPE, text=True, env=env)
+        out = p.stdout.read()
+        p.wait()
+        gone = time.monotonic() * 1e3
+        said = dict(line.rsplit(" ", 1) for line in out.splitlines() if " " in line)
+        if p.returncode == 0 and "reset" in said:
+            resets.append(float(said["reset"]))
+            exits.append(gone - float(said["exiting at"]))
+    for h in holders:
+        h.stdin.close()
+        h.wait()
+    med = lambda v: f"{statistics.median(v):7.1f}" if v else "      -"
+    print(f"idle contexts {n:3d} ({ready} ready): reset ms {med(resets)}, then to its exit ms {med(exits)} "
+          f"(median of {len(resets)})")
+PY
+  exit 0
+fi
 if [ "${CTX_GPUS:-1}" -ge 2 ]; then
   for mode in 1 2; do for n in 16 32 64; do
     run $n $mode CUDA_DEVICE_MAX_CONNECTIONS=1 CUDA_VISIBLE_DEVICES=0
