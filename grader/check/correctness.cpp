@@ -307,7 +307,8 @@ void confirm_alone(const CorrectnessRuns& runs, const std::vector<PlannedRun>& p
         const double since = timeline_clock();
         RunRequest req = confirming_run(planned_request(runs, p, nullptr));
         reports[j] = while_program_runs(runs.turns, true, req, [&] { return run_task(req); });
-        timeline_note(since, "a finding other programs on the GPU could have made: its run again, the GPU alone");
+        timeline_note(since, "a finding the machine's other work could have made: its run again, the GPU alone, "
+                             "on the timed CPUs");
     }
 }
 
