@@ -2,9 +2,10 @@
 // pace of a class's grading: see docs/instructors.md). Each process makes its
 // context, optionally allocates and copies, and exits; scripts/ctx-cost.sh
 // starts N of them together and times the lot. And (modes 3 and 4) whether a
-// context's end takes longer with other processes' idle contexts on the GPU,
-// as a class's timed programs wait at their gates with theirs made
-// (docs/results/class-time-h200.txt, call 13c).
+// context's end takes longer with other processes' idle contexts on the GPU:
+// in a class the timed programs' ends take two to three times one alone
+// (docs/results/class-time-h200.txt, calls 13a-13c), while other checks'
+// timed programs wait at their gates with their contexts made.
 //   ctx-cost <mode>   mode 0: cuInit only; 1: cudaFree(0); 2: + 64 MB malloc, memset, free
 //                     3: hold: a context and 256 MB, "ready" on stdout, idle until stdin ends
 //                     4: end: a context, 1 GiB on the device and 256 MB pinned on the host

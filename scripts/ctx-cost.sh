@@ -30,8 +30,8 @@ run_split() {  # $1 N, $2 mode: half the processes on GPU 0, half on GPU 1
 # ENDS=1: one program's end (mode 4, REPS times) beside N idle contexts of
 # other processes (mode 3), for each N of IDLE (default 0 4 8 16): its
 # cudaDeviceReset, and from its last line to its exit as this script saw it.
-# Whether a class's timed programs end slowly because of the contexts waiting
-# beside them (docs/results/class-time-h200.txt, call 13c).
+# Whether the contexts waiting beside them are one reason a class's timed
+# programs end slowly (docs/results/class-time-h200.txt, calls 13a-13c).
 if [ "${ENDS:-0}" = 1 ]; then
   CTX_COST="$bin" IDLE="${IDLE:-0 4 8 16}" REPS="${REPS:-5}" python3 - <<'PY'
 import os, statistics, subprocess, time

@@ -100,6 +100,14 @@ def timed_programs(rows):
               f"{sum(e) / len(e):9.3f}")
     print(f"{'all':14} {sum(map(len, calls.values())):6d} {sum(x for v in calls.values() for x, _ in v):8.1f} "
           f"{sum(y for v in calls.values() for _, y in v):8.1f} {sum(sum(v) for v in ends.values()):7.1f}")
+    # The ends while the files compiled and after: a class compiles its files beside the first checks
+    # (the last "nvcc -c": a wave's health check may build its canary later).
+    compiled = max((b for a, b, w in rows if w.startswith("nvcc -c")), default=0.0)
+    during = [b - a for a, b, w in rows if w.startswith("the end after its timed calls") and b <= compiled]
+    after = [b - a for a, b, w in rows if w.startswith("the end after its timed calls") and b > compiled]
+    if during and after:
+        print(f"the ends while the files compiled (to {compiled:.0f} s): {sum(during) / len(during):.3f} s each over "
+              f"{len(during)}; after: {sum(after) / len(after):.3f} s each over {len(after)}")
 
 
 def turn_tails(rows):
