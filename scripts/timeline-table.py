@@ -39,6 +39,11 @@ def merged(intervals):
     return out
 
 
+def median(values):
+    """The middle value (the upper of the two middle ones of an even count)."""
+    return sorted(values)[len(values) // 2]
+
+
 def covered(intervals):
     return sum(b - a for a, b in merged(intervals))
 
@@ -103,8 +108,9 @@ def timed_programs(rows):
     # The ends while the files compiled and after: a class compiles its files beside the first checks
     # (the last "nvcc -c": a wave's health check may build its canary later).
     compiled = max((b for a, b, w in rows if w.startswith("nvcc -c")), default=0.0)
-    during = [b - a for a, b, w in rows if w.startswith("the end after its timed calls") and b <= compiled]
-    after = [b - a for a, b, w in rows if w.startswith("the end after its timed calls") and b > compiled]
+    every_end = [(b, b - a) for a, b, w in rows if w.startswith("the end after its timed calls")]
+    during = [d for b, d in every_end if b <= compiled]
+    after = [d for b, d in every_end if b > compiled]
     if during and after:
         print(f"the ends while the files compiled (to {compiled:.0f} s): {sum(during) / len(during):.3f} s each over "
               f"{len(during)}; after: {sum(after) / len(after):.3f} s each over {len(after)}")
@@ -128,7 +134,7 @@ def turn_tails(rows):
     if tails:
         print(f"the alone turns' tails (last call done to the turn's end): {sum(tails):.1f} s over {len(tails)} "
               f"turns; {sum(unwaited):.1f} s over {len(unwaited)} of them while no other alone turn waited")
-        medians = ", ".join(f"{lab} {sorted(v)[len(v) // 2]:.3f}" for lab, v in sorted(by_lab.items()))
+        medians = ", ".join(f"{lab} {median(v):.3f}" for lab, v in sorted(by_lab.items()))
         print(f"  by the lab of the turn's last timed program, the median tail in s: {medians}")
 
 
@@ -196,11 +202,11 @@ def drains(rows):
     if not stretches:
         return
     each = sorted(b - a for a, b in stretches)
-    print(f"what the drains waited for ({len(stretches)} stretches, {sum(each):.1f} s, each {each[len(each) // 2]:.2f} s "
+    print(f"what the drains waited for ({len(stretches)} stretches, {sum(each):.1f} s, each {median(each):.2f} s "
           f"in the median, up to {each[-1]:.2f} s; the run whose end ended each):")
     for name, s in sorted(seconds.items(), key=lambda kv: -kv[1]):
         n = lengths[name]
-        runs_said = f", those runs {sorted(n)[len(n) // 2]:.2f} s in the median, up to {max(n):.2f} s" if n else ""
+        runs_said = f", those runs {median(n):.2f} s in the median, up to {max(n):.2f} s" if n else ""
         print(f"  {name}: {s:.1f} s over {count[name]} drains{runs_said}")
 
 
