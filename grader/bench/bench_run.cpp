@@ -2,7 +2,7 @@
 
 #include "bench/measure.h"
 #include "bench/metrics.h"
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 #include "course/exit_status.h"
 #include "util/rate_text.h"
 #include "util/text.h"
@@ -135,7 +135,7 @@ private:
                 RunRequest req =
                     bench_request(call, v, *built.program, copy_gb_per_s_ == 0, gpu_.memory_bytes);
                 // A shared turn on the GPU against every other hpclab
-                // (run/gpu_turns.h), a turn per run: a check's timed calls,
+                // (gpu/gpu_turns.h), a turn per run: a check's timed calls,
                 // which take the GPU alone, never run beside it. Not alone: a
                 // turn that also covers the making of the inputs on the host
                 // kept every other check off the GPU meanwhile (a test suite's

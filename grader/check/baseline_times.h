@@ -12,7 +12,7 @@
 #pragma once
 
 #include "course/lab_catalog.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/task_runner.h"
 
 #include <condition_variable>

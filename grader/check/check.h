@@ -10,12 +10,12 @@
 #pragma once
 
 #include "check/baseline_times.h"
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 #include "check/plan.h"
 #include "check/timing.h"
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/run_recipe.h"
 #include "run/sanitizer.h"
 #include "run/task_runner.h"

@@ -272,7 +272,7 @@ private:
         req.on_inputs_made = [this, k] { inputs_made(k); };
         req.on_gpu_opened = [this, k] { gpu_opened(k); };
         // A size past 2^31 bytes has the GPU alone (every hpclab on the machine,
-        // run/gpu_turns.h): eight checks' big sizes at once, in a grading,
+        // gpu/gpu_turns.h): eight checks' big sizes at once, in a grading,
         // would ask for more device and host memory than there is.
         RunReport r = while_program_runs(runs_.turns, p.size.big, req, [&] { return run_task(req); });
         if (log) r.tool_log = log->read();

@@ -6,9 +6,9 @@
 // failing size: its verdict is known there.
 #pragma once
 
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 #include "check/plan.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/task_runner.h"
 
 #include <filesystem>

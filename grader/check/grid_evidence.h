@@ -3,7 +3,7 @@
 //   "max_blocks_per_sm"): the lesson's grid fills the GPU once, a few blocks
 //   per multiprocessor, and each thread loops over the data; a grid that
 //   grows with n (one block per 1024 elements) is the classic mistake it
-//   catches. The multiprocessors are counted by hpclab (run/gpu_probe.h), not
+//   catches. The multiprocessors are counted by hpclab (gpu/gpu_probe.h), not
 //   by the student's program; the grid is the CUPTI record of each size's
 //   first call;
 // - one thread per element (lab.json's "one_thread_per", an upper bound),

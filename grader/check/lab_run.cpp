@@ -1,7 +1,7 @@
 #include "check/lab_run.h"
 
 #include "check/evidence.h"
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 #include "course/exit_status.h"
 #include "run/run_recipe.h"
 #include "util/shown_path.h"
@@ -109,7 +109,7 @@ RunReport unless_bent(GpuTurns& turns, const TaskInfo& task, const Params& param
 RunReport run_one(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& task, const fs::path& program,
                   const Params& params, const RunOptions& options)
 {
-    // A shared turn on the GPU while the program runs (run/gpu_turns.h):
+    // A shared turn on the GPU while the program runs (gpu/gpu_turns.h):
     // on a lab server, another student's check times its calls alone.
     RunRequest req = run_request(gpu, lab, task, program, params, options);
     GpuTurns turns(gpu.uuid);
@@ -153,7 +153,7 @@ bool run_selftest(const GpuInfo& gpu, const LabInfo& lab, const fs::path& progra
             if (!timed && !size.big) together.push_back(plan.back().request);
         }
     // Shared turns on the GPU with every other hpclab on this machine (a
-    // ctest run's other tests, a student's check; run/gpu_turns.h), each
+    // ctest run's other tests, a student's check; gpu/gpu_turns.h), each
     // while its program runs: a check's timed calls never run beside them.
     // The timed runs too: a selftest asserts nothing about speed (their
     // claims are judged against the calls hpclab saw, with a slack for a busy host, run/claims.cpp),

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "course/lab_catalog.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/task_runner.h"
 #include "run/toolchain.h"
 

@@ -2,8 +2,8 @@
 
 #include "course/program_output.h"
 #include "run/cgroup.h"
-#include "run/device_properties.h"
-#include "run/gpu_turns.h"
+#include "gpu/device_properties.h"
+#include "gpu/gpu_turns.h"
 #include "run/process.h"
 #include "run/run_recipe.h"
 #include "run/sandbox.h"

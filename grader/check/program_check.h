@@ -9,7 +9,7 @@
 
 #include "check/check.h"
 #include "check/program_judge.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/toolchain.h"
 
 #include <filesystem>

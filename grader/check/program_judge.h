@@ -1,6 +1,6 @@
 // The verdict on what a program lab's program printed (course/program_output.h),
 // from what hpclab observed itself: the GPU's properties as the driver gives
-// them to hpclab (run/device_properties.h), the kernel's times as hpclab's
+// them to hpclab (gpu/device_properties.h), the kernel's times as hpclab's
 // own timing program measured them, and what the student's object calls
 // (run/link_check.h object_calls). The program owns main, so nothing it
 // prints is believed for itself: a printed number passes only where it

@@ -9,10 +9,10 @@
 #pragma once
 
 #include "check/baseline_times.h"
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/task_runner.h"
 #include "run/toolchain.h"
 

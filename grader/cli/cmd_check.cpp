@@ -6,7 +6,7 @@
 #include "check/grade_record.h"
 #include "check/program_check.h"
 #include "program_lab_view.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/sandbox.h"
 #include "student/progress.h"
 #include "student/state_dir.h"
@@ -217,7 +217,7 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     }
     // The GPU's turns, with every other hpclab on this machine (another
     // student's check, a ctest run's other tests): the correctness runs
-    // share the GPU, the timing has it alone (run/gpu_turns.h).
+    // share the GPU, the timing has it alone (gpu/gpu_turns.h).
     std::optional<GpuTurns> turns;
     if (gpu.present) o.gpu_turns = &turns.emplace(gpu.uuid);
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);

@@ -3,7 +3,7 @@
 
 #include "grade/class_report.h"
 #include "grade/grade_class.h"
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 #include "util/escape.h"
 
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 
 #include "check/lab_run.h"
 #include "course/exit_status.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "course/lab_catalog.h"
 #include "run/toolchain.h"
 

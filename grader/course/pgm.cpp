@@ -1,5 +1,5 @@
 #include "course/pgm.h"
-#include "util/png.h"
+#include "course/png.h"
 #include "util/text_file.h"
 
 #include <fmt/format.h>

@@ -32,7 +32,7 @@ GrayImage parse_pgm(std::string_view bytes, std::string_view name);
 GrayImage read_pgm(const std::filesystem::path& path);
 void write_pgm(const std::filesystem::path& path, const GrayImage& image);
 
-// The image as a PNG file (util/png.h), for the docs: 8 bits a pixel up to
+// The image as a PNG file (course/png.h), for the docs: 8 bits a pixel up to
 // a maxval of 255, else 16, each gray level scaled to the full range
 // (white stays white whatever the maxval).
 std::string png_of(const GrayImage& image);

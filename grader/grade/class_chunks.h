@@ -11,7 +11,7 @@
 //   merging them as they end.
 #pragma once
 
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/process.h"
 
 #include <cstdint>

@@ -91,7 +91,7 @@ ClassSteps real_steps(const Toolchain& tc, const ClassRunOptions& o)
 }
 
 // A timed task's weight in runs: its timing takes the GPU alone
-// (run/gpu_turns.h) while the other checks of the wave wait for it. On
+// (gpu/gpu_turns.h) while the other checks of the wave wait for it. On
 // the H100 (8 at once) a timed task added about 5 s to a check (vecadd1
 // 10.7 s against hello 5.6 s: one task of five sizes each, vecadd1 timed),
 // a run about 0.15 s (vecadd2's five more runs than hello: 0.8 s).

@@ -2,7 +2,7 @@
 // the CPU cores (builds are cached by content, so the checks find them
 // done), and checked as soon as it is compiled, a bounded set of checks at
 // once sharing the GPU for their correctness runs and taking it alone for
-// their timing (run/gpu_turns.h). The checks go in waves; after each wave
+// their timing (gpu/gpu_turns.h). The checks go in waves; after each wave
 // the GPU must be clean (run/gpu_health.h); if not, it is taken out of
 // service, the wave's files are saved as grader errors and the grading
 // stops there (the files not checked yet wait for the next run). Several
@@ -21,7 +21,7 @@
 #include "intake/class_folder.h"
 #include "grade/grade_folder.h"
 #include "run/gpu_health.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/toolchain.h"
 
 #include <functional>

@@ -2,7 +2,7 @@
 
 #include "grade/lateness.h"
 #include "run/gpu_health.h"
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 #include "run/sandbox.h"
 #include "run/task_runner.h"
 #include "util/csv.h"

@@ -8,8 +8,8 @@
 // `hpclab grade`, or on another GPU.
 #pragma once
 
-#include "run/gpu_probe.h"
-#include "run/gpu_turns.h"
+#include "gpu/gpu_probe.h"
+#include "gpu/gpu_turns.h"
 #include "run/toolchain.h"
 
 #include <cstdint>

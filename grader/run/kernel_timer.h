@@ -5,7 +5,7 @@
 #pragma once
 
 #include "course/lab_catalog.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/toolchain.h"
 
 #include <optional>
@@ -30,7 +30,7 @@ struct KernelTiming {
 // `why`, when it does not build.
 std::optional<std::filesystem::path> build_kernel_timer(const Toolchain& tc, const LabInfo& lab, std::string& why);
 
-// Runs it on `gpu`. The caller holds the GPU alone meanwhile (run/gpu_turns.h).
+// Runs it on `gpu`. The caller holds the GPU alone meanwhile (gpu/gpu_turns.h).
 KernelTiming measure_lab_kernel(const std::filesystem::path& timer, const LabInfo& lab, const GpuInfo& gpu);
 
 }  // namespace hpclab

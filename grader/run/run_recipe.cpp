@@ -50,7 +50,7 @@ const std::vector<int>& allowed_cpus()
 // program ran every call up to 20% slower than another running the same
 // code; the core each ran on is one difference between them that hpclab
 // can remove. One pair for the whole machine, whatever its GPUs: a timed
-// phase has the machine alone (run/gpu_turns.h), so two timed programs
+// phase has the machine alone (gpu/gpu_turns.h), so two timed programs
 // never run at once, in this process or in another hpclab's.
 CpuSplit split_cpus(const std::vector<int>& allowed)
 {

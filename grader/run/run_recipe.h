@@ -96,7 +96,7 @@ struct RunTarget {
 inline constexpr double kHangAfterSeconds = 10;
 // The sanitizer's runs have 4 times a plain run's limit. In check that is
 // 40 s, not the lab's 60 s or more: a sanitizer run holds a shared turn on the GPU
-// (run/gpu_turns.h), so while one that never ends runs out its limit every
+// (gpu/gpu_turns.h), so while one that never ends runs out its limit every
 // other check's timed phase on the machine waits for it, and after it, by
 // the turns' fairness gate, every new run too (a class's grading, a test
 // run: tests/hostile/vecadd3/stall_under_sanitizer.cu).

@@ -1,6 +1,6 @@
 #include "run/sandbox.h"
 
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/process.h"
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 // before anything is built or run. No GPU is visible to these runs, so
 // they behave the same everywhere.
 #include "course/verdict.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "test_support.h"
 #include "util/parallel.h"
 #include "util/text_file.h"

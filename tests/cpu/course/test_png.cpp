@@ -1,10 +1,10 @@
-// PNG files for the docs (util/png.h, hpclab image): decoded here by a
+// PNG files for the docs (course/png.h, hpclab image): decoded here by a
 // reader of our own (chunks and their CRCs, the zlib stream's stored blocks
 // and its Adler-32, the rows' filter bytes), so that a picture the docs show
 // is checked pixel by pixel against the image it was made from.
 #include "course/image_task.h"
 #include "course/pgm.h"
-#include "util/png.h"
+#include "course/png.h"
 #include "util/text_file.h"
 #include "test_support.h"
 

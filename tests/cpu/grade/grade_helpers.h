@@ -3,7 +3,7 @@
 
 #include "intake/class_folder.h"
 #include "grade/class_run.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 
 #include <map>
 #include <string>

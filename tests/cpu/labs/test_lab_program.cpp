@@ -5,7 +5,7 @@
 #include "check/program_judge.h"
 #include "course/lab_catalog.h"
 #include "course/program_output.h"
-#include "run/device_properties.h"
+#include "gpu/device_properties.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

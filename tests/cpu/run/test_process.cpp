@@ -1,6 +1,6 @@
 // Running a child program: output captured and bounded, exit status and
 // signals told apart, the wall limit enforced, nothing left running.
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/process.h"
 
 #include <doctest/doctest.h>

@@ -3,7 +3,7 @@
 // and fill the disk. Where bubblewrap cannot make a sandbox (not installed,
 // no user namespaces), the sandbox's own tests say so and stop.
 #include "check/evidence.h"
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 #include "run/run_recipe.h"
 #include "run/sandbox.h"
 #include "test_support.h"

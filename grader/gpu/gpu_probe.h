@@ -54,7 +54,7 @@ std::vector<GpuInfo> probe_gpus();
 // any other is another user, and timings taken meanwhile are not reliable
 // (nor are timings taken when nobody can tell). Every GPU, not only the
 // check's: a program calling the driver on one GPU slows timed calls on
-// another (run/gpu_turns.h).
+// another (gpu/gpu_turns.h).
 std::optional<int> gpu_processes_now();
 // The same processes, each as "name (pid N)" (empty when none or NVML cannot tell).
 std::vector<std::string> gpu_other_processes_named();
@@ -64,7 +64,7 @@ std::vector<std::string> gpu_other_processes_named();
 struct GpuUsage {
     int others = 0;                 // processes of no hpclab
     std::vector<std::string> others_named;  // each as "name (pid N)", for a message
-    int hpclab_runs = 0;            // lab programs of other hpclab processes (they take GPU turns: run/gpu_turns.h)
+    int hpclab_runs = 0;            // lab programs of other hpclab processes (they take GPU turns: gpu/gpu_turns.h)
     std::vector<int> own_pids;
     std::uint64_t used_bytes = 0;
     int anyone_else() const { return others + hpclab_runs; }

@@ -1,4 +1,4 @@
-#include "run/device_properties.h"
+#include "gpu/device_properties.h"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -10,7 +10,7 @@ namespace hpclab {
 namespace {
 
 // The driver's attribute numbers (cuda.h CUdevice_attribute), declared here
-// as run/gpu_probe.cpp does, so that hpclab builds without the CUDA headers.
+// as gpu/gpu_probe.cpp does, so that hpclab builds without the CUDA headers.
 enum Attribute : int {
     kMaxThreadsPerBlock = 1,
     kMaxBlockDimX = 2,

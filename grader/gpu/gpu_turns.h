@@ -19,7 +19,7 @@
 //   a gap (the 40 x 9 class graded on an H100: 239 s of shared turns, 120 s
 //   of 264 timed phases, 8 s with no turn at all; docs/results/
 //   calibration-h100.txt), so a timed phase that waited for a gap would
-//   starve (tests/cpu/run/test_gpu_turns_processes.cpp fails without it).
+//   starve (tests/cpu/gpu/test_gpu_turns_processes.cpp fails without it).
 //   Between processes a second file, the gate, keeps it: alone turns hold
 //   it (shared) while they wait, and a shared turn starts only while nobody
 //   does, so the timed phases that wait go one after another, before any

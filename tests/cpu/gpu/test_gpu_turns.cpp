@@ -1,6 +1,6 @@
 // GpuTurns: a timed phase has the GPU alone, correctness runs share it, and
 // where the GPU's time went (alone, shared, no turn) adds up, turn by turn.
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 
 #include "util/timeline.h"
 

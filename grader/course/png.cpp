@@ -1,4 +1,4 @@
-#include "util/png.h"
+#include "course/png.h"
 
 #include <array>
 #include <stdexcept>

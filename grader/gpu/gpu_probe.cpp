@@ -1,4 +1,4 @@
-#include "run/gpu_probe.h"
+#include "gpu/gpu_probe.h"
 
 #include "util/escape.h"
 #include "util/proc_stat.h"
@@ -289,7 +289,7 @@ std::optional<GpuUsage> nvml_usage(const std::string& uuid, bool every_gpu)
 std::optional<GpuUsage> gpu_usage_now(const std::string& uuid) { return nvml_usage(uuid, false); }
 
 // Other hpclab processes' programs are left out: their turns keep them off
-// the GPUs while this one's timed calls run (run/gpu_turns.h).
+// the GPUs while this one's timed calls run (gpu/gpu_turns.h).
 std::optional<int> gpu_processes_now()
 {
     const auto usage = nvml_usage("", true);

@@ -1,4 +1,4 @@
-// GpuTurns across processes (run/gpu_turns.h): turns made for a GPU hold
+// GpuTurns across processes (gpu/gpu_turns.h): turns made for a GPU hold
 // against every other process's on the same lock files. Two GpuTurns
 // objects in this process behave as two processes there (each turn has an
 // open file description of its own, and flock locks belong to those), and
@@ -6,7 +6,7 @@
 // that must not get in is watched for a moment, one that must get in is
 // given many seconds; the objects' own wait for other processes is 60 s, so
 // that a broken turn fails its test rather than hanging it.
-#include "run/gpu_turns.h"
+#include "gpu/gpu_turns.h"
 #include "run/process.h"
 #include "run/run_recipe.h"
 #include "run/sandbox.h"
