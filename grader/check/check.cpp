@@ -216,114 +216,181 @@ void decide_tasks(LabCheck& out)
 
 }  // namespace
 
+namespace {
+
+// One check of a file of a lab whose functions the harness calls, in its
+// steps (check_lab reads them in order); what a step leaves, the next uses.
+// Made, it starts what runs beside the compile: the speed baseline's build,
+// its timed programs getting ready, the correctness runs' inputs.
+class CheckSteps {
+public:
+    CheckSteps(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const CheckOptions& o, LabCheck out,
+               std::vector<const TaskInfo*> tasks, Clock::time_point start)
+        : tc_(tc), gpu_(gpu), o_(o), start_(start), out(std::move(out)), tasks_(std::move(tasks)),
+          gpu_before_(watches_gpu(gpu, o) ? gpu_baseline(gpu) : GpuBaseline {}),
+          timing_(tc, gpu, lab, tasks_, this->out.seed, o.timing, o.gpu_turns, o.baseline_times),
+          sanitizer_(o.sanitizer && gpu.present ? find_compute_sanitizer(tc.nvcc) : std::nullopt),
+          plan_(gpu.present ? plan_runs(lab, tasks_, o.big, sanitizer_.has_value(), gpu.memory_bytes, this->out.seed,
+                                        gpu.sm_count)
+                            : std::vector<PlannedRun> {}),
+          runs_(correctness_runs(lab, tasks_, gpu, o, sanitizer_, this->out, timing_)),
+          inputs_ahead_(make_inputs_while_building(runs_, plan_)),
+          // On the timeline (util/timeline.h), each phase names its file: a
+          // class's grading writes every check's phases into one file.
+          on_timeline_(fmt::format("check of {}/{}:", o.source.parent_path().filename().string(),
+                                   o.source.filename().string()))
+    {
+    }
+    CheckSteps(const CheckSteps&) = delete;
+    CheckSteps& operator=(const CheckSteps&) = delete;
+
+    static bool watches_gpu(const GpuInfo& gpu, const CheckOptions& o) { return gpu.present && !o.gpu_service_dir.empty(); }
+
+    // 1. The student's program (or the build started before the check);
+    // false: the check stops here, every task with the build's verdict.
+    bool build()
+    {
+        const auto t0 = Clock::now();
+        const double phase_start = timeline_clock();
+        if (o_.started_build.valid()) {
+            out.build = o_.started_build.get().build;
+            out.compile_s = o_.started_build.get().seconds;
+        } else {
+            out.build = build_student(tc_, *out.lab, o_.source, timing_);
+            out.compile_s = seconds_since(t0);
+        }
+        timeline_note(phase_start, on_timeline_ + " build");
+        if (!out.build.ok && out.build.setup_problem)
+            return stop(Verdict::grader_error, "hpclab could not build the program (a set-up problem, not your "
+                                               "code):\n" + out.build.diagnostics);
+        if (!out.build.ok) return stop(Verdict::compile_error, out.build.diagnostics);
+        say(fmt::format("compiled in {:.1f} s{}", out.compile_s, out.build.cached ? " (up to date)" : ""));
+        if (!gpu_.present) return stop(Verdict::not_run, "no GPU here: " + gpu_.why_not);
+        return true;
+    }
+
+    // 2. Correctness and sanitizer runs, side by side, each a fresh process.
+    void run_correctness_and_sanitizers()
+    {
+        for (const std::string& line : o_.big ? big_sizes_left_out(*out.lab, tasks_, gpu_) : std::vector<std::string> {})
+            say(line);
+        out.sanitizer_note = sanitizer_note(o_.sanitizer, sanitizer_);
+        runs_.program = out.build.program;
+        runs_.facts = out.build.facts;
+        const auto t0 = Clock::now();
+        const double phase_start = timeline_clock();
+        reports_ = run_correctness(runs_, plan_, inputs_ahead_.valid() ? inputs_ahead_.get() : InputsAhead {});
+        split_run_time(out, plan_, reports_, seconds_since(t0));
+        timeline_note(phase_start, on_timeline_ + " correctness and sanitizer runs");
+        say(fmt::format("ran {} sizes{} in {:.1f} s", plan_.size(), sanitizer_ ? " (with the sanitizer's runs)" : "",
+                        out.run_s + out.sanitizer_s));
+    }
+
+    // 3. Evidence, per task (the program's machine code read beside the runs).
+    void gather_evidence_of_tasks()
+    {
+        complete_program_code(tc_, out.build);
+        const std::string source_text = read_text_file(o_.source).value_or("");  // built: a file that reads
+        for (std::size_t i = 0; i < tasks_.size(); ++i)
+            gather_task_evidence(out, i, tasks_[i], plan_, reports_, source_text);
+    }
+
+    // 4. Speed, only where everything else is right; 5. the GPU as the runs
+    // left it (a broken one voids the check), looked at once the last program
+    // has ended (run/gpu_health.h): beside the timed outputs' judging when the
+    // timed programs were the last (the canary's run then costs the check
+    // nothing; a later timing round waits for it), after the speeds otherwise.
+    void measure_speeds_and_watch_gpu()
+    {
+        const bool watch = watches_gpu(gpu_, o_);
+        std::shared_future<GpuHealth> early_look;
+        const auto programs_over = [&]() -> std::function<void()> {
+            if (!watch) return {};
+            early_look = std::async(std::launch::async, [this] { return look_at_gpu(); }).share();
+            return [look = early_look] { look.wait(); };
+        };
+        const auto t0 = Clock::now();
+        const double phase_start = timeline_clock();
+        measure_speeds(out, timing_, o_.timing, programs_over);
+        out.timing_s = seconds_since(t0);
+        timeline_note(phase_start, on_timeline_ + " timing");
+        if (!watch) return;
+        std::optional<GpuHealth> health;
+        if (early_look.valid()) health = early_look.get();
+        if (!health || (health->healthy && timing_.programs_ran_after_over())) health = look_at_gpu();
+        void_if_gpu_broken(*health, gpu_, o_.gpu_service_dir, out);
+    }
+
+    // 6. Each task's verdict.
+    LabCheck decide()
+    {
+        decide_tasks(out);
+        out.other_gpu_processes = gpu_processes_now();
+        out.total_s = seconds_since(start_);
+        return std::move(out);
+    }
+
+private:
+    void say(const std::string& line) const
+    {
+        if (o_.progress) o_.progress(line);
+    }
+
+    bool stop(Verdict v, const std::string& message)
+    {
+        every_task_finds(out, tasks_, v, message);
+        out.total_s = seconds_since(start_);
+        return false;
+    }
+
+    GpuHealth look_at_gpu() const
+    {
+        const double since = timeline_clock();
+        GpuHealth health = gpu_health_after(tc_, gpu_, gpu_before_, o_.gpu_turns);
+        timeline_note(since, on_timeline_ + " the GPU's health after" +
+                                 (health.canary_because.empty() ? "" : " (a canary: " + health.canary_because + ")"));
+        return health;
+    }
+
+    const Toolchain& tc_;
+    const GpuInfo& gpu_;
+    const CheckOptions& o_;
+    const Clock::time_point start_;
+
+public:
+    LabCheck out;
+
+private:
+    const std::vector<const TaskInfo*> tasks_;
+    const GpuBaseline gpu_before_;
+    TimingPhase timing_;
+    const std::optional<std::filesystem::path> sanitizer_;
+    const std::vector<PlannedRun> plan_;
+    CorrectnessRuns runs_;
+    std::future<InputsAhead> inputs_ahead_;
+    const std::string on_timeline_;
+    std::vector<std::optional<RunReport>> reports_;
+};
+
+}  // namespace
+
 LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const CheckOptions& o)
 {
-    const auto t_start = Clock::now();
-    const auto say = [&](const std::string& line) { if (o.progress) o.progress(line); };
+    const auto start = Clock::now();
     LabCheck out {.lab = &lab, .source = o.source, .gpu = gpu, .seed = o.seed ? *o.seed : fresh_seed()};
     // The student's file is the whole program: judged by what it prints
     // against hpclab's own observations (check/program_check.h).
     if (lab.owns_main())
         return as_lab_check(check_program_lab(tc, gpu, lab, o.source, build_name(lab, o.source), o.gpu_turns), gpu,
                             out.seed);
-    const std::vector<const TaskInfo*> tasks = checked_tasks(lab, o.only_task);
-    const bool watch_gpu = gpu.present && !o.gpu_service_dir.empty();
-    if (watch_gpu && found_out_of_service(out, tasks, o.gpu_service_dir)) return out;
-    const GpuBaseline gpu_before = watch_gpu ? gpu_baseline(gpu) : GpuBaseline {};
-    // The baseline builds, and its timed programs get ready, during the
-    // compile; so do the correctness runs' inputs (the runs are the program's
-    // once it is built).
-    TimingPhase timing(tc, gpu, lab, tasks, out.seed, o.timing, o.gpu_turns, o.baseline_times);
-    const auto sanitizer = o.sanitizer && gpu.present ? find_compute_sanitizer(tc.nvcc) : std::nullopt;
-    const std::vector<PlannedRun> plan =
-        gpu.present ? plan_runs(lab, tasks, o.big, sanitizer.has_value(), gpu.memory_bytes, out.seed, gpu.sm_count)
-                    : std::vector<PlannedRun> {};
-    CorrectnessRuns runs = correctness_runs(lab, tasks, gpu, o, sanitizer, out, timing);
-    std::future<InputsAhead> inputs_ahead = make_inputs_while_building(runs, plan);
-
-    // 1. Build.
-    auto t0 = Clock::now();
-    // On the timeline (util/timeline.h), each phase names its file: a
-    // class's grading writes every check's phases into one file.
-    const std::string on_timeline =
-        fmt::format("check of {}/{}:", o.source.parent_path().filename().string(), o.source.filename().string());
-    double phase_start = timeline_clock();
-    if (o.started_build.valid()) {
-        out.build = o.started_build.get().build;
-        out.compile_s = o.started_build.get().seconds;
-    } else {
-        out.build = build_student(tc, lab, o.source, timing);
-        out.compile_s = seconds_since(t0);
-    }
-    timeline_note(phase_start, on_timeline + " build");
-    const auto stop_at_build = [&](Verdict v, const std::string& message) {
-        every_task_finds(out, tasks, v, message);
-        out.total_s = seconds_since(t_start);
-        return out;
-    };
-    if (!out.build.ok && out.build.setup_problem)
-        return stop_at_build(Verdict::grader_error, "hpclab could not build the program (a set-up problem, not your "
-                                                    "code):\n" + out.build.diagnostics);
-    if (!out.build.ok) return stop_at_build(Verdict::compile_error, out.build.diagnostics);
-    say(fmt::format("compiled in {:.1f} s{}", out.compile_s, out.build.cached ? " (up to date)" : ""));
-    if (!gpu.present) return stop_at_build(Verdict::not_run, "no GPU here: " + gpu.why_not);
-
-    // 2. Correctness and sanitizer runs, side by side, each a fresh process.
-    for (const std::string& line : o.big ? big_sizes_left_out(lab, tasks, gpu) : std::vector<std::string> {}) say(line);
-    out.sanitizer_note = sanitizer_note(o.sanitizer, sanitizer);
-    runs.program = out.build.program;
-    runs.facts = out.build.facts;
-    t0 = Clock::now();
-    phase_start = timeline_clock();
-    std::vector<std::optional<RunReport>> reports =
-        run_correctness(runs, plan, inputs_ahead.valid() ? inputs_ahead.get() : InputsAhead {});
-    split_run_time(out, plan, reports, seconds_since(t0));
-    timeline_note(phase_start, on_timeline + " correctness and sanitizer runs");
-    say(fmt::format("ran {} sizes{} in {:.1f} s", plan.size(), sanitizer ? " (with the sanitizer's runs)" : "",
-                    out.run_s + out.sanitizer_s));
-
-    // 3. Evidence, per task (the program's machine code read beside the runs).
-    complete_program_code(tc, out.build);
-    const std::string source_text = read_text_file(o.source).value_or("");  // built: a file that reads
-    for (std::size_t i = 0; i < tasks.size(); ++i) gather_task_evidence(out, i, tasks[i], plan, reports, source_text);
-
-    // 4. Speed, only where everything else is right; 5. the GPU as the runs
-    // left it (a broken one voids the check), looked at once the last program
-    // has ended (run/gpu_health.h).
-    const auto look_at_gpu = [&] {
-        const double since = timeline_clock();
-        GpuHealth health = gpu_health_after(tc, gpu, gpu_before, o.gpu_turns);
-        timeline_note(since, on_timeline + " the GPU's health after" +
-                                 (health.canary_because.empty() ? "" : " (a canary: " + health.canary_because + ")"));
-        return health;
-    };
-    // Beside the timed outputs' judging when the timed programs were the
-    // last (the canary's run then costs the check nothing; a later timing
-    // round waits for it); after the speeds otherwise.
-    std::shared_future<GpuHealth> early_look;
-    const auto programs_over = [&]() -> std::function<void()> {
-        if (!watch_gpu) return {};
-        early_look = std::async(std::launch::async, look_at_gpu).share();
-        return [look = early_look] { look.wait(); };
-    };
-    t0 = Clock::now();
-    phase_start = timeline_clock();
-    measure_speeds(out, timing, o.timing, programs_over);
-    out.timing_s = seconds_since(t0);
-    timeline_note(phase_start, on_timeline + " timing");
-
-    if (watch_gpu) {
-        std::optional<GpuHealth> health;
-        if (early_look.valid()) health = early_look.get();
-        if (!health || (health->healthy && timing.programs_ran_after_over())) health = look_at_gpu();
-        void_if_gpu_broken(*health, gpu, o.gpu_service_dir, out);
-    }
-
-    // 6. Decide.
-    decide_tasks(out);
-    out.other_gpu_processes = gpu_processes_now();
-    out.total_s = seconds_since(t_start);
-    return out;
+    std::vector<const TaskInfo*> tasks = checked_tasks(lab, o.only_task);
+    if (CheckSteps::watches_gpu(gpu, o) && found_out_of_service(out, tasks, o.gpu_service_dir)) return out;
+    CheckSteps check(tc, gpu, lab, o, std::move(out), std::move(tasks), start);
+    if (!check.build()) return std::move(check.out);
+    check.run_correctness_and_sanitizers();
+    check.gather_evidence_of_tasks();
+    check.measure_speeds_and_watch_gpu();
+    return check.decide();
 }
 
 }  // namespace hpclab

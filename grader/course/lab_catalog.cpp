@@ -381,20 +381,22 @@ std::string size_option_problem(const LabInfo& lab, const std::string& name, std
     return "";
 }
 
-LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
+namespace {
+
+json parse_lab_json(const fs::path& lab_json)
 {
     std::ifstream in(lab_json, std::ios::binary);
     if (!in) throw CatalogError(lab_json.string() + ": cannot be read");
-    json j;
     try {
-        j = json::parse(in);
+        return json::parse(in);
     } catch (const json::parse_error& e) {
         throw CatalogError(lab_json.string() + ": not valid JSON (" + e.what() + ")");
     }
-    const Reader r(j, lab_json.string());
+}
 
-    LabInfo lab;
-    lab.lab_dir = lab_json.parent_path();
+// What the lab is and teaches, its files, its kind, its sizes and hints.
+void read_lab_header(const Reader& r, LabInfo& lab)
+{
     lab.id = r.str("id");
     if (lab.id != lab.lab_dir.filename().string())
         r.fail("id", "is \"" + lab.id + "\" but the folder is \"" + lab.lab_dir.filename().string() + "\"");
@@ -411,10 +413,13 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
     if (lab.pointers != "host" && lab.pointers != "device" && lab.pointers != "none")
         r.fail("pointers", "must be \"host\", \"device\" or \"none\"");
     lab.image = r.str_or("image", "");
-
     lab.params = read_params(r.child("params"));
     lab.hints = read_hints(r);
+}
 
+// The tasks, each id once, each threshold's baseline the reference or a task.
+void read_tasks(const Reader& r, LabInfo& lab)
+{
     const json& tasks = r.array("tasks");
     std::set<std::string> task_ids;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
@@ -426,8 +431,11 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
         if (t.threshold && t.threshold->baseline != "reference" && !task_ids.count(t.threshold->baseline))
             r.fail("tasks." + t.id + ".threshold.baseline",
                    "must be \"reference\" or the id of another task of this lab");
+}
 
-    lab.mistakes = read_mistakes(r, lab);
+// The lab's own feedback per verdict, its run limits and its connections.
+void read_feedback_and_limits(const Reader& r, LabInfo& lab)
+{
     if (r.has("feedback")) {
         const Reader f = r.child("feedback");
         for (const auto& [key, value] : f.raw().items()) {
@@ -444,15 +452,19 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
         lab.wall_limit_s = l.number_or("wall_s", lab.wall_limit_s);
         lab.big_wall_limit_s = l.number_or("big_wall_s", lab.big_wall_limit_s);
     }
+}
+
+// Where the lab's files are: the solution, the skeleton's blob, the program
+// the speed thresholds are measured against (a variant of bench/<lab>/, the
+// tuned kernels, or the solution when none is named), the walkthrough.
+void find_lab_files(const Reader& r, const fs::path& root, LabInfo& lab)
+{
     lab.solution_dir = root / "solutions" / lab.id;
-    refuse_key_an_invariant_replaced(r, "allow_libraries", "own_code");
     lab.skeleton_blob = r.str_or("skeleton_blob", "");
     if (!lab.skeleton_blob.empty() &&
         (lab.skeleton_blob.size() != 40 || lab.skeleton_blob.find_first_not_of("0123456789abcdef") != std::string::npos))
         r.fail("skeleton_blob", "must be a git blob id (40 hex digits: git hash-object labs/" + lab.id + "/" +
                                     lab.student_file + ")");
-    // The program the speed thresholds are measured against: a variant of
-    // bench/<lab>/ (the tuned kernels), or the solution when none is named.
     lab.speed_baseline = r.str_or("speed_baseline", "");
     if (lab.speed_baseline.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
         r.fail("speed_baseline", "must be the name of a file of bench/" + lab.id + "/ without .cu");
@@ -463,6 +475,22 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
     if (!fs::exists(lab.baseline_source, ec) && fs::exists(root / "baselines" / (lab.id + ".o"), ec))
         lab.baseline_source = root / "baselines" / (lab.id + ".o");
     lab.doc = root / "docs" / (lab.id + ".md");
+}
+
+}  // namespace
+
+LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
+{
+    const json j = parse_lab_json(lab_json);
+    const Reader r(j, lab_json.string());
+    LabInfo lab;
+    lab.lab_dir = lab_json.parent_path();
+    read_lab_header(r, lab);
+    read_tasks(r, lab);
+    lab.mistakes = read_mistakes(r, lab);
+    read_feedback_and_limits(r, lab);
+    refuse_key_an_invariant_replaced(r, "allow_libraries", "own_code");
+    find_lab_files(r, root, lab);
     return lab;
 }
 

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
+#include <tuple>
+#include <utility>
 
 namespace hpclab {
 
@@ -18,61 +20,54 @@ namespace {
 constexpr std::uint64_t kAlign = 256;  // each buffer starts aligned, like cudaMalloc's
 
 std::uint64_t round_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
-}  // namespace
 
-ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, const Params& params,
-                           const std::vector<BufferDecl>& buffers, std::uint32_t ncalls, std::uint32_t flags,
-                           std::uint64_t marker, std::uint64_t guard_bytes, std::uint32_t nsets)
-    : ncalls_(ncalls), decls_(buffers)
-{
-    if (nsets == 0 || nsets > ncalls) nsets = ncalls;
-    if (buffers.size() > wire::kMaxBuffers || params.size() > wire::kMaxParams || ncalls == 0 ||
-        ncalls > wire::kMaxCalls)
-        throw std::logic_error("exchange: job too large for the wire format");
-    // A parent-clock job's inputs take no room: the program makes each call's
-    // from its seed (wire/exchange.h). Their room was most of the file (aos_soa's
-    // timed soa calls: eight input arrays against one output), and the kernel
-    // zeroes every page of it as the file is mapped.
-    inputs_in_file_ = !(flags & wire::kFlagParentClock);
-    std::uint64_t slot_bytes = 0, out_slot_bytes = 0;
+// Where each buffer lies in an input set's slot and in an output slot.
+struct Layout {
     std::vector<std::uint64_t> offsets, out_offsets;
+    std::uint64_t slot_bytes = 0, out_slot_bytes = 0;
+};
+
+Layout lay_out(const std::vector<BufferDecl>& buffers, bool inputs_in_file)
+{
+    Layout l;
     for (const auto& b : buffers) {
-        const bool room = b.role == Role::output || inputs_in_file_;
-        offsets.push_back(room ? slot_bytes : 0);
-        if (room) slot_bytes = round_up(slot_bytes + b.bytes(), kAlign);
-        out_offsets.push_back(out_slot_bytes);
-        if (b.role == Role::output) out_slot_bytes = round_up(out_slot_bytes + b.bytes(), kAlign);
+        const bool room = b.role == Role::output || inputs_in_file;
+        l.offsets.push_back(room ? l.slot_bytes : 0);
+        if (room) l.slot_bytes = round_up(l.slot_bytes + b.bytes(), kAlign);
+        l.out_offsets.push_back(l.out_slot_bytes);
+        if (b.role == Role::output) l.out_slot_bytes = round_up(l.out_slot_bytes + b.bytes(), kAlign);
     }
+    return l;
+}
 
-    // Outputs the program will not send back (a trusted baseline's timed
-    // calls) need no slots of their own past the input sets, nor poison.
-    discards_outputs_ = flags & wire::kFlagDiscardOutputs;
-    if (discards_outputs_) out_slot_bytes = 0;
-    size_ = wire::kDataOffset + nsets * slot_bytes + (ncalls - nsets) * out_slot_bytes;
-
-    fd_ = memfd_create("hpclab-exchange", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "memfd_create");
-    if (ftruncate(fd_, static_cast<off_t>(size_)) != 0 ||
-        fcntl(fd_, F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK) != 0) {
+// A memory file of `size` bytes that can neither grow nor shrink, mapped.
+std::pair<int, void*> map_sealed_memfd(std::uint64_t size)
+{
+    const int fd = memfd_create("hpclab-exchange", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) throw std::system_error(errno, std::generic_category(), "memfd_create");
+    if (ftruncate(fd, static_cast<off_t>(size)) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK) != 0) {
         const int err = errno;
-        close(fd_);
+        close(fd);
         throw std::system_error(err, std::generic_category(),
-                                "cannot size and seal the exchange file of " + std::to_string(size_) + " bytes");
+                                "cannot size and seal the exchange file of " + std::to_string(size) + " bytes");
     }
     // No MAP_POPULATE: populating holds this process's memory map for the
     // whole pass (aos_soa's timed files: 0.3 s each), and every fork, thread
     // start or mapping of hpclab's other threads waits for it (a correctness
     // run's start stalled 0.7 s behind three of them on the H100). The pages
     // come in as the threads that fill the inputs and poison write them.
-    map_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-    if (map_ == MAP_FAILED) {
+    void* map = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
         const int err = errno;
-        close(fd_);
+        close(fd);
         throw std::system_error(err, std::generic_category(), "cannot map the exchange file");
     }
+    return {fd, map};
+}
 
-    wire::Job& job = header().job;
-    std::memset(&header(), 0, sizeof(wire::Header));
+void describe_job(wire::Job& job, const std::string& lab, const std::string& task, const Params& params,
+                  const std::vector<BufferDecl>& buffers, const Layout& layout)
+{
     job.magic = wire::kMagic;
     job.version = wire::kVersion;
     wire::set_name(job.lab, sizeof job.lab, lab.c_str());
@@ -89,14 +84,43 @@ ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, cons
         b.place = buffers[i].place;
         b.role = buffers[i].role;
         b.count = buffers[i].count;
-        b.offset = offsets[i];
-        b.out_offset = out_offsets[i];
+        b.offset = layout.offsets[i];
+        b.out_offset = layout.out_offsets[i];
     }
+}
+
+}  // namespace
+
+ExchangeFile::ExchangeFile(const std::string& lab, const std::string& task, const Params& params,
+                           const std::vector<BufferDecl>& buffers, std::uint32_t ncalls, std::uint32_t flags,
+                           std::uint64_t marker, std::uint64_t guard_bytes, std::uint32_t nsets)
+    : ncalls_(ncalls), decls_(buffers)
+{
+    if (nsets == 0 || nsets > ncalls) nsets = ncalls;
+    if (buffers.size() > wire::kMaxBuffers || params.size() > wire::kMaxParams || ncalls == 0 ||
+        ncalls > wire::kMaxCalls)
+        throw std::logic_error("exchange: job too large for the wire format");
+    // A parent-clock job's inputs take no room: the program makes each call's
+    // from its seed (wire/exchange.h). Their room was most of the file (aos_soa's
+    // timed soa calls: eight input arrays against one output), and the kernel
+    // zeroes every page of it as the file is mapped.
+    inputs_in_file_ = !(flags & wire::kFlagParentClock);
+    Layout layout = lay_out(buffers, inputs_in_file_);
+    // Outputs the program will not send back (a trusted baseline's timed
+    // calls) need no slots of their own past the input sets, nor poison.
+    discards_outputs_ = flags & wire::kFlagDiscardOutputs;
+    if (discards_outputs_) layout.out_slot_bytes = 0;
+    size_ = wire::kDataOffset + nsets * layout.slot_bytes + (ncalls - nsets) * layout.out_slot_bytes;
+    std::tie(fd_, map_) = map_sealed_memfd(size_);
+
+    wire::Job& job = header().job;
+    std::memset(&header(), 0, sizeof(wire::Header));
+    describe_job(job, lab, task, params, buffers, layout);
     job.ncalls = ncalls;
     job.nsets = nsets;
     job.flags = flags;
-    job.slot_bytes = slot_bytes;
-    job.out_slot_bytes = out_slot_bytes;
+    job.slot_bytes = layout.slot_bytes;
+    job.out_slot_bytes = layout.out_slot_bytes;
     job.data_offset = wire::kDataOffset;
     job.guard_bytes = guard_bytes;
     job.marker = marker;

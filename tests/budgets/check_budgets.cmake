@@ -1,0 +1,147 @@
+# The grader's budgets, enforced (cmake -P); the limits and why each exists
+# are in tests/budgets/budgets.cmake (one place), read by tests/CMakeLists.txt.
+#   cmake -DGRADER=<grader/> -DCLI_LINES=n -DFUNCTION_LINES=n -DFOLDER_MODULES=n
+#         -DOWNS_MAIN=n -DSEAM=<folder> -P check_budgets.cmake
+# It prints what it measured (the closing notes quote it), and fails, naming
+# each, on every budget passed:
+# - CLI_LINES: the lines of grader/cli/, every file;
+# - FUNCTION_LINES: a function's lines, its head to its closing brace, for
+#   every definition written as this code base writes them: the head from
+#   column 0, the body's braces alone on their lines at column 0 (a member
+#   defined inside its class is not seen: they are a few lines each here);
+# - FOLDER_MODULES: a folder's modules (its files by name less extension);
+# - OWNS_MAIN: the calls of owns_main() (the lab kind asked: the functions
+#   the harness calls, or a program the student writes) outside SEAM/, in
+#   code (a comment may name it).
+# With -DEXPECT=<regex> (the test of the check itself) it passes only when a
+# budget is passed and a message matches.
+cmake_minimum_required(VERSION 3.25)
+foreach(var GRADER CLI_LINES FUNCTION_LINES FOLDER_MODULES OWNS_MAIN SEAM)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_budgets.cmake: give -D${var}=...")
+  endif()
+endforeach()
+
+# A file's lines as a CMake list: ';' and the brackets (which a list treats
+# as its own) written as other text first.
+function(read_lines file out)
+  file(READ "${file}" text)
+  string(REPLACE ";" "<semicolon>" text "${text}")
+  string(REPLACE "[" "<open>" text "${text}")
+  string(REPLACE "]" "<close>" text "${text}")
+  string(REGEX REPLACE "\n$" "" text "${text}")  # the last line's end ends no line
+  string(REPLACE "\n" ";" lines "${text}")
+  set(${out} "${lines}" PARENT_SCOPE)
+endfunction()
+
+get_filename_component(GRADER "${GRADER}" ABSOLUTE)
+set(_errors "")
+set(_measured "")
+
+# The CLI's lines.
+file(GLOB _cli "${GRADER}/cli/*")
+set(_cli_lines 0)
+foreach(file IN LISTS _cli)
+  read_lines("${file}" lines)
+  list(LENGTH lines n)
+  math(EXPR _cli_lines "${_cli_lines} + ${n}")
+endforeach()
+list(APPEND _measured "grader/cli/: ${_cli_lines} lines (budget ${CLI_LINES})")
+if(_cli_lines GREATER CLI_LINES)
+  list(APPEND _errors "grader/cli/ has ${_cli_lines} lines, over its ${CLI_LINES}: the commands parse, call and print: move what they decide into the folder that owns it")
+endif()
+
+# Modules per folder.
+file(GLOB _folders LIST_DIRECTORIES true RELATIVE "${GRADER}" "${GRADER}/*")
+set(_widest "")
+set(_widest_n 0)
+foreach(folder IN LISTS _folders)
+  if(NOT IS_DIRECTORY "${GRADER}/${folder}")
+    continue()
+  endif()
+  file(GLOB _files RELATIVE "${GRADER}/${folder}" "${GRADER}/${folder}/*.*")
+  set(_modules "")
+  foreach(f IN LISTS _files)
+    string(REGEX REPLACE "\\.[^.]+$" "" m "${f}")
+    list(APPEND _modules "${m}")
+  endforeach()
+  list(REMOVE_DUPLICATES _modules)
+  list(LENGTH _modules n)
+  if(n GREATER _widest_n)
+    set(_widest_n ${n})
+    set(_widest "${folder}")
+  endif()
+  if(n GREATER FOLDER_MODULES)
+    list(APPEND _errors "grader/${folder}/ has ${n} modules, over its ${FOLDER_MODULES}: split the folder by job")
+  endif()
+endforeach()
+list(APPEND _measured "the most modules in a folder: grader/${_widest}/ ${_widest_n} (budget ${FOLDER_MODULES})")
+
+# Function lengths, and owns_main() outside the seam.
+file(GLOB_RECURSE _sources RELATIVE "${GRADER}" "${GRADER}/*.cpp" "${GRADER}/*.h" "${GRADER}/*.cu")
+list(SORT _sources)
+set(_longest "")
+set(_owns_main 0)
+set(_owns_main_at "")
+foreach(file IN LISTS _sources)
+  read_lines("${GRADER}/${file}" lines)
+  list(LENGTH lines count)
+  set(head -1)
+  set(open -1)
+  set(i 0)
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "//.*" "" code "${line}")  # a comment may name it
+    if(code MATCHES "owns_main\\(\\)" AND NOT file MATCHES "^${SEAM}/")
+      math(EXPR _owns_main "${_owns_main} + 1")
+      math(EXPR at "${i} + 1")
+      list(APPEND _owns_main_at "grader/${file}:${at}")
+    endif()
+    if(open LESS 0)
+      if(line MATCHES "^[A-Za-z_~]" AND NOT line MATCHES "^(namespace|struct|class|enum|union|extern|template|using|typedef|static_assert)\\b")
+        set(head ${i})  # a head at column 0; ended by "{" below, or forgotten by the next line at 0
+      elseif(line STREQUAL "{" AND head GREATER_EQUAL 0)
+        set(open ${head})
+      elseif(NOT line MATCHES "^[ \t]" OR line STREQUAL "")
+        set(head -1)
+      endif()
+    elseif(line STREQUAL "}")
+      math(EXPR n "${i} - ${open} + 1")
+      list(GET lines ${open} name)
+      string(REGEX REPLACE "\\(.*" "" name "${name}")
+      string(REGEX REPLACE "^.*[ *&]" "" name "${name}")
+      math(EXPR at "${open} + 1")
+      list(APPEND _longest "${n} grader/${file}:${at} ${name}")
+      if(n GREATER FUNCTION_LINES)
+        list(APPEND _errors "grader/${file}:${at}: ${name} has ${n} lines, over its ${FUNCTION_LINES}: split it into steps that read top to bottom")
+      endif()
+      set(open -1)
+      set(head -1)
+    endif()
+    math(EXPR i "${i} + 1")
+  endforeach()
+endforeach()
+list(SORT _longest COMPARE NATURAL ORDER DESCENDING)
+list(LENGTH _longest _functions)
+list(SUBLIST _longest 0 3 _top)
+string(REPLACE ";" ", " _top "${_top}")
+list(APPEND _measured "functions seen: ${_functions}, the longest (lines, where, name): ${_top} (budget ${FUNCTION_LINES})")
+list(APPEND _measured "owns_main() outside grader/${SEAM}/: ${_owns_main} (budget ${OWNS_MAIN})")
+if(_owns_main GREATER OWNS_MAIN)
+  string(REPLACE ";" ", " _at "${_owns_main_at}")
+  list(APPEND _errors "owns_main() is asked ${_owns_main} times outside grader/${SEAM}/, over its ${OWNS_MAIN} (${_at}): ask the lab kind's seam in grader/${SEAM}/ instead")
+endif()
+
+foreach(m IN LISTS _measured)
+  message(STATUS "${m}")
+endforeach()
+string(REPLACE ";" "\n  " _shown "${_errors}")
+if(DEFINED EXPECT)
+  if(NOT _errors)
+    message(FATAL_ERROR "the budgets held, but this test expects them passed: ${EXPECT}")
+  elseif(NOT _shown MATCHES "${EXPECT}")
+    message(FATAL_ERROR "the budgets were passed, but no message matches ${EXPECT}:\n  ${_shown}")
+  endif()
+  message(STATUS "passed, as expected:\n  ${_shown}")
+elseif(_errors)
+  message(FATAL_ERROR "the grader is over its budgets (tests/budgets/budgets.cmake says why each exists):\n  ${_shown}")
+endif()

@@ -1,0 +1,1 @@
+// A fixture of tests/budgets: one of three modules, over a budget of 2.
