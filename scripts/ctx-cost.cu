@@ -11,12 +11,17 @@
 //                     4: end: a context, 1 GiB on the device and 256 MB pinned on the host
 //                        copied in, then cudaDeviceReset timed ("reset <ms>") and the moment
 //                        before the exit ("exiting at <ms>", CLOCK_MONOTONIC)
+//                     5: the same, ended as the harness ends (no reset: the runtime's own
+//                        teardown at exit), "exiting at <ms>" before it
+//                     6: the same, then "ready" and a wait for SIGKILL (the end a parent
+//                        gives it: no teardown in the process at all)
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <unistd.h>
 namespace {
 
 double monotonic_ms()
@@ -38,20 +43,33 @@ int hold()
     return 0;
 }
 
-int end()
+// A context with 1 GiB on the device and 256 MB pinned on the host, copied in.
+bool fill()
 {
     const size_t device_bytes = size_t(1) << 30, host_bytes = size_t(256) << 20;
     void *d = nullptr, *h = nullptr;
     if (cudaMalloc(&d, device_bytes) != cudaSuccess || cudaHostAlloc(&h, host_bytes, cudaHostAllocDefault) != cudaSuccess)
-        return 1;
+        return false;
     std::memset(h, 1, host_bytes);
     cudaMemcpy(d, h, host_bytes, cudaMemcpyHostToDevice);
     cudaMemset(d, 2, device_bytes);
-    if (cudaDeviceSynchronize() != cudaSuccess) return 1;
-    const double t0 = monotonic_ms();
-    cudaDeviceReset();
-    const double t1 = monotonic_ms();
-    std::printf("reset %.1f\nexiting at %.3f\n", t1 - t0, monotonic_ms());
+    return cudaDeviceSynchronize() == cudaSuccess;
+}
+
+int end(int mode)
+{
+    if (!fill()) return 1;
+    if (mode == 6) {
+        std::printf("ready\n");
+        std::fflush(stdout);
+        for (;;) pause();
+    }
+    if (mode == 4) {
+        const double t0 = monotonic_ms();
+        cudaDeviceReset();
+        std::printf("reset %.1f\n", monotonic_ms() - t0);
+    }
+    std::printf("exiting at %.3f\n", monotonic_ms());
     std::fflush(stdout);
     return 0;
 }
@@ -64,7 +82,7 @@ int main(int argc, char** argv)
     if (mode == 0) return cuInit(0) == CUDA_SUCCESS ? 0 : 1;
     if (cudaFree(nullptr) != cudaSuccess) return 1;
     if (mode == 3) return hold();
-    if (mode == 4) return end();
+    if (mode >= 4) return end(mode);
     if (mode >= 2) {
         void* p = nullptr;
         if (cudaMalloc(&p, 64 << 20) != cudaSuccess) return 1;
