@@ -1,5 +1,5 @@
 // expect: slow_copies
-// why: cudaCheckError() after each chunk's launch, the check every earlier lab uses: hpc.h's cudaCheckError() also calls cudaDeviceSynchronize() (to report a fault inside the kernel), so the host waits for each chunk's kernel before it queues the chunk's copy out and the next chunk's copy in. A copy out still runs beside the next copy in, and (the slower direction) may still run while the next chunk's kernel does, but no chunk is copied in while a kernel runs: it is queued only after the kernel before it ended. The trace at n = 2^22 shows no copy in (host to device) while a kernel of another stream ran.
+// why: cudaCheckError() after each chunk's launch, the check every earlier lab uses: hpc.h's cudaCheckError() also calls cudaDeviceSynchronize() (to report a fault inside the kernel), so the host waits for each chunk's kernel before it queues the chunk's copy out and the next chunk's copy in. A copy out still runs beside the next copy in, and (the slower direction) may still run while the next chunk's kernel does, but no chunk is copied in while a kernel runs: it is queued only after the kernel before it ended. The trace at n = 2^25 shows no copy in (host to device) while a kernel of another stream ran.
 // task: overlap
 /*
  * streams.cu with one mistake: cudaCheckError() (which waits for the

@@ -1,5 +1,5 @@
 // expect: slow_copies
-// why: the kernel is launched without its stream, so it goes to the legacy default stream, which waits for all the work queued before it on every (blocking) stream and holds back all the work queued after it: no copy runs while a kernel does (a copy out may still run beside the next copy in, which is why the trace looks for copies beside kernels). The trace at n = 2^22 shows no copy in (host to device) while a kernel of another stream ran.
+// why: the kernel is launched without its stream, so it goes to the legacy default stream, which waits for all the work queued before it on every (blocking) stream and holds back all the work queued after it: no copy runs while a kernel does (a copy out may still run beside the next copy in, which is why the trace looks for copies beside kernels). The trace at n = 2^25 shows no copy in (host to device) while a kernel of another stream ran.
 // task: overlap
 /*
  * streams.cu with one mistake: the kernel launched on the default stream.

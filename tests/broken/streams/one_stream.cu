@@ -1,5 +1,5 @@
 // expect: slow_copies
-// why: every chunk goes to stream[0]: within one stream everything runs in order, so no copy ever runs beside a kernel. The result is right; the trace at n = 2^22 shows no copy in (host to device) while a kernel of another stream ran.
+// why: every chunk goes to stream[0]: within one stream everything runs in order, so no copy ever runs beside a kernel. The result is right; the trace at n = 2^25 shows no copy in (host to device) while a kernel of another stream ran.
 // task: overlap
 /*
  * streams.cu with one mistake: every chunk on stream[0].

@@ -1,5 +1,5 @@
 // expect: slow_copies
-// why: cudaStreamSynchronize(stream[s]) at the end of each chunk: the host waits until the chunk is copied back before it queues the next, so the streams never have work at the same time. The trace at n = 2^22 shows no copy in (host to device) while a kernel of another stream ran.
+// why: cudaStreamSynchronize(stream[s]) at the end of each chunk: the host waits until the chunk is copied back before it queues the next, so the streams never have work at the same time. The trace at n = 2^25 shows no copy in (host to device) while a kernel of another stream ran.
 // task: overlap
 /*
  * streams.cu with one mistake: a wait for each chunk inside the loop.
