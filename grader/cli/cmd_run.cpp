@@ -43,13 +43,6 @@ void validate_size_options(const LabInfo& lab, const RunArgs& args)
         throw UsageError("--all-sizes runs the lab's own sizes: give either --all-sizes or size options, not both");
 }
 
-// Combine exit statuses: the worst wins (grader error > usage > fail > skip > pass).
-int worse(int a, int b)
-{
-    auto rank = [](int e) { return e == kGraderError ? 4 : e == kUsage ? 3 : e == kFail ? 2 : e == kSkipped ? 1 : 0; };
-    return rank(a) >= rank(b) ? a : b;
-}
-
 // After the build: without a GPU, what was compiled is all there is to say.
 bool require_gpu(Context& ctx, std::string_view built)
 {
@@ -98,10 +91,10 @@ int run_all(Context& ctx, const RunArgs& args)
                 check = verdict_word(v);
                 time = format_ms(r.median_gpu_ms());
                 tput = throughput(r);
-                exit = worse(exit, exit_of(v, r));
+                exit = worse_exit(exit, exit_of(v, r));
                 passed += v.verdict == Verdict::pass;
             } else {
-                exit = worse(exit, kFail);
+                exit = worse_exit(exit, kFail);
             }
             fmt::print("{:<10} {:<7} {:<26} {:<20} {:>12} {:>14}\n", lab.id, task.id, format_params(task.demo), check,
                        time, tput);
@@ -197,7 +190,7 @@ int run_size(Context& ctx, const LabInfo& lab, const TaskInfo& task, const std::
                                      ? args.output
                                      : fmt::format("{}-{}{}.pgm", lab.id, task.id,
                                                    args.variant == Variant::solution ? "-solution" : "");
-        exit = worse(exit, write_output_image(*result, *image, file));
+        exit = worse_exit(exit, write_output_image(*result, *image, file));
     }
     return exit;
 }
@@ -244,7 +237,7 @@ int cmd_run(Context& ctx, const RunArgs& args)
     int exit = kPass;
     for (const TaskInfo* task : tasks)
         for (const SizeCase& size : sizes_for(*task, args))
-            exit = worse(exit, run_size(ctx, lab, *task, *program, size, args, image, tasks.size() == 1));
+            exit = worse_exit(exit, run_size(ctx, lab, *task, *program, size, args, image, tasks.size() == 1));
     return exit;
 }
 

@@ -84,9 +84,9 @@ int cmd_merge(Context& ctx, const std::string& out);
 // hpclab export-student-kit: the course as students get it (kit/student_kit.h).
 int cmd_export_kit(Context& ctx, const std::string& out, const std::string& architectures);
 int cmd_check(Context& ctx, const CheckArgs& args);
-// A check's exit status: its verdict's, or with --expect (printed) 0 when
-// it is the one expected, 1 when not, 77 when nothing could run.
-int exit_of_check(Verdict got, std::optional<Verdict> expect);
+// A check's exit status: its verdict's, or with --expect (printed) 0 when it is the one expected, 1 when
+// not, 77 when nothing could run or it was inconclusive (too close to call here: not judged, not failed).
+int exit_of_check(Context& ctx, Verdict got, std::optional<Verdict> expect);
 int cmd_info(Context& ctx);
 // The verdict table for people; with a file, as CMake variables for the tests.
 int cmd_verdicts(const std::string& cmake_file);

@@ -15,6 +15,14 @@ enum Exit : int {
     kSkipped = 77,      // no GPU (or no CUDA compiler): nothing could be judged
 };
 
+// Of two exit statuses, the one that says more is wrong (grader error >
+// usage > fail > skip > pass): a command of several runs exits with it.
+inline int worse_exit(int a, int b)
+{
+    const auto rank = [](int e) { return e == kGraderError ? 4 : e == kUsage ? 3 : e == kFail ? 2 : e == kSkipped ? 1 : 0; };
+    return rank(a) >= rank(b) ? a : b;
+}
+
 // A bad command line or input: printed as one clear message, exit 2.
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
