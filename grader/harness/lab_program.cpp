@@ -116,29 +116,8 @@ double measure_copy(cudaEvent_t start, cudaEvent_t stop_event)
 
 void validate_job(const wire::Job& job, std::uint64_t file_size)
 {
-    if (job.magic != wire::kMagic || job.version != wire::kVersion)
-        stop(wire::kExitHarnessError, "the exchange file is not a job of this hpclab version");
-    if (job.nparams > wire::kMaxParams || job.nbuffers > wire::kMaxBuffers || job.ncalls > wire::kMaxCalls ||
-        job.ncalls == 0 || job.nsets == 0 || job.nsets > job.ncalls || job.guard_bytes % 4 != 0 ||
-        job.empty_calls > wire::kMaxCalls - job.ncalls)
-        stop(wire::kExitHarnessError, "the job's counts are out of range");
-    // Each product below is at most kMaxCalls times a buffer size already
-    // bounded by the file, so none of them overflows once these hold.
-    if (job.data_offset < sizeof(Header) || job.data_offset > file_size || job.slot_bytes > file_size ||
-        job.out_slot_bytes > file_size || wire::slots_bytes(job) > file_size - job.data_offset)
-        stop(wire::kExitHarnessError, "the job's call slots do not fit the exchange file");
-    for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
-        const auto& b = job.buffers[i];
-        const std::uint64_t bytes = b.count * wire::elem_size(b.type);
-        if (b.count != 0 && bytes / b.count != wire::elem_size(b.type))
-            stop(wire::kExitHarnessError, "buffer %u is too large", i);
-        if (b.role == wire::Role::input && (job.flags & wire::kFlagParentClock)) continue;  // made here: no room
-        if (b.offset > job.slot_bytes || bytes > job.slot_bytes - b.offset)
-            stop(wire::kExitHarnessError, "buffer %u does not fit its call slot", i);
-        if (b.role == wire::Role::output && job.nsets < job.ncalls && !(job.flags & wire::kFlagDiscardOutputs) &&
-            (b.out_offset > job.out_slot_bytes || bytes > job.out_slot_bytes - b.out_offset))
-            stop(wire::kExitHarnessError, "buffer %u does not fit its output slot", i);
-    }
+    if (const std::string problem = wire::job_problem(job, file_size); !problem.empty())
+        stop(wire::kExitHarnessError, "%s", problem.c_str());
 }
 
 // The exchange file mapped; from here on stop() reports into its result.

@@ -276,6 +276,41 @@ inline std::uint64_t slots_bytes(const Job& job)
     return job.nsets * job.slot_bytes + (job.ncalls - job.nsets) * job.out_slot_bytes;
 }
 
+// Why the lab program cannot run this job, or empty: a file that is no
+// hpclab exchange, a job of another wire version (kVersion: one per
+// release of this layout; a program built by another hpclab), counts out
+// of range, buffers that do not fit their slots or the file. The harness
+// stops with it before reading anything else; a CPU test runs it on
+// made-up jobs (tests/cpu/harness/test_job_problem.cpp).
+inline std::string job_problem(const Job& job, std::uint64_t file_size)
+{
+    if (job.magic != kMagic) return "the exchange file is not an hpclab job";
+    if (job.version != kVersion)
+        return "the exchange file holds a job of wire version " + std::to_string(job.version) +
+               ", and this lab program reads version " + std::to_string(kVersion) +
+               ": it was built by another hpclab (hpclab build <lab> builds it again)";
+    if (job.nparams > kMaxParams || job.nbuffers > kMaxBuffers || job.ncalls > kMaxCalls || job.ncalls == 0 ||
+        job.nsets == 0 || job.nsets > job.ncalls || job.guard_bytes % 4 != 0 || job.empty_calls > kMaxCalls - job.ncalls)
+        return "the job's counts are out of range";
+    // Each product below is at most kMaxCalls times a buffer size already
+    // bounded by the file, so none of them overflows once these hold.
+    if (job.data_offset < sizeof(Header) || job.data_offset > file_size || job.slot_bytes > file_size ||
+        job.out_slot_bytes > file_size || slots_bytes(job) > file_size - job.data_offset)
+        return "the job's call slots do not fit the exchange file";
+    for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
+        const Buffer& b = job.buffers[i];
+        const std::uint64_t bytes = b.count * elem_size(b.type);
+        const std::string buffer = "buffer " + std::to_string(i);
+        if (b.count != 0 && bytes / b.count != elem_size(b.type)) return buffer + " is too large";
+        if (b.role == Role::input && (job.flags & kFlagParentClock)) continue;  // made by the program: no room
+        if (b.offset > job.slot_bytes || bytes > job.slot_bytes - b.offset) return buffer + " does not fit its call slot";
+        if (b.role == Role::output && job.nsets < job.ncalls && !(job.flags & kFlagDiscardOutputs) &&
+            (b.out_offset > job.out_slot_bytes || bytes > job.out_slot_bytes - b.out_offset))
+            return buffer + " does not fit its output slot";
+    }
+    return {};
+}
+
 // The start of the lines the harness prints around each call when the job
 // has kFlagMarker: "<prefix>begin-<k>@@" before the student's call and
 // "<prefix>end-<k>@@" once the device finished it; "<prefix>exchange-<e>@@"
