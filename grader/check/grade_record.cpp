@@ -3,6 +3,7 @@
 #include "run/sandbox.h"
 #include "check/evidence.h"
 #include "check/release_evidence.h"
+#include "util/atomic_file.h"
 #include "util/text_file.h"
 
 #include "util/clock_text.h"
@@ -13,6 +14,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <span>
 #include <sstream>
 
 namespace hpclab {
@@ -147,6 +149,18 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
         {"sandbox", sandbox_unavailable() ? "off: " + *sandbox_unavailable() : std::string("bubblewrap")},
         {"tasks", tasks},
     };
+}
+
+std::filesystem::path keep_grade_record(const std::string& record, const std::filesystem::path& records,
+                                        const std::string& lab)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(records, ec);
+    const auto key = keyed_hash(std::as_bytes(std::span(record)), 0x7265636Full);
+    const std::filesystem::path kept = records / fmt::format("{}-{}-{:012x}.json", lab, now_text("%Y%m%d-%H%M%S", Zone::local),
+                                                key & 0xffffffffffffull);
+    write_file_atomically(kept, record + '\n');
+    return kept;
 }
 
 }  // namespace hpclab

@@ -10,14 +10,10 @@
 #include "run/sandbox.h"
 #include "student/progress.h"
 #include "student/state_dir.h"
-#include "util/keyed_hash.h"
-#include "util/clock_text.h"
 #include "util/text.h"
 #include "util/timeline.h"
 
 #include <fmt/format.h>
-
-#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -126,18 +122,7 @@ void keep_record(Context& ctx, const LabCheck& c, const CheckArgs& args)
     // junk) go into the record as they can: invalid UTF-8 becomes U+FFFD.
     const std::string record = grade_record(c, ctx.toolchain())
                                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    const fs::path records = state_dir(ctx.catalog().root()) / "records";
-    std::error_code ec;
-    fs::create_directories(records, ec);
-    // Named by its time and its content: two checks in one second (ctest -j,
-    // two files of one lab) never overwrite each other; written whole, then
-    // renamed, so that no reader sees half a record.
-    const auto key = keyed_hash(std::as_bytes(std::span(record)), 0x7265636Full);
-    const fs::path kept = records / fmt::format("{}-{}-{:012x}.json", c.lab->id, now_text("%Y%m%d-%H%M%S", Zone::local),
-                                                key & 0xffffffffffffull);
-    const fs::path partial = records / fmt::format(".{}.partial-{}", kept.filename().string(), getpid());
-    std::ofstream(partial) << record << '\n';
-    fs::rename(partial, kept, ec);
+    const fs::path kept = keep_grade_record(record, state_dir(ctx.catalog().root()) / "records", c.lab->id);
     if (!args.json.empty()) std::ofstream(args.json) << record << '\n';
     if (!args.quiet) fmt::print("Record: {}\n", relative_to_root(ctx, kept));
     if (!args.file.empty() || args.variant != Variant::student || c.overall == Verdict::not_run) return;

@@ -232,31 +232,25 @@ int cmd_grade(Context& ctx, const GradeArgs& a)
 
 int cmd_merge(Context& ctx, const std::string& out_dir)
 {
-    const GradeFolder out(fs::absolute(out_dir));
-    const auto settings = read_settings(out);
-    if (!settings || settings->chunks < 1)
-        throw UsageError(out_dir + ": not the folder of a Slurm grading (hpclab grade --slurm --out " + out_dir + ")");
-    ClassFolder cls;
-    GradingConfig config;
+    const GradeClassHost host {.catalog = ctx.catalog(), .toolchain = ctx.toolchain(),
+                               .use_course_thresholds = [&ctx](const CourseThresholds& t, const fs::path& file) {
+                                   ctx.use_course_thresholds(t, file);
+                               }};
+    MergedGrading m;
     try {
-        cls = discover_class(settings->submissions, ctx.catalog(), out.root());
-        if (!settings->config.empty()) config = read_grading_config(settings->config, ctx.catalog());
-    } catch (const std::runtime_error& e) {
+        m = merge_grading(out_dir, host);
+    } catch (const GradeClassError& e) {
         throw UsageError(e.what());
     }
-    ctx.use_course_thresholds(config.thresholds, config.file);  // the report's thresholds: the grading's
-    const FolderLock lock(out.root());
-    const MergedChunks m = merge_chunks(out, cls, ctx.catalog(), config, *settings);
-    fmt::print("Merged {} results of {} chunks.\n", m.results.size(), settings->chunks);
-    print_outputs(out, m.outputs);
-    const std::vector<int>& missing = m.incomplete;
-    if (missing.empty()) {
+    fmt::print("Merged {} results of {} chunks.\n", m.merged.results.size(), m.chunks);
+    print_outputs(GradeFolder(fs::absolute(out_dir)), m.merged.outputs);
+    if (m.merged.incomplete.empty()) {
         fmt::print("Every chunk is complete.\n");
         return kPass;
     }
     fmt::print("\n{} of {} chunks are not complete (a file with no result, or a grader error). Submit them again:\n  {}\n"
                "then run hpclab merge {} again.\n",
-               missing.size(), settings->chunks, resubmit_command(out.root(), missing), out_dir);
+               m.merged.incomplete.size(), m.chunks, for_terminal(m.resubmit), for_terminal(out_dir));
     return kFail;
 }
 

@@ -353,4 +353,27 @@ GradeClassOutcome grade_class(const GradeClassRequest& r, const GradeClassHost& 
     return o;
 }
 
+MergedGrading merge_grading(const std::filesystem::path& out_dir, const GradeClassHost& host)
+{
+    const GradeFolder out(std::filesystem::absolute(out_dir));
+    const auto settings = read_settings(out);
+    if (!settings || settings->chunks < 1)
+        throw GradeClassError(GradeClassError::Kind::usage,
+                              fmt::format("{}: not the folder of a Slurm grading (hpclab grade --slurm --out {})",
+                                          for_terminal(out_dir.string()), for_terminal(out_dir.string())));
+    ClassFolder cls;
+    GradingConfig config;
+    try {
+        cls = discover_class(settings->submissions, host.catalog, out.root());
+        if (!settings->config.empty()) config = read_grading_config(settings->config, host.catalog);
+    } catch (const std::runtime_error& e) {
+        throw GradeClassError(GradeClassError::Kind::usage, e.what());
+    }
+    host.use_course_thresholds(config.thresholds, config.file);  // the report's thresholds: the grading's
+    const FolderLock lock(out.root());
+    MergedGrading m {merge_chunks(out, cls, host.catalog, config, *settings), settings->chunks, ""};
+    if (!m.merged.incomplete.empty()) m.resubmit = resubmit_command(out.root(), m.merged.incomplete);
+    return m;
+}
+
 }  // namespace hpclab

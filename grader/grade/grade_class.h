@@ -114,4 +114,15 @@ struct GradeClassOutcome {
 
 GradeClassOutcome grade_class(const GradeClassRequest& request, const GradeClassHost& host);
 
+// hpclab merge: a Slurm grading's chunks' results merged into the class's
+// outputs, under the folder's lock, with the grading's own config and its
+// thresholds (host.use_course_thresholds). Throws GradeClassError (usage)
+// for a folder that is no Slurm grading, or a class or config it cannot read.
+struct MergedGrading {
+    MergedChunks merged;
+    int chunks = 0;
+    std::string resubmit;  // the command that submits the incomplete chunks again (none: empty)
+};
+MergedGrading merge_grading(const std::filesystem::path& out_dir, const GradeClassHost& host);
+
 }  // namespace hpclab

@@ -1,0 +1,30 @@
+// Where a check's record is kept (keep_grade_record): in the records folder,
+// made if missing, named by its lab, its time and its content, whole.
+#include "check/grade_record.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace hpclab;
+using hpclab::test::TempDir;
+namespace fs = std::filesystem;
+
+TEST_CASE("grade record: two records of one lab in the same second are two files, each whole")
+{
+    const TempDir dir;
+    const fs::path records = dir.path() / "state" / "records";
+    const fs::path a = keep_grade_record(R"({"file": "a.cu"})", records, "matmul");
+    const fs::path b = keep_grade_record(R"({"file": "b.cu"})", records, "matmul");
+    CHECK(a != b);
+    CHECK(a.parent_path() == records);
+    CHECK(a.filename().string().rfind("matmul-", 0) == 0);
+    CHECK(a.extension() == ".json");
+    std::stringstream text;
+    text << std::ifstream(b).rdbuf();
+    CHECK(text.str() == "{\"file\": \"b.cu\"}\n");
+    // Nothing else is left beside them (no partial file).
+    CHECK(std::distance(fs::directory_iterator(records), fs::directory_iterator {}) == 2);
+}
