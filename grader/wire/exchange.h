@@ -285,10 +285,17 @@ inline std::uint64_t slots_bytes(const Job& job)
 inline std::string job_problem(const Job& job, std::uint64_t file_size)
 {
     if (job.magic != kMagic) return "the exchange file is not an hpclab job";
-    if (job.version != kVersion)
-        return "the exchange file holds a job of wire version " + std::to_string(job.version) +
-               ", and this lab program reads version " + std::to_string(kVersion) +
-               ": it was built by another hpclab (hpclab build <lab> builds it again)";
+    // snprintf, not std::to_string: the harness must define none of the
+    // standard library's template instances a student's file may define too
+    // (run/link_check.h).
+    char text[256];
+    if (job.version != kVersion) {
+        std::snprintf(text, sizeof text,
+                      "the exchange file holds a job of wire version %u, and this lab program reads version %u: it "
+                      "was built by another hpclab (hpclab build <lab> builds it again)",
+                      job.version, kVersion);
+        return text;
+    }
     if (job.nparams > kMaxParams || job.nbuffers > kMaxBuffers || job.ncalls > kMaxCalls || job.ncalls == 0 ||
         job.nsets == 0 || job.nsets > job.ncalls || job.guard_bytes % 4 != 0 || job.empty_calls > kMaxCalls - job.ncalls)
         return "the job's counts are out of range";
@@ -300,7 +307,8 @@ inline std::string job_problem(const Job& job, std::uint64_t file_size)
     for (std::uint32_t i = 0; i < job.nbuffers; ++i) {
         const Buffer& b = job.buffers[i];
         const std::uint64_t bytes = b.count * elem_size(b.type);
-        const std::string buffer = "buffer " + std::to_string(i);
+        std::snprintf(text, sizeof text, "buffer %u", i);
+        const std::string buffer = text;
         if (b.count != 0 && bytes / b.count != elem_size(b.type)) return buffer + " is too large";
         if (b.role == Role::input && (job.flags & kFlagParentClock)) continue;  // made by the program: no room
         if (b.offset > job.slot_bytes || bytes > job.slot_bytes - b.offset) return buffer + " does not fit its call slot";
