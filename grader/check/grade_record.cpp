@@ -151,15 +151,17 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
     };
 }
 
-std::filesystem::path keep_grade_record(const std::string& record, const std::filesystem::path& records,
-                                        const std::string& lab)
+KeptRecord keep_grade_record(const std::string& record, const std::filesystem::path& records, const std::string& lab)
 {
-    std::error_code ec;
-    std::filesystem::create_directories(records, ec);
     const auto key = keyed_hash(std::as_bytes(std::span(record)), 0x7265636Full);
-    const std::filesystem::path kept = records / fmt::format("{}-{}-{:012x}.json", lab, now_text("%Y%m%d-%H%M%S", Zone::local),
-                                                key & 0xffffffffffffull);
-    write_file_atomically(kept, record + '\n');
+    KeptRecord kept {records / fmt::format("{}-{}-{:012x}.json", lab, now_text("%Y%m%d-%H%M%S", Zone::local),
+                                           key & 0xffffffffffffull),
+                     ""};
+    try {
+        write_file_atomically(kept.path, record + '\n');  // makes the folder too
+    } catch (const std::exception& e) {
+        kept.error = e.what();
+    }
     return kept;
 }
 

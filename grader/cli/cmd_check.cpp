@@ -122,9 +122,10 @@ void keep_record(Context& ctx, const LabCheck& c, const CheckArgs& args)
     // junk) go into the record as they can: invalid UTF-8 becomes U+FFFD.
     const std::string record = grade_record(c, ctx.toolchain())
                                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    const fs::path kept = keep_grade_record(record, state_dir(ctx.catalog().root()) / "records", c.lab->id);
+    const KeptRecord kept = keep_grade_record(record, state_dir(ctx.catalog().root()) / "records", c.lab->id);
+    if (!kept.error.empty()) fmt::print(stderr, "hpclab: could not keep the check's record: {}\n", kept.error);
+    else if (!args.quiet) fmt::print("Record: {}\n", relative_to_root(ctx, kept.path));
     if (!args.json.empty()) std::ofstream(args.json) << record << '\n';
-    if (!args.quiet) fmt::print("Record: {}\n", relative_to_root(ctx, kept));
     if (!args.file.empty() || args.variant != Variant::student || c.overall == Verdict::not_run) return;
     try {
         record_check(ctx.catalog().root(), c.lab->id, verdict_name(c.overall), c.overall == Verdict::pass);
@@ -135,8 +136,7 @@ void keep_record(Context& ctx, const LabCheck& c, const CheckArgs& args)
 
 CheckOptions options_of(const LabInfo& lab, const CheckArgs& args)
 {
-    if (!args.task.empty() && !lab.find_task(args.task))
-        throw UsageError(lab.unknown_task(args.task));
+    if (!args.task.empty() && !lab.find_task(args.task)) throw UsageError(lab.unknown_task(args.task));
     CheckOptions o;
     o.source = args.file.empty() ? source_of(lab, args.variant) : fs::path(args.file);
     std::error_code ec;

@@ -16,8 +16,8 @@ TEST_CASE("grade record: two records of one lab in the same second are two files
 {
     const TempDir dir;
     const fs::path records = dir.path() / "state" / "records";
-    const fs::path a = keep_grade_record(R"({"file": "a.cu"})", records, "matmul");
-    const fs::path b = keep_grade_record(R"({"file": "b.cu"})", records, "matmul");
+    const fs::path a = keep_grade_record(R"({"file": "a.cu"})", records, "matmul").path;
+    const fs::path b = keep_grade_record(R"({"file": "b.cu"})", records, "matmul").path;
     CHECK(a != b);
     CHECK(a.parent_path() == records);
     CHECK(a.filename().string().rfind("matmul-", 0) == 0);
@@ -27,4 +27,13 @@ TEST_CASE("grade record: two records of one lab in the same second are two files
     CHECK(text.str() == "{\"file\": \"b.cu\"}\n");
     // Nothing else is left beside them (no partial file).
     CHECK(std::distance(fs::directory_iterator(records), fs::directory_iterator {}) == 2);
+}
+
+TEST_CASE("grade record: a records folder that cannot be made says why, and keeps nothing")
+{
+    const TempDir dir;
+    const fs::path not_a_folder = dir.write("state", "a file where the state folder should be");
+    const KeptRecord kept = keep_grade_record("{}", not_a_folder / "records", "matmul");
+    CHECK_FALSE(kept.error.empty());
+    CHECK_FALSE(fs::exists(kept.path));
 }
