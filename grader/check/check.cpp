@@ -70,7 +70,7 @@ std::shared_future<StartedBuild> start_student_build(const Toolchain& tc, const 
                                                      const std::filesystem::path& source)
 {
     std::error_code ec;
-    if (lab.owns_main() || std::filesystem::equivalent(source, lab.baseline_source, ec)) return {};
+    if (std::filesystem::equivalent(source, lab.baseline_source, ec)) return {};
     return std::async(std::launch::async, [&tc, &lab, source] {
                const auto t0 = Clock::now();
                BuildResult build = build_file(tc, lab, source);
@@ -380,9 +380,10 @@ LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, 
     LabCheck out {.lab = &lab, .source = o.source, .gpu = gpu, .seed = o.seed ? *o.seed : fresh_seed()};
     // The student's file is the whole program: judged by what it prints
     // against hpclab's own observations (check/program_check.h).
-    if (lab.owns_main())
-        return as_lab_check(check_program_lab(tc, gpu, lab, o.source, build_name(lab, o.source), o.gpu_turns), gpu,
-                            out.seed);
+    if (!lab.kind_traits().tasks_at_sizes)
+        return as_lab_check(check_program_lab(tc, gpu, lab, o.source, build_name(lab, o.source), o.gpu_turns,
+                                              o.started_build),
+                            gpu, out.seed);
     std::vector<const TaskInfo*> tasks = checked_tasks(lab, o.only_task);
     if (CheckSteps::watches_gpu(gpu, o) && found_out_of_service(out, tasks, o.gpu_service_dir)) return out;
     CheckSteps check(tc, gpu, lab, o, std::move(out), std::move(tasks), start);

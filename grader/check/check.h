@@ -23,6 +23,7 @@
 
 #include <functional>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,7 +38,7 @@ struct StartedBuild {
     double seconds = 0;  // its compile's own
 };
 // Not valid where check_lab builds the file itself: the baseline (built once,
-// with the timing's), and a lab whose file is the whole program.
+// with the timing's).
 std::shared_future<StartedBuild> start_student_build(const Toolchain& tc, const LabInfo& lab,
                                                      const std::filesystem::path& source);
 
@@ -98,6 +99,8 @@ struct TaskCheck {
     TaskVerdict verdict;
 };
 
+struct ProgramCheck;  // check/program_check.h
+
 struct LabCheck {
     const LabInfo* lab = nullptr;
     std::filesystem::path source;
@@ -110,6 +113,9 @@ struct LabCheck {
     std::string sanitizer_note;       // why the sanitizer did not run, if it did not
     std::string gpu_health_note;      // what was wrong with the GPU after the runs, or why it could not be told
     double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0, total_s = 0;
+    // A whole program's check (course/lab_kind.h, not tasks_at_sizes): what it
+    // printed against hpclab's own observations, for a person to read.
+    std::shared_ptr<const ProgramCheck> whole_program;
 };
 
 LabCheck check_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const CheckOptions& options);

@@ -23,33 +23,25 @@ namespace {
 // Past this the program's output is not kept: the lines hpclab reads are a
 // few hundred bytes.
 constexpr std::size_t kOutputLimitBytes = 64u << 10;
-constexpr std::uint64_t kFileLimitBytes = 64ull << 20;
 
-// The student's program, as every submission runs: in the sandbox (no
-// network, no view of solutions/ or bench/), its own work folder, the GPU
-// of the check alone visible.
+// The student's program, as every submission runs (run/sandbox.h
+// submission_sandbox): its own work folder, the GPU of the check alone
+// visible, on the timed CPUs (it runs with the GPU alone).
 ProcessSpec student_run(const LabInfo& lab, const GpuInfo& gpu, const fs::path& program, const fs::path& work_dir)
 {
     ProcessSpec ps;
     ps.argv = {program.string()};
     ps.cwd = work_dir;
-    ps.wall_limit_s = lab.wall_limit_s;
+    ps.wall_limit_s = wall_limit_s(lab, RunUse::plain);
     ps.output_limit = kOutputLimitBytes;
-    ps.file_size_limit_bytes = kFileLimitBytes;
-    ps.set_env = cuda_env(gpu.visible_as());
+    ps.file_size_limit_bytes = kSubmissionFileLimitBytes;
+    ps.set_env = cuda_env(gpu.visible_as(), lab.device_max_connections);
     ps.cpus = timing_cpus();
-    if (sandbox_unavailable()) return ps;
-    SandboxSpec sb;
-    sb.read_only = system_view(lab.lab_dir.parent_path().parent_path());
-    if (sb.read_only.empty()) return ps;
-    sb.read_only.push_back(fs::absolute(program));
-    sb.writable = {work_dir};
-    sb.work_dir = work_dir;
-    sb.gpu = true;
-    sb.gpu_minor = gpu.minor;
-    sb.env = sandbox_env();
-    for (auto& var : cuda_env(gpu.visible_as())) sb.env.push_back(std::move(var));
-    ps.sandbox = std::move(sb);
+    ps.sandbox = submission_sandbox({.course_root = lab.lab_dir.parent_path().parent_path(),
+                                     .program = program,
+                                     .work_dir = work_dir,
+                                     .gpu_minor = gpu.minor,
+                                     .gpu_env = ps.set_env});
     return ps;
 }
 
@@ -81,7 +73,7 @@ std::optional<Verdict> verdict_of_process(const ProcessResult& r, const LabInfo&
         return Verdict::resource_limit;
     }
     if (r.file_size_limit) {
-        message = "the program wrote a file past the sandbox's limit";
+        message = fmt::format("the program wrote a file past the limit of {} MiB", kSubmissionFileLimitBytes >> 20);
         return Verdict::resource_limit;
     }
     if (r.signal != 0) {
@@ -123,7 +115,7 @@ void run_on_gpu(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, Gpu
         return;
     }
     c.measured = timing.times;
-    const WorkDir work("program");
+    const WorkDir work("whole-program");
     const ProcessResult r = run_contained(student_run(lab, gpu, c.build.program, work.path()));
     c.printed = r.out;
     c.printed_err = r.err;
@@ -139,13 +131,13 @@ void run_on_gpu(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, Gpu
 }  // namespace
 
 ProgramCheck check_program_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, const fs::path& source,
-                               const std::string& variant, GpuTurns* turns)
+                               const std::string& variant, GpuTurns* turns, std::shared_future<StartedBuild> started)
 {
     const auto t0 = std::chrono::steady_clock::now();
     ProgramCheck c;
     c.lab = &lab;
     c.source = source;
-    c.build = build_lab_program(tc, lab, source, variant);
+    c.build = started.valid() ? started.get().build : build_lab_program(tc, lab, source, variant);
     if (!c.build.ok) c.verdict = c.build.setup_problem ? Verdict::grader_error : Verdict::compile_error;
     else if (!gpu.present) {
         c.verdict = Verdict::not_run;
@@ -173,6 +165,7 @@ LabCheck as_lab_check(const ProgramCheck& c, const GpuInfo& gpu, std::uint64_t s
     }
     out.overall = c.verdict;
     out.total_s = c.total_s;
+    out.whole_program = std::make_shared<const ProgramCheck>(c);
     return out;
 }
 

@@ -1,4 +1,4 @@
-// hpclab check for a lab of the kind "program" (LabInfo::owns_main): the
+// hpclab check for a lab of the kind "program" (course/lab_kind.h): the
 // student's file is the whole program. It is built with the grader's fixed
 // flags (no harness, no binding), run once in the sandbox with the GPU
 // alone, right after hpclab's own timing program of the same kernel
@@ -32,14 +32,16 @@ struct ProgramCheck {
 
 // `variant` names the build in the cache ("student", "solution", ...).
 // `turns`: the GPU's turns shared with other checks (hpclab grade); null:
-// the check takes its own, which hold across processes.
+// the check takes its own, which hold across processes. `started`, when
+// valid: the build of `source`, begun before (start_student_build).
 ProgramCheck check_program_lab(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab,
                                const std::filesystem::path& source, const std::string& variant,
-                               GpuTurns* turns = nullptr);
+                               GpuTurns* turns = nullptr, std::shared_future<StartedBuild> started = {});
 
 // The same as every other lab's check reads (one task, its verdict and
 // why): what check_lab returns for a program lab, so that a grading, its
-// records, calibrate and watch take the lab as any other.
+// records, calibrate and watch take the lab as any other; the program's
+// own check in its whole_program.
 LabCheck as_lab_check(const ProgramCheck& c, const GpuInfo& gpu, std::uint64_t seed);
 
 }  // namespace hpclab

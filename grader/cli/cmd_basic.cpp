@@ -74,7 +74,7 @@ int list_program_lab(Context& ctx, const LabInfo& lab)
 
 int list_lab(Context& ctx, const LabInfo& lab)
 {
-    if (lab.owns_main()) return list_program_lab(ctx, lab);
+    if (!lab.kind_traits().tasks_at_sizes) return list_program_lab(ctx, lab);
     fmt::print("{}. {}: {}\n\n{}\n\n", lab.order, lab.id, lab.title, lab.teaches);
     fmt::print("Course program: {}\nYou edit:       {}\nContract:       {} ({} pointers)\nWalkthrough:    {}\n",
                lab.course_program, relative_to_root(ctx, lab.student_source()),

@@ -192,14 +192,6 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     if (const auto why = sandbox_unavailable(); why && !args.quiet)
         fmt::print("No sandbox ({}): compiled and run as on your own machine.\n", *why);
     std::fflush(stdout);
-    if (lab.owns_main()) {  // the student's whole program (check/program_check.h)
-        const std::string build = args.file.empty() ? variant_name(args.variant) : build_name(lab, o.source);
-        const ProgramCheck pc = check_program_lab(ctx.toolchain(), gpu, lab, o.source, build);
-        print_program_check(ctx, pc);
-        const LabCheck c = as_lab_check(pc, gpu, o.seed.value_or(0));
-        keep_record(ctx, c, args);
-        return exit_of_check(ctx, c.overall, expect);
-    }
     // The GPU's turns, with every other hpclab on this machine (another
     // student's check, a ctest run's other tests): the correctness runs
     // share the GPU, the timing has it alone (gpu/gpu_turns.h).
@@ -207,7 +199,8 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     if (gpu.present) o.gpu_turns = &turns.emplace(gpu.uuid);
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
     const double since = timeline_clock();
-    print_check(ctx, c);
+    if (c.whole_program) print_program_check(ctx, *c.whole_program);
+    else print_check(ctx, c);
     keep_record(ctx, c, args);
     timeline_note(since, "the check printed and its record kept");
     return exit_of_check(ctx, c.overall, expect);

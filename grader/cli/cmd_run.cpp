@@ -69,7 +69,7 @@ int run_all(Context& ctx, const RunArgs& args)
     // A lab whose program is the student's own has none: judged whole, not a row of tasks at a size.
     std::vector<std::future<std::optional<fs::path>>> programs;
     for (const auto& lab : ctx.catalog().labs())
-        programs.push_back(lab.owns_main() ? decltype(programs)::value_type {}
+        programs.push_back(!lab.kind_traits().tasks_at_sizes ? decltype(programs)::value_type {}
                                            : start_build(ctx.build_site(), lab, args.variant));
     for (std::size_t l = 0; l < ctx.catalog().labs().size(); ++l) {
         const LabInfo& lab = ctx.catalog().labs()[l];
@@ -206,7 +206,7 @@ int cmd_run(Context& ctx, const RunArgs& args)
     if (args.lab.empty()) throw UsageError("which lab? (hpclab list shows them; hpclab run --all runs every one)");
     if (!args.json.empty()) throw UsageError("--json goes with --all");
     const LabInfo& lab = ctx.lab(args.lab);
-    if (lab.owns_main()) {
+    if (!lab.kind_traits().tasks_at_sizes) {
         // Running it is checking it: one run, judged against hpclab's own observations.
         if (!args.sizes.empty() || args.all_sizes || !args.image.empty() || args.seed)
             throw UsageError(lab.id + " is your own program: it has no size, image or seed options");

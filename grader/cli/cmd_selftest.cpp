@@ -94,7 +94,7 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
         fmt::print("selftest {} {}: skipped, {}\n", lab.id, what, ctx.toolchain().unavailable);
         return kSkipped;
     }
-    if (lab.owns_main()) return selftest_program(ctx, lab, skeleton);
+    if (!lab.kind_traits().tasks_at_sizes) return selftest_program(ctx, lab, skeleton);
     const auto program = skeleton ? build_program(ctx.build_site(), lab, committed_skeleton(ctx, lab), "skeleton", false)
                                   : build_program(ctx.build_site(), lab, Variant::solution, false);
     if (!program) {

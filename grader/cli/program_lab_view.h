@@ -1,4 +1,4 @@
-// The commands' side of a lab of the kind "program" (LabInfo::owns_main):
+// The commands' side of a lab of the kind "program" (course/lab_kind.h):
 // check, run and selftest judge the whole program
 // (check/program_check.h); a command that has nothing to do with such a
 // lab says why, in one sentence, instead of failing somewhere inside.

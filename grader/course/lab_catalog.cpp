@@ -401,9 +401,10 @@ void read_lab_header(const Reader& r, LabInfo& lab)
     if (lab.id != lab.lab_dir.filename().string())
         r.fail("id", "is \"" + lab.id + "\" but the folder is \"" + lab.lab_dir.filename().string() + "\"");
     lab.order = static_cast<int>(r.integer("order"));
-    lab.kind = r.str_or("kind", "functions");
-    if (lab.kind != "functions" && lab.kind != "program") r.fail("kind", "must be \"functions\" or \"program\"");
-    if (lab.owns_main()) lab.program = read_program_rules(r.child("program"));
+    const auto kind = lab_kind_named(r.str_or("kind", "functions"));
+    if (!kind) r.fail("kind", "must be " + std::string(lab_kind_names()));
+    lab.kind = *kind;
+    if (lab.kind == LabKind::program) lab.program = read_program_rules(r.child("program"));
     lab.title = r.str("title");
     lab.teaches = r.str("teaches");
     lab.course_program = r.str("course_program");
@@ -431,6 +432,23 @@ void read_tasks(const Reader& r, LabInfo& lab)
         if (t.threshold && t.threshold->baseline != "reference" && !task_ids.count(t.threshold->baseline))
             r.fail("tasks." + t.id + ".threshold.baseline",
                    "must be \"reference\" or the id of another task of this lab");
+}
+
+// lab.json "similarity": the score measured on the generated class
+// (docs/results/similarity.txt), or why there is none.
+void read_look_score(const Reader& r, LabInfo& lab)
+{
+    lab.no_look = "not measured: the generated class holds no independent files of this lab";
+    if (!r.has("similarity")) return;
+    const Reader s = r.child("similarity");
+    if (s.has("look_from") == s.has("no_look")) s.fail("look_from", "give either look_from or no_look");
+    if (s.has("no_look")) {
+        lab.no_look = s.str("no_look");
+        return;
+    }
+    lab.look_from = s.number("look_from");
+    if (!(*lab.look_from > 0 && *lab.look_from <= 1)) s.fail("look_from", "must be a score above 0, at most 1");
+    lab.no_look.clear();
 }
 
 // The lab's own feedback per verdict, its run limits and its connections.
@@ -489,6 +507,7 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
     read_tasks(r, lab);
     lab.mistakes = read_mistakes(r, lab);
     read_feedback_and_limits(r, lab);
+    read_look_score(r, lab);
     refuse_key_an_invariant_replaced(r, "allow_libraries", "own_code");
     find_lab_files(r, root, lab);
     return lab;

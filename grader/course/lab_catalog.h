@@ -4,6 +4,7 @@
 #pragma once
 
 #include "course/invariants.h"
+#include "course/lab_kind.h"
 #include "course/params.h"
 
 #include <filesystem>
@@ -163,11 +164,11 @@ struct ProgramRules {
 
 struct LabInfo {
     std::string id;
-    // "functions" (hpclab calls the header's entry points from its harness)
-    // or "program" (the student's file is the program: ProgramRules).
-    std::string kind = "functions";
+    // What the student writes, and so how hpclab builds, runs and judges it
+    // (course/lab_kind.h); a program lab's rules in `program`.
+    LabKind kind = LabKind::functions;
+    const LabKindTraits& kind_traits() const { return lab_kind_traits(kind); }
     ProgramRules program;
-    bool owns_main() const { return kind == "program"; }
     int order = 0;
     std::string title;
     std::string teaches;
@@ -182,6 +183,11 @@ struct LabInfo {
     std::map<std::string, std::string> feedback;
     std::vector<TaskInfo> tasks;
     std::vector<Mistake> mistakes;  // the classic mistakes, each a file of the broken set
+    // lab.json "similarity": the score from which two files' likeness is
+    // worth a person's look (similarity/lab_similarity.h LookScore); none:
+    // `no_look` says why no score parts copies from independent work here.
+    std::optional<double> look_from;
+    std::string no_look;
     // CUDA_DEVICE_MAX_CONNECTIONS of every program of the lab (lab.json
     // "device_max_connections"; run_recipe.h cuda_env says why 1 by default).
     int device_max_connections = 1;

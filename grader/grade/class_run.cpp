@@ -106,7 +106,7 @@ int expected_cost(const LabInfo& lab, const ClassRunOptions& o)
 {
     // A program lab has no task specs to plan: its check is one run of the
     // student's program and one of hpclab's own timing program.
-    if (lab.owns_main()) return 2;
+    if (!lab.kind_traits().tasks_at_sizes) return 2;
     std::vector<const TaskInfo*> tasks;
     int timed = 0;
     for (const TaskInfo& t : lab.tasks) {

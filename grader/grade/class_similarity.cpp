@@ -14,7 +14,7 @@ std::vector<LabSimilarity> class_similarity(const ClassFolder& cls, const Catalo
                 if (sub.lab->id == lab.id && !sub.unchanged_skeleton)
                     if (auto text = read_text_file(sub.file)) files.push_back({s.id, std::move(*text)});
         if (files.empty()) continue;
-        out.push_back(compare_lab(lab.id, read_text_file(lab.student_source()).value_or(""),
+        out.push_back(compare_lab(lab.id, {lab.look_from, lab.no_look}, read_text_file(lab.student_source()).value_or(""),
                                   read_text_file(lab.solution_source()).value_or(""), files));
     }
     return out;

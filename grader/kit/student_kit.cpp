@@ -138,7 +138,7 @@ void compile_baselines(const Toolchain& tc, const Catalog& catalog, const KitOpt
     // its kernel from the lab's own header.
     std::vector<const LabInfo*> labs;
     for (const LabInfo& lab : catalog.labs())
-        if (!lab.owns_main()) labs.push_back(&lab);
+        if (lab.kind_traits().baseline_program) labs.push_back(&lab);
     fs::create_directories(o.out / "baselines");
     if (o.say) o.say(fmt::format("compiling the speed baselines of {} labs for {}", labs.size(), o.architectures));
     std::vector<std::function<std::optional<std::string>()>> compiles;  // each: its diagnostics when it failed

@@ -57,6 +57,11 @@ inline CgroupLimits submission_limits(std::uint64_t data_bytes)
     return {.memory_bytes = (4ull << 30) + 3 * data_bytes, .pids = 512};
 }
 
+// Bytes one file written by a run of a submission may take (its work
+// folder, /tmp): a lab writes none; a submission that writes without end
+// meets this.
+inline constexpr std::uint64_t kSubmissionFileLimitBytes = 64ull << 20;
+
 // What every run names: the lab program, the task it runs, the size.
 struct RunTarget {
     const LabInfo* lab = nullptr;

@@ -136,4 +136,22 @@ std::vector<std::string> sandboxed_argv(const SandboxSpec& spec, const std::vect
     return a;
 }
 
+std::optional<SandboxSpec> submission_sandbox(const SubmissionView& view)
+{
+    if (sandbox_unavailable()) return std::nullopt;
+    SandboxSpec sb;
+    sb.read_only = system_view(view.course_root);
+    if (sb.read_only.empty()) return std::nullopt;
+    sb.read_only.push_back(std::filesystem::absolute(view.program));
+    if (!view.wrapper.empty()) sb.read_only.push_back(std::filesystem::absolute(view.wrapper));
+    sb.writable = view.writable;
+    sb.writable.push_back(view.work_dir);
+    sb.work_dir = view.work_dir;
+    sb.gpu = true;
+    sb.gpu_minor = view.gpu_minor;
+    sb.env = sandbox_env();
+    sb.env.insert(sb.env.end(), view.gpu_env.begin(), view.gpu_env.end());
+    return sb;
+}
+
 }  // namespace hpclab

@@ -50,4 +50,22 @@ std::vector<std::filesystem::path> system_view(const std::filesystem::path& cour
 // library path when the parent has one.
 std::vector<std::pair<std::string, std::string>> sandbox_env();
 
+// What every run of a student's program sees, one recipe for the lab
+// program under the harness and a program the student wrote whole, under a
+// wrapper (compute-sanitizer) or not: the system, the program file and the
+// wrapper's, its work folder and `writable`, the one GPU, the sandbox's
+// environment with `gpu_env`. Nothing of the course under `course_root`
+// (its solutions, other programs, the grader's state). Empty where no
+// sandbox can be made.
+struct SubmissionView {
+    std::filesystem::path course_root;
+    std::filesystem::path program;
+    std::filesystem::path wrapper;  // empty: none
+    std::filesystem::path work_dir;
+    std::vector<std::filesystem::path> writable;
+    int gpu_minor = -1;
+    std::vector<std::pair<std::string, std::string>> gpu_env;  // run_recipe.h cuda_env
+};
+std::optional<SandboxSpec> submission_sandbox(const SubmissionView& view);
+
 }  // namespace hpclab

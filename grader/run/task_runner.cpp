@@ -123,30 +123,18 @@ PreparedExchange prepare_exchange(const RunRequest& req, const std::vector<Buffe
     return p;
 }
 
-// Bytes one file of a run may take (its work folder, /tmp): a lab writes
-// none; a submission that writes without end meets this.
-constexpr std::uint64_t kRunFileLimitBytes = 64ull << 20;
-
-// The program's sandbox: the system, the program file itself, the tools in
-// the CUDA folder (in /usr), its work folder and the GPU. Nothing of the
-// course: its solutions, other programs, the grader's state.
+// The program's sandbox (run/sandbox.h submission_sandbox), none for a
+// trusted program (the baseline's, a canary).
 std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesystem::path& work_dir)
 {
-    if (!req.sandboxed || sandbox_unavailable()) return std::nullopt;
-    const auto course_root = req.lab->lab_dir.parent_path().parent_path();
-    SandboxSpec sb;
-    sb.read_only = system_view(course_root);
-    if (sb.read_only.empty()) return std::nullopt;
-    sb.read_only.push_back(std::filesystem::absolute(req.program));
-    if (!req.wrapper.empty()) sb.read_only.push_back(std::filesystem::absolute(req.wrapper.front()));
-    sb.writable = req.writable;
-    sb.writable.push_back(work_dir);
-    sb.work_dir = work_dir;
-    sb.gpu = true;
-    sb.gpu_minor = req.gpu_minor;
-    sb.env = sandbox_env();
-    for (auto& var : cuda_env(req.gpu_uuid, req.lab->device_max_connections)) sb.env.push_back(std::move(var));
-    return sb;
+    if (!req.sandboxed) return std::nullopt;
+    return submission_sandbox({.course_root = req.lab->lab_dir.parent_path().parent_path(),
+                               .program = req.program,
+                               .wrapper = req.wrapper.empty() ? std::filesystem::path {} : std::filesystem::path(req.wrapper.front()),
+                               .work_dir = work_dir,
+                               .writable = req.writable,
+                               .gpu_minor = req.gpu_minor,
+                               .gpu_env = cuda_env(req.gpu_uuid, req.lab->device_max_connections)});
 }
 
 // On the parent's clock, the program keeps off the CPU its driver spins on
@@ -168,7 +156,7 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
     ProcessSpec ps;
     ps.cwd = work_dir;
     ps.sandbox = run_sandbox(req, work_dir);
-    ps.file_size_limit_bytes = kRunFileLimitBytes;
+    ps.file_size_limit_bytes = kSubmissionFileLimitBytes;
     ps.argv = req.wrapper;
     ps.argv.push_back(req.program.string());
     for (const PreparedExchange* ex : exchanges) {
@@ -269,7 +257,7 @@ void classify_end(const RunRequest& req, const wire::Result& result, RunReport& 
                         req.linger_limit_s));
     else if (pr.file_size_limit)
         set(RunStatus::limit_hit, fmt::format("the program wrote a file past the limit of {} MiB",
-                                              kRunFileLimitBytes >> 20));
+                                              kSubmissionFileLimitBytes >> 20));
     else if (pr.signal) set(RunStatus::crashed, "the program crashed: " + describe_signal(pr.signal));
     else if (pr.exit_code == wire::kExitNoGpu)
         set(RunStatus::no_gpu, harness_message.empty() ? "no CUDA GPU found" : harness_message);

@@ -49,12 +49,12 @@ constexpr int kCompileLimitSeconds = 300;
 constexpr int kLinkLimitSeconds = 120;
 
 // Why a build cannot begin (no source, or the lab's binding not built), or
-// empty.
+// empty. `bind_lib` is empty for a program the student's file is whole.
 std::string missing_input(const LabInfo& lab, const fs::path& source, const fs::path& bind_lib)
 {
     std::error_code ec;
     if (!fs::is_regular_file(source, ec)) return fmt::format("{}: no such file", source.string());
-    if (!lab.owns_main() && !fs::exists(bind_lib, ec))
+    if (!bind_lib.empty() && !fs::exists(bind_lib, ec))
         return fmt::format("the binding of lab {} ({}) is not built: rebuild hpclab with cmake --build", lab.id,
                            bind_lib.string());
     return {};
@@ -485,7 +485,7 @@ bool link_whole_program(const Toolchain& tc, const BuildFiles& files, BuildResul
 }
 
 struct LinkInput {
-    const fs::path& bind_lib;
+    const fs::path& bind_lib;  // empty: the object is the whole program
     const std::vector<std::string>& library_flags;
     bool kernels_inside;      // no library's kernels: the program's SASS is kept
     bool sass_in_background;  // ... read on another thread (build_lab_program)
@@ -545,7 +545,7 @@ private:
 // is removed either way.
 bool link_step(const Toolchain& tc, const LabInfo& lab, const BuildFiles& files, const LinkInput& in, BuildResult& r)
 {
-    if (lab.owns_main()) return link_whole_program(tc, files, r);
+    if (in.bind_lib.empty()) return link_whole_program(tc, files, r);
     SassListing sass(tc, files, r, in.kernels_inside, in.sass_in_background);
     std::error_code ec;
     std::string setup_error;
@@ -572,7 +572,11 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
 {
     BuildResult r;
     const auto t0 = std::chrono::steady_clock::now();
-    const fs::path bind_lib = tc.bind_lib_dir / fmt::format("libhpclab_bind_{}.a", lab.id);
+    // The harness and the lab's binding, linked with the student's object,
+    // or none: the student's file is the whole program (course/lab_kind.h).
+    const fs::path bind_lib = lab.kind_traits().harness_linked
+                                  ? tc.bind_lib_dir / fmt::format("libhpclab_bind_{}.a", lab.id)
+                                  : fs::path {};
     r.diagnostics = missing_input(lab, source, bind_lib);
     std::error_code source_ec;
     r.setup_problem = fs::exists(source, source_ec);  // a missing binding, not a missing source
@@ -603,7 +607,7 @@ BuildResult build_lab_program(const Toolchain& tc, const LabInfo& lab, const fs:
         ProgramFacts f = read_program_facts(r.program, !tc.cupti_lib_dir.empty(),
                                             r.sass_pending.valid() ? fs::path {} : tc.cuobjdump);
         f.kernels_known = f.kernels_known && kernels_inside;
-        if (lab.owns_main()) r.calls = read_calls(r.program);
+        if (bind_lib.empty()) r.calls = read_calls(r.program);
         return f;
     };
     if (fs::exists(r.program, ec)) {

@@ -54,7 +54,7 @@ struct BuildResult {
     // (BuildOptions::sass_in_background): facts.code is filled by
     // complete_program_code().
     std::shared_future<void> sass_pending;
-    // A program lab's (LabInfo::owns_main): what the student's object calls
+    // A whole program's (course/lab_kind.h, not harness_linked): what the object calls
     // outside itself (nm's undefined symbols), kept beside the program.
     std::set<std::string> calls;
 };

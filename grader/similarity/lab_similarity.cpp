@@ -50,10 +50,11 @@ std::vector<SimilarPair> listed_pairs(const LabSimilarity& lab)
 
 }  // namespace
 
-LabSimilarity compare_lab(const std::string& lab, const std::string& skeleton, const std::string& solution,
-                          const std::vector<HandedIn>& files, const WinnowSettings& settings)
+LabSimilarity compare_lab(const std::string& lab, const LookScore& look, const std::string& skeleton,
+                          const std::string& solution, const std::vector<HandedIn>& files,
+                          const WinnowSettings& settings)
 {
-    LabSimilarity out {.lab = lab, .look_score = look_score(lab)};
+    LabSimilarity out {.lab = lab, .look_score = look};
     const auto base = skeleton_kgrams(skeleton, settings);
     out.solution = own_code(solution, base, settings);
     const auto solution_raw = raw_tokens(solution);

@@ -3,13 +3,23 @@
 // nothing here touches a grade or a verdict.
 #pragma once
 
-#include "similarity/look_scores.h"
 #include "similarity/own_code.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace hpclab {
+
+// The score from which a pair is worth a person's look: above every pair of
+// independent files the generated class holds, at or below all its planted
+// copies (lab.json "similarity"; tests/cpu/similarity/test_similarity_class.cpp
+// measures both, keeps them in docs/results/similarity.txt, and checks each
+// lab's score against them).
+struct LookScore {
+    std::optional<double> from;  // none: no score tells a copy from independent work here
+    std::string why_none;        // then, why: for the report
+};
 
 struct HandedIn {
     std::string student;
@@ -24,7 +34,7 @@ struct SimilarPair {
 
 struct LabSimilarity {
     std::string lab;
-    LookScore look_score;                 // look_scores.h
+    LookScore look_score;
     std::vector<std::string> students;    // one per file, in the order given
     std::vector<OwnCode> files;           // the same order
     OwnCode solution;
@@ -39,7 +49,8 @@ struct LabSimilarity {
 // stay readable for a class of hundreds.
 constexpr double kListedFrom = 0.5;
 
-LabSimilarity compare_lab(const std::string& lab, const std::string& skeleton, const std::string& solution,
-                          const std::vector<HandedIn>& files, const WinnowSettings& settings = {});
+LabSimilarity compare_lab(const std::string& lab, const LookScore& look, const std::string& skeleton,
+                          const std::string& solution, const std::vector<HandedIn>& files,
+                          const WinnowSettings& settings = {});
 
 }  // namespace hpclab

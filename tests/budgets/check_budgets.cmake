@@ -1,7 +1,7 @@
 # The grader's budgets, enforced (cmake -P); the limits and why each exists
 # are in tests/budgets/budgets.cmake (one place), read by tests/CMakeLists.txt.
-#   cmake -DGRADER=<grader/> -DCLI_LINES=n -DFUNCTION_LINES=n -DFOLDER_MODULES=n
-#         -DOWNS_MAIN=n -DSEAM=<folder> -P check_budgets.cmake
+#   cmake -DGRADER=<grader/> -DLABS=<labs/> -DCLI_LINES=n -DFUNCTION_LINES=n -DFOLDER_MODULES=n
+#         -DKIND_ASKED=n -DLABS_NAMED=n -DSEAM=<folder> -P check_budgets.cmake
 # It prints what it measured (the closing notes quote it), and fails, naming
 # each, on every budget passed:
 # - CLI_LINES: the lines of grader/cli/, every file;
@@ -10,13 +10,18 @@
 #   column 0, the body's braces alone on their lines at column 0 (a member
 #   defined inside its class is not seen: they are a few lines each here);
 # - FOLDER_MODULES: a folder's modules (its files by name less extension);
-# - OWNS_MAIN: the calls of owns_main() (the lab kind asked: the functions
-#   the harness calls, or a program the student writes) outside SEAM/, in
-#   code (a comment may name it).
+# - KIND_ASKED: the lines outside SEAM/ that ask a lab's kind (the
+#   functions the harness calls, or a program the student writes): its
+#   traits (kind_traits()), a kind by name (LabKind::), or owns_main(), in
+#   code (a comment may name them).
+# - LABS_NAMED, LABS (a folder of labs, each a folder): a lab's id as a string in code
+#   outside SEAM/ ("reduction", "reduction.naive", "reduction/..."): a new
+#   lab adds data, not grader code, so no lab is named there (lab.json keys
+#   read in SEAM/ may share a lab's name: the program lab's "program").
 # With -DEXPECT=<regex> (the test of the check itself) it passes only when a
 # budget is passed and a message matches.
 cmake_minimum_required(VERSION 3.25)
-foreach(var GRADER CLI_LINES FUNCTION_LINES FOLDER_MODULES OWNS_MAIN SEAM)
+foreach(var GRADER LABS CLI_LINES FUNCTION_LINES FOLDER_MODULES KIND_ASKED LABS_NAMED SEAM)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_budgets.cmake: give -D${var}=...")
   endif()
@@ -35,6 +40,7 @@ function(read_lines file out)
 endfunction()
 
 get_filename_component(GRADER "${GRADER}" ABSOLUTE)
+get_filename_component(LABS "${LABS}" ABSOLUTE)
 set(_errors "")
 set(_measured "")
 
@@ -77,12 +83,21 @@ foreach(folder IN LISTS _folders)
 endforeach()
 list(APPEND _measured "the most modules in a folder: grader/${_widest}/ ${_widest_n} (budget ${FOLDER_MODULES})")
 
-# Function lengths, and owns_main() outside the seam.
+# Function lengths, and the lab kind asked outside the seam.
 file(GLOB_RECURSE _sources RELATIVE "${GRADER}" "${GRADER}/*.cpp" "${GRADER}/*.h" "${GRADER}/*.cu")
 list(SORT _sources)
 set(_longest "")
-set(_owns_main 0)
-set(_owns_main_at "")
+set(_kind_asked 0)
+set(_kind_asked_at "")
+file(GLOB _labs LIST_DIRECTORIES true RELATIVE "${LABS}" "${LABS}/*")
+set(_lab_ids "")
+foreach(lab IN LISTS _labs)
+  if(IS_DIRECTORY "${LABS}/${lab}" AND lab MATCHES "^[a-z0-9_]+$")
+    list(APPEND _lab_ids "${lab}")
+  endif()
+endforeach()
+list(JOIN _lab_ids "|" _lab_alternatives)
+set(_lab_named_at "")
 foreach(file IN LISTS _sources)
   read_lines("${GRADER}/${file}" lines)
   list(LENGTH lines count)
@@ -91,10 +106,14 @@ foreach(file IN LISTS _sources)
   set(i 0)
   foreach(line IN LISTS lines)
     string(REGEX REPLACE "//.*" "" code "${line}")  # a comment may name it
-    if(code MATCHES "owns_main\\(\\)" AND NOT file MATCHES "^${SEAM}/")
-      math(EXPR _owns_main "${_owns_main} + 1")
+    if(code MATCHES "(owns_main|kind_traits)\\(\\)|LabKind::" AND NOT file MATCHES "^${SEAM}/")
+      math(EXPR _kind_asked "${_kind_asked} + 1")
       math(EXPR at "${i} + 1")
-      list(APPEND _owns_main_at "grader/${file}:${at}")
+      list(APPEND _kind_asked_at "grader/${file}:${at}")
+    endif()
+    if(_lab_alternatives AND NOT file MATCHES "^${SEAM}/" AND code MATCHES "\"(${_lab_alternatives})[\"./]")
+      math(EXPR at "${i} + 1")
+      list(APPEND _lab_named_at "grader/${file}:${at} (${CMAKE_MATCH_1})")
     endif()
     if(open LESS 0)
       if(line MATCHES "^[A-Za-z_~]" AND NOT line MATCHES "^(namespace|struct|class|enum|union|extern|template|using|typedef|static_assert)\\b")
@@ -125,10 +144,18 @@ list(LENGTH _longest _functions)
 list(SUBLIST _longest 0 3 _top)
 string(REPLACE ";" ", " _top "${_top}")
 list(APPEND _measured "functions seen: ${_functions}, the longest (lines, where, name): ${_top} (budget ${FUNCTION_LINES})")
-list(APPEND _measured "owns_main() outside grader/${SEAM}/: ${_owns_main} (budget ${OWNS_MAIN})")
-if(_owns_main GREATER OWNS_MAIN)
-  string(REPLACE ";" ", " _at "${_owns_main_at}")
-  list(APPEND _errors "owns_main() is asked ${_owns_main} times outside grader/${SEAM}/, over its ${OWNS_MAIN} (${_at}): ask the lab kind's seam in grader/${SEAM}/ instead")
+string(REPLACE ";" ", " _at "${_kind_asked_at}")
+list(APPEND _measured "the lab kind asked outside grader/${SEAM}/: ${_kind_asked} (budget ${KIND_ASKED}): ${_at}")
+if(_kind_asked GREATER KIND_ASKED)
+  list(APPEND _errors "the lab kind is asked ${_kind_asked} times outside grader/${SEAM}/, over its ${KIND_ASKED} (${_at}): give the seam in grader/${SEAM}/ the question, or the data, instead")
+endif()
+
+list(LENGTH _lab_ids _lab_count)
+list(LENGTH _lab_named_at _lab_named)
+string(REPLACE ";" ", " _at "${_lab_named_at}")
+list(APPEND _measured "labs named in code outside grader/${SEAM}/: ${_lab_named} lines, of ${_lab_count} labs (budget ${LABS_NAMED}) ${_at}")
+if(_lab_named GREATER LABS_NAMED)
+  list(APPEND _errors "a lab is named in grader code ${_lab_named} times, over its ${LABS_NAMED} (${_at}): a new lab adds data, not grader code: say it in the lab's lab.json")
 endif()
 
 foreach(m IN LISTS _measured)

@@ -67,7 +67,7 @@ TEST_CASE("plan order: sizes given sorted either way still turn")
 TEST_CASE("plan: every task of every lab runs each plain size once and one again, with a why of its own")
 {
     for (const LabInfo& lab : catalog().labs()) {
-        if (lab.owns_main()) continue;
+        if (lab.kind == LabKind::program) continue;
         for (const TaskInfo& task : lab.tasks) {
             CAPTURE(lab.id);
             CAPTURE(task.id);
@@ -99,7 +99,7 @@ TEST_CASE("plan: range_ends runs every task whose inputs are all drawn from a ra
 {
     int tasks_with_ends = 0;
     for (const LabInfo& lab : catalog().labs()) {
-        if (lab.owns_main()) continue;
+        if (lab.kind == LabKind::program) continue;
         for (const TaskInfo& task : lab.tasks) {
             CAPTURE(lab.id);
             CAPTURE(task.id);

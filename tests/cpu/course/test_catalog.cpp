@@ -157,6 +157,24 @@ TEST_CASE("catalog: one_thread_per names a size parameter per dimension, x first
                   .find("one_thread_per") != std::string::npos);
 }
 
+TEST_CASE("catalog: a lab's kind is one of the kinds' table, and its look score one of two forms")
+{
+    TempDir dir;
+    const LabInfo plain = Catalog::load_lab(dir.path(), dir.write("labs/demo/lab.json", kValid));
+    CHECK(plain.kind == LabKind::functions);
+    CHECK(plain.kind_traits().harness_linked);
+    CHECK(plain.no_look.starts_with("not measured"));
+    const auto file = dir.write("labs/demo/lab.json", variant("\"pointers\": \"device\"",
+                                                              "\"pointers\": \"device\", \"similarity\": {\"look_from\": 0.6}"));
+    CHECK(Catalog::load_lab(dir.path(), file).look_from == 0.6);
+    CHECK(load_error(variant("\"pointers\": \"device\"", "\"pointers\": \"device\", \"kind\": \"script\""))
+              .find("kind: must be \"functions\" or \"program\"") != std::string::npos);
+    for (const char* bad : {"{}", "{\"look_from\": 0.6, \"no_look\": \"why\"}", "{\"look_from\": 1.5}"})
+        CHECK(load_error(variant("\"pointers\": \"device\"",
+                                 std::string("\"pointers\": \"device\", \"similarity\": ") + bad))
+                  .find("similarity.look_from") != std::string::npos);
+}
+
 TEST_CASE("catalog: a folder without labs/ is refused clearly")
 {
     TempDir dir;

@@ -71,7 +71,7 @@ TEST_CASE("labs: every task has a spec compiled in, and every spec a task")
     std::set<std::pair<std::string, std::string>> from_metadata;
     for (const auto& lab : catalog().labs())
         for (const auto& t : lab.tasks) {
-            if (lab.owns_main()) continue;  // the student's program is the whole check: no spec
+            if (lab.kind == LabKind::program) continue;  // the student's program is the whole check: no spec
             from_metadata.insert({lab.id, t.id});
             CHECK_MESSAGE(find_task_spec(lab.id, t.id) != nullptr, lab.id, "/", t.id, " has no spec");
         }
@@ -90,7 +90,7 @@ TEST_CASE("labs: the header declares every entry point, and skeleton and solutio
         const std::string skeleton = read(lab.student_source());
         const std::string solution = read(lab.solution_source());
         for (const auto& t : lab.tasks) {
-            if (lab.owns_main()) break;  // its entry is main, the program's own; the header is the kernel
+            if (lab.kind == LabKind::program) break;  // its entry is main, the program's own; the header is the kernel
             CAPTURE(lab.id);
             CAPTURE(t.entry);
             const std::regex call("\\b" + t.entry + "\\s*\\(");
@@ -159,7 +159,7 @@ TEST_CASE("labs: every kernel of a solution says why it is fast or slow")
 {
     for (const auto& lab : catalog().labs()) {
         // A program lab's kernel is given, in its kernel header: there it says why.
-        std::istringstream in(read(lab.owns_main() ? lab.lab_dir / lab.program.kernel_header : lab.solution_source()));
+        std::istringstream in(read((lab.kind == LabKind::program) ? lab.lab_dir / lab.program.kernel_header : lab.solution_source()));
         std::string line, previous;
         int kernels = 0;
         while (std::getline(in, line)) {
@@ -214,7 +214,7 @@ TEST_CASE("labs: the big size of every device task passes 2^31 bytes, and no oth
 {
     constexpr std::uint64_t k2G = 1ull << 31;
     for (const auto& lab : catalog().labs()) {
-        if (lab.owns_main()) continue;  // no buffers of hpclab's: the program allocates its own
+        if (lab.kind == LabKind::program) continue;  // no buffers of hpclab's: the program allocates its own
         for (const auto& t : lab.tasks) {
             CAPTURE(lab.id);
             CAPTURE(t.id);

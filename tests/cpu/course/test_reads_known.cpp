@@ -92,7 +92,7 @@ TEST_CASE("specs whose reads are known: the reference on inputs made only where 
     int checked = 0;
     std::set<std::string> tasks;
     for (const auto& lab : catalog().labs()) {
-        if (lab.owns_main()) continue;
+        if (lab.kind == LabKind::program) continue;
         for (const auto& task : lab.tasks) {
             const TaskSpec* spec = find_task_spec(lab.id, task.id);
             REQUIRE(spec != nullptr);

@@ -49,7 +49,7 @@ TEST_CASE("student kit: no answers in it, the course's skeletons, the baselines 
     const KitResult r = export_student_kit(tc, catalog(), {.out = kit, .architectures = tc.architectures});
     // Every lab's but a program lab's (its kernel is timed from the lab's own header).
     const auto timed_labs = std::count_if(catalog().labs().begin(), catalog().labs().end(),
-                                          [](const LabInfo& lab) { return !lab.owns_main(); });
+                                          [](const LabInfo& lab) { return lab.kind != LabKind::program; });
     CHECK(r.baselines.size() == static_cast<std::size_t>(timed_labs));
     for (const char* absent : {"solutions", "bench", "tests/broken", "tests/hostile", "examples", "scripts", ".ci"})
         CHECK_MESSAGE(!fs::exists(kit / absent), absent);
@@ -83,8 +83,8 @@ TEST_CASE("student kit: no answers in it, the course's skeletons, the baselines 
         bool from_course = false;
         CHECK(read_text_file(lab.student_source()) == course_skeleton(course_root(), *catalog().find(lab.id), from_course));
         CHECK(from_course);  // from git, or in a copy without history from labs/ by its blob id
-        if (!lab.owns_main()) CHECK(lab.baseline_source == kit / "baselines" / (lab.id + ".o"));
-        CHECK(fs::exists(kit / "baselines" / (lab.id + ".o")) != lab.owns_main());  // no solution, compiled or not
+        if (lab.kind != LabKind::program) CHECK(lab.baseline_source == kit / "baselines" / (lab.id + ".o"));
+        CHECK(fs::exists(kit / "baselines" / (lab.id + ".o")) != (lab.kind == LabKind::program));  // no solution, compiled or not
     }
     // The compiled baseline links into a lab program whose kernels hpclab reads, as from a source.
     const LabInfo& matmul = *kit_catalog.find("matmul");

@@ -85,13 +85,30 @@ TEST_CASE("program lab: a lab of the kind program, with its rules")
 {
     const LabInfo* lab = catalog().find("program");
     REQUIRE(lab);
-    CHECK(lab->owns_main());
+    CHECK(lab->kind == LabKind::program);
     CHECK(lab->program.kernel_header == lab->header);
     CHECK(std::filesystem::is_regular_file(lab->lab_dir / lab->program.kernel_header));
     CHECK(lab->program.time_factor > 1);
     CHECK(lab->program.launch_fraction < 1);
     for (const auto& other : catalog().labs())
-        if (other.id != "program") CHECK_FALSE(other.owns_main());
+        if (other.id != "program") CHECK(other.kind == LabKind::functions);
+}
+
+TEST_CASE("lab kinds: each kind has its row, found by its name, and a program is built, run and timed whole")
+{
+    for (const LabKind kind : {LabKind::functions, LabKind::program}) {
+        const LabKindTraits& k = lab_kind_traits(kind);
+        CHECK(k.kind == kind);
+        CHECK(lab_kind_named(k.name) == kind);
+        CHECK_FALSE(k.student_writes.empty());
+    }
+    CHECK_FALSE(lab_kind_named("Program"));
+    const LabKindTraits& program = lab_kind_traits(LabKind::program);
+    CHECK_FALSE(program.harness_linked);    // linked alone: main is the student's
+    CHECK_FALSE(program.tasks_at_sizes);    // one run, judged by what it prints
+    CHECK_FALSE(program.baseline_program);  // hpclab times the lab's kernel itself
+    const LabKindTraits& functions = lab_kind_traits(LabKind::functions);
+    CHECK((functions.harness_linked && functions.tasks_at_sizes && functions.baseline_program));
 }
 
 TEST_CASE("program lab: the skeleton and the solution print every line hpclab reads, in its format")

@@ -1,6 +1,7 @@
 #include "class_measure.h"
 
 #include "similarity/lab_similarity.h"
+#include "test_support.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +11,8 @@ LabMeasure measure_lab(const GeneratedLab& g, const WinnowSettings& settings)
 {
     std::vector<HandedIn> handed;
     for (const GeneratedFile& f : g.files) handed.push_back({f.student, f.source});
-    const LabSimilarity sim = compare_lab(g.lab, g.skeleton, g.solution, handed, settings);
+    const LabInfo& lab = lab_of(g.lab);
+    const LabSimilarity sim = compare_lab(g.lab, {lab.look_from, lab.no_look}, g.skeleton, g.solution, handed, settings);
     LabMeasure m {.lab = g.lab, .files = g.files.size(), .look = sim.look_score.from};
     for (std::size_t a = 0; a < g.files.size(); ++a)
         for (std::size_t b = a + 1; b < g.files.size(); ++b) {

@@ -1,7 +1,7 @@
 // The similarity report measured on the generated class (generated_class.h):
 // per lab, the scores of the planted copies and of independent files, kept
 // in docs/results/similarity.txt for the docs to quote, and the look score
-// of each lab (look_scores.cpp) between the two.
+// of each lab (its lab.json "similarity") between the two.
 #include "class_measure.h"
 #include "similarity/similarity_report.h"
 #include "test_support.h"
@@ -25,7 +25,7 @@ constexpr const char* kHeader =
     "# The similarity report's scores on the generated class of tests/cpu/similarity/generated_class.cpp\n"
     "# (per lab: the sample class's files, the published solution, the hostile set's honest_*.cu and the\n"
     "# benchmark variants, each with four planted copies: renamed, reordered, recommented, all three).\n"
-    "# planted: two files of one origin; independent: of two. look: grader/similarity/look_scores.cpp;\n"
+    "# planted: two files of one origin; independent: of two. look: each labs/<lab>/lab.json \"similarity\";\n"
     "# marked: the pairs scoring at least that. Written by HPCLAB_WRITE_SIMILARITY_RESULTS=1\n"
     "# build/default/tests/hpclab_cpu_tests -tc='similarity: the generated class*'.\n";
 
@@ -75,7 +75,8 @@ TEST_CASE("similarity: 400 files of one lab, timed (run by hand: --no-skip)" * d
         files.push_back({fmt::format("s{:03}", i), test::reordered(test::renamed(f.source, g.skeleton))});
     }
     const auto start = std::chrono::steady_clock::now();
-    const LabSimilarity sim = compare_lab(g.lab, g.skeleton, g.solution, files);
+    const LabInfo& lab = test::lab_of(g.lab);
+    const LabSimilarity sim = compare_lab(g.lab, {lab.look_from, lab.no_look}, g.skeleton, g.solution, files);
     const std::string md = similarity_markdown({sim}), csv = similarity_csv({sim});
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     MESSAGE(fmt::format("400 files, {} pairs listed, report {} bytes, csv {} bytes: {:.2f} s", sim.pairs.size(),

@@ -4,7 +4,6 @@
 #include "generated_class.h"
 #include "grade/class_grading.h"
 #include "grade/class_similarity.h"
-#include "similarity/look_scores.h"
 #include "similarity/similarity_report.h"
 #include "test_support.h"
 #include "util/csv.h"
@@ -29,14 +28,16 @@ const std::string kOwn = "__global__ void mine(float *v, int n) {\n    for (int 
 TEST_CASE("similarity report: names are escaped for Markdown and CSV, excerpts side by side")
 {
     const std::string hostile = "=HYPERLINK(\"x\")|`*#";
-    const LabSimilarity lab = compare_lab("demo", "", "", {{"plain", kOwn}, {hostile, kOwn}, {"other", "int main() { return 0; }\n"}});
+    const LookScore none {.why_none = "not measured here"};  // a lab no measure holds: listed, not marked
+    const LabSimilarity lab =
+        compare_lab("demo", none, "", "", {{"plain", kOwn}, {hostile, kOwn}, {"other", "int main() { return 0; }\n"}});
     REQUIRE(lab.pairs.size() == 1);
     CHECK(lab.pairs[0].score == doctest::Approx(1.0));
-    CHECK_FALSE(lab.look_score.from);  // a lab no measure holds: listed, not marked
+    CHECK_FALSE(lab.look_score.from);
 
     const std::string md = similarity_markdown({lab});
     CHECK(has(md, "| 1.00 | " + std::to_string(lab.pairs[0].shared) + " | plain and =HYPERLINK(\"x\")\\|\\`\\*\\# |  |"));
-    CHECK(has(md, "No pair is marked in this lab: not measured"));
+    CHECK(has(md, "No pair is marked in this lab: not measured here"));
     CHECK_FALSE(has(md, "#### plain"));  // nothing marked: no excerpt
 
     const auto rows = parse_csv(similarity_csv({lab}));
@@ -52,9 +53,9 @@ TEST_CASE("similarity report: names are escaped for Markdown and CSV, excerpts s
 TEST_CASE("similarity report: a marked pair is shown side by side, and the published solution is a party")
 {
     const LabInfo& lab = test::lab_of("reduction");
-    REQUIRE(look_score("reduction").from);
+    REQUIRE(lab.look_from);
     const std::string skeleton = text_of(lab.student_source()), solution = text_of(lab.solution_source());
-    const LabSimilarity sim = compare_lab("reduction", skeleton, solution,
+    const LabSimilarity sim = compare_lab("reduction", {lab.look_from, lab.no_look}, skeleton, solution,
                                           {{"ada", solution}, {"ben", test::renamed(test::recommented(solution), skeleton)}});
     CHECK(sim.equal_to_solution == std::vector<std::size_t> {0});  // ben's is renamed: a pair, not equal
     REQUIRE(sim.pairs.size() == 3);                               // ada ~ ben, ada ~ solution, ben ~ solution
@@ -94,8 +95,17 @@ TEST_CASE("similarity report: a lab where everyone is alike keeps report.md read
 {
     std::vector<HandedIn> files;
     for (int i = 0; i < 12; ++i) files.push_back({"s" + std::to_string(i), kOwn});
-    const LabSimilarity lab = compare_lab("demo", "", "", files);
+    const LabSimilarity lab = compare_lab("demo", {}, "", "", files);
     CHECK(lab.pairs.size() == 66);
     CHECK(has(similarity_markdown({lab}), "\n16 more pairs from 0.50 in similarity.csv.\n"));
     CHECK(parse_csv(similarity_csv({lab})).size() == 67);
+}
+
+TEST_CASE("similarity: a lab's look score is its lab.json's, or the reason it has none")
+{
+    CHECK(test::lab_of("reduction").look_from == 0.70);
+    CHECK_FALSE(test::lab_of("hello").look_from);  // the TODOs dictate the code: no score parts copies
+    CHECK(test::lab_of("hello").no_look.find("dictated") != std::string::npos);
+    CHECK_FALSE(test::lab_of("vecadd2").look_from);  // no "similarity": not measured, and says so
+    CHECK(test::lab_of("vecadd2").no_look.starts_with("not measured"));
 }
