@@ -9,7 +9,7 @@
 // pointer, may be the thing looked for, and then nothing is said.
 #pragma once
 
-#include "check/check.h"
+#include "check/lab_check.h"
 #include "run/program_facts.h"
 
 #include <string>

@@ -4,7 +4,8 @@
 // compute-sanitizer's reports. check/decide.h picks the verdict from them.
 #pragma once
 
-#include "check/check.h"
+#include "check/lab_check.h"
+#include "check/plan.h"
 #include "run/program_facts.h"
 
 #include <string>

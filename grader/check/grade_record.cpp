@@ -1,6 +1,6 @@
 #include "check/grade_record.h"
 
-#include "run/sandbox.h"
+#include "process/sandbox.h"
 #include "check/evidence.h"
 #include "check/release_evidence.h"
 #include "util/atomic_file.h"

@@ -10,7 +10,7 @@
 //   for every launch of every call of every size.
 #pragma once
 
-#include "check/check.h"
+#include "check/lab_check.h"
 
 #include <optional>
 #include <vector>

@@ -1,12 +1,12 @@
 #include "check/program_check.h"
 
 #include "course/program_output.h"
-#include "run/cgroup.h"
+#include "process/cgroup.h"
 #include "gpu/device_properties.h"
 #include "gpu/gpu_turns.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "run/run_recipe.h"
-#include "run/sandbox.h"
+#include "process/sandbox.h"
 #include "util/work_dir.h"
 #include "wire/exchange.h"
 
@@ -24,7 +24,7 @@ namespace {
 // few hundred bytes.
 constexpr std::size_t kOutputLimitBytes = 64u << 10;
 
-// The student's program, as every submission runs (run/sandbox.h
+// The student's program, as every submission runs (process/sandbox.h
 // submission_sandbox): its own work folder, the GPU of the check alone
 // visible, on the timed CPUs (it runs with the GPU alone).
 ProcessSpec student_run(const LabInfo& lab, const GpuInfo& gpu, const fs::path& program, const fs::path& work_dir)

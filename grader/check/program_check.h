@@ -7,7 +7,7 @@
 // first: a crash, a CUDA error, a hang are verdicts before any line is read.
 #pragma once
 
-#include "check/check.h"
+#include "check/lab_check.h"
 #include "check/program_judge.h"
 #include "gpu/gpu_probe.h"
 #include "run/toolchain.h"

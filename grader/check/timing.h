@@ -9,6 +9,7 @@
 #pragma once
 
 #include "check/baseline_times.h"
+#include "check/lab_check.h"
 #include "gpu/gpu_turns.h"
 #include "course/lab_catalog.h"
 #include "course/verdict.h"
@@ -28,34 +29,6 @@
 
 namespace hpclab {
 
-// The task's speed against its baseline, from timed runs in this check.
-struct Timing {
-    std::string baseline;             // "bench/matmul/tuned.cu", or "the naive task of bench/matmul/tuned.cu"
-    Params size;
-    std::vector<double> student_ms, baseline_ms;  // every timed call, on hpclab's clock
-    // The student's timed calls with nothing taken out: what the suspicion of
-    // a call faster than the copy floor is judged on. The harness's cost is
-    // measured in a moment of its own, and under load it can come out more
-    // than a call actually paid, which would take an honest call below the
-    // floor (bench/vecadd3/vectorized.cu, ten checks at once on an H200).
-    std::vector<double> student_whole_ms;
-    // What the student's program reports of the same calls (its own events
-    // and wall clock, the lesser): a claim, which decides nothing in its
-    // favour; below the copy floor it is one no honest program makes.
-    std::vector<double> student_claimed_ms;
-    double ratio = 0;                 // median(baseline) / median(student): the speedup
-    double ratio_low = 0, ratio_high = 0;  // from the quartiles: the ratio's spread
-    double threshold = 0;             // the one in effect (TaskInfo::threshold)
-    std::filesystem::path threshold_set_by;  // the course config that set it; empty: lab.json
-    double floor_ms = 0;              // the fewest bytes at the copy bandwidth: nothing is faster
-    double copy_bytes_per_s = 0;      // the device copy's, measured by the baseline's program
-    double harness_ms = 0;            // the harness's own cost of a call, taken out of both (run/call_driver.h)
-    std::vector<double> empty_calls_ms;  // the baseline program's empty calls it was the quickest of
-    double student_harness_ms = 0;    // the same cost measured in the student's program (the lesser is taken out of its times)
-    bool unreliable = false;          // another process used the GPU meanwhile (or none could tell), or the clock was disturbed
-    std::string unreliable_why;       // which of them, in a student's words
-    std::string note;
-};
 
 // What is taken out of every timed call of both programs of a round: the
 // lesser of their harness costs (RunReport::harness_ms), 0 without the

@@ -3,7 +3,7 @@
 
 #include "check/calibration.h"
 #include "course/course_config.h"
-#include "run/sandbox.h"
+#include "process/sandbox.h"
 #include "student/state_dir.h"
 
 #include <fmt/format.h>

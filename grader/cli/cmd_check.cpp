@@ -7,7 +7,7 @@
 #include "check/program_check.h"
 #include "program_lab_view.h"
 #include "gpu/gpu_probe.h"
-#include "run/sandbox.h"
+#include "process/sandbox.h"
 #include "student/progress.h"
 #include "student/state_dir.h"
 #include "util/text.h"

@@ -2,8 +2,8 @@
 
 #include "course/course_config.h"
 #include "hpclab_build_config.h"
-#include "run/cgroup.h"
-#include "run/sandbox.h"
+#include "process/cgroup.h"
+#include "process/sandbox.h"
 #include "util/shown_path.h"
 
 #include <cstdlib>

@@ -1,5 +1,7 @@
 #include "course/random.h"
 
+#include <random>
+
 #include "util/parallel.h"
 
 namespace hpclab {
@@ -17,6 +19,12 @@ void fill_uniform(std::span<float> out, const RandomStream& rs, double lo, doubl
     parallel_for(out.size(), [&](std::uint64_t b, std::uint64_t e) {
         for (std::uint64_t i = b; i < e; ++i) out[i] = static_cast<float>(rs.real(i, lo, hi));
     });
+}
+
+std::uint64_t fresh_seed()
+{
+    std::random_device rd;
+    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
 }
 
 }  // namespace hpclab

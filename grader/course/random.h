@@ -37,6 +37,9 @@ private:
 };
 
 // Fill with uniform ints in [lo, hi] / floats in [lo, hi), in parallel.
+// A fresh seed from the operating system's entropy.
+std::uint64_t fresh_seed();
+
 void fill_uniform(std::span<int> out, const RandomStream& rs, std::int64_t lo, std::int64_t hi);
 void fill_uniform(std::span<float> out, const RandomStream& rs, double lo, double hi);
 

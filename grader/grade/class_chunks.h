@@ -12,7 +12,7 @@
 #pragma once
 
 #include "gpu/gpu_probe.h"
-#include "run/process.h"
+#include "process/process.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -3,7 +3,7 @@
 #include "grade/lateness.h"
 #include "run/gpu_health.h"
 #include "gpu/gpu_turns.h"
-#include "run/sandbox.h"
+#include "process/sandbox.h"
 #include "run/task_runner.h"
 #include "util/csv.h"
 #include "util/escape.h"

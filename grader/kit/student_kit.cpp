@@ -2,7 +2,7 @@
 
 #include "kit/kit_docs.h"
 
-#include "run/process.h"
+#include "process/process.h"
 #include "student/committed_file.h"
 #include "util/parallel.h"
 #include "util/text_file.h"

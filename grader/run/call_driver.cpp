@@ -1,6 +1,7 @@
 #include "run/call_driver.h"
 
-#include "run/task_runner.h"
+#include "course/random.h"
+#include "run/run_request.h"
 #include "util/timeline.h"
 
 #include <pthread.h>

@@ -1,6 +1,6 @@
 #include "run/claims.h"
 
-#include "run/task_runner.h"
+#include "run/run_request.h"
 #include "util/statistics.h"
 
 #include <fmt/format.h>

@@ -13,7 +13,7 @@
 // checks make a forgery a deliberate, visible piece of work, no more.)
 #pragma once
 
-#include "run/process.h"
+#include "process/process.h"
 #include "wire/exchange.h"
 
 #include <cstdint>

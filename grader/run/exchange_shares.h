@@ -5,7 +5,7 @@
 // exchange's share, as if it had run alone.
 #pragma once
 
-#include "run/process.h"
+#include "process/process.h"
 #include "wire/exchange.h"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include "hpclab_build_config.h"
 #include "run/run_recipe.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "util/keyed_hash.h"
 #include "util/text_file.h"
 #include "util/timeline.h"

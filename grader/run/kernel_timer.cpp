@@ -2,7 +2,7 @@
 
 #include "course/program_output.h"
 #include "hpclab_build_config.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "run/run_recipe.h"
 #include "util/keyed_hash.h"
 #include "util/text_file.h"

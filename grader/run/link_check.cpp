@@ -1,7 +1,6 @@
 #include "run/link_check.h"
 
-#include "run/process.h"
-#include "run/toolchain.h"
+#include "process/process.h"
 #include "util/atomic_file.h"
 #include "util/keyed_hash.h"
 #include "util/text_file.h"
@@ -85,7 +84,7 @@ bool add_part(const fs::path& file, bool dynamic, std::set<std::string>& strong,
 }
 
 // Where the host compiler finds one of its libraries (empty: it does not).
-fs::path host_library(const Toolchain& tc, const char* name)
+fs::path host_library(const LinkParts& tc, const char* name)
 {
     ProcessSpec ask;
     ask.argv = {tc.host_compiler.string(), std::string("-print-file-name=") + name};
@@ -98,7 +97,7 @@ fs::path host_library(const Toolchain& tc, const char* name)
     return path;
 }
 
-std::optional<ProgramSymbols> read_program_symbols(const Toolchain& tc, const fs::path& bind_lib)
+std::optional<ProgramSymbols> read_program_symbols(const LinkParts& tc, const fs::path& bind_lib)
 {
     ProgramSymbols s;
     if (!add_part(tc.harness_lib, false, s.harness_strong, &s.harness_weak, s.referenced)) return std::nullopt;
@@ -149,7 +148,7 @@ constexpr std::pair<char, std::set<std::string> ProgramSymbols::*> kSets[] = {
     {'L', &ProgramSymbols::library_strong}, {'l', &ProgramSymbols::library_weak},
     {'U', &ProgramSymbols::referenced}};
 
-fs::path symbols_cache(const Toolchain& tc, const fs::path& bind_lib)
+fs::path symbols_cache(const LinkParts& tc, const fs::path& bind_lib)
 {
     std::string key;
     for (const fs::path& p : {tc.harness_lib, bind_lib, tc.cuda_lib_dir / "libcudart_static.a",
@@ -255,7 +254,7 @@ std::string explain_conflicts(const std::vector<SymbolConflict>& conflicts)
     return text;
 }
 
-std::optional<ProgramSymbols> program_symbols(const Toolchain& tc, const fs::path& bind_lib)
+std::optional<ProgramSymbols> program_symbols(const LinkParts& tc, const fs::path& bind_lib)
 {
     static std::mutex m;
     static std::map<std::string, std::optional<ProgramSymbols>> known;
@@ -269,7 +268,7 @@ std::optional<ProgramSymbols> program_symbols(const Toolchain& tc, const fs::pat
     return known.emplace(key, std::move(s)).first->second;
 }
 
-std::optional<std::string> link_refusal(const Toolchain& tc, const fs::path& object, const fs::path& bind_lib,
+std::optional<std::string> link_refusal(const LinkParts& tc, const fs::path& object, const fs::path& bind_lib,
                                         std::string& setup_error)
 {
     setup_error.clear();

@@ -25,7 +25,16 @@
 
 namespace hpclab {
 
-struct Toolchain;
+// What the student's object is linked with (the harness, the CUDA runtime,
+// CUPTI: run/toolchain's Toolchain says where each is), and where the
+// symbols they define are cached.
+struct LinkParts {
+    std::filesystem::path host_compiler;
+    std::filesystem::path harness_lib;
+    std::filesystem::path cuda_lib_dir;   // empty: no runtime's symbols read
+    std::filesystem::path cupti_lib_dir;  // empty: no CUPTI's
+    std::filesystem::path cache_dir;
+};
 
 // One global symbol an object or library defines (nm's letters: weak is
 // W, V, w or v; u, a unique global, counts as strong).
@@ -66,11 +75,11 @@ std::string explain_conflicts(const std::vector<SymbolConflict>& conflicts);
 
 // The rest of the program as `tc` links it with `bind_lib`, read once per
 // (harness, binding) with nm; nullopt when nm cannot read the harness.
-std::optional<ProgramSymbols> program_symbols(const Toolchain& tc, const std::filesystem::path& bind_lib);
+std::optional<ProgramSymbols> program_symbols(const LinkParts& tc, const std::filesystem::path& bind_lib);
 
 // Why `object` cannot be linked into a lab program, or nothing. A setup
 // problem (nm missing, an unreadable object) is said in `setup_error`.
-std::optional<std::string> link_refusal(const Toolchain& tc, const std::filesystem::path& object,
+std::optional<std::string> link_refusal(const LinkParts& tc, const std::filesystem::path& object,
                                         const std::filesystem::path& bind_lib, std::string& setup_error);
 
 // What `object` calls outside itself (its undefined symbols): a program

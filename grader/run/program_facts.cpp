@@ -1,6 +1,6 @@
 #include "run/program_facts.h"
 
-#include "run/process.h"
+#include "process/process.h"
 #include "util/atomic_file.h"
 #include "util/text_file.h"
 

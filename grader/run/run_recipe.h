@@ -13,8 +13,8 @@
 #pragma once
 
 #include "course/lab_catalog.h"
-#include "run/cgroup.h"
-#include "run/task_runner.h"
+#include "process/cgroup.h"
+#include "run/run_request.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -47,7 +47,7 @@ inline constexpr std::uint64_t kTimedSample = 4096;
 // their median on the parent's clock is the harness's own cost of a call.
 inline constexpr std::uint32_t kEmptyCalls = 5;
 
-// A submission's host memory and processes (its cgroup scope, run/cgroup.h):
+// A submission's host memory and processes (its cgroup scope, process/cgroup.h):
 // the CUDA context and the tools need a few GiB; the harness and the
 // student's code hold copies of the buffers, `data_bytes` of them. A flood
 // far past what the data explains meets the limit. Every run of a student's

@@ -3,12 +3,12 @@
 #include "course/random.h"
 #include "run/call_driver.h"
 #include "run/commitment.h"
-#include "run/cgroup.h"
+#include "process/cgroup.h"
 #include "run/claims.h"
 #include "run/run_recipe.h"
 #include "run/exchange_shares.h"
 #include "course/input_sets.h"
-#include "run/sandbox.h"
+#include "process/sandbox.h"
 #include "run/sanitizer.h"
 #include "util/background.h"
 #include "util/keyed_hash.h"
@@ -123,7 +123,7 @@ PreparedExchange prepare_exchange(const RunRequest& req, const std::vector<Buffe
     return p;
 }
 
-// The program's sandbox (run/sandbox.h submission_sandbox), none for a
+// The program's sandbox (process/sandbox.h submission_sandbox), none for a
 // trusted program (the baseline's, a canary).
 std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesystem::path& work_dir)
 {
@@ -667,12 +667,6 @@ std::jthread open_when_told(const RunRequest& req)
 }
 
 }  // namespace
-
-std::uint64_t fresh_seed()
-{
-    std::random_device rd;
-    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-}
 
 bool RunReport::passed() const
 {

@@ -6,9 +6,9 @@
 #include "hpclab_build_config.h"
 #include "util/keyed_hash.h"
 #include "run/link_check.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "run/run_recipe.h"
-#include "run/sandbox.h"
+#include "process/sandbox.h"
 
 #include <fmt/format.h>
 
@@ -484,6 +484,15 @@ bool link_whole_program(const Toolchain& tc, const BuildFiles& files, BuildResul
     return false;
 }
 
+LinkParts link_parts(const Toolchain& tc)
+{
+    return {.host_compiler = tc.host_compiler,
+            .harness_lib = tc.harness_lib,
+            .cuda_lib_dir = tc.cuda_lib_dir,
+            .cupti_lib_dir = tc.cupti_lib_dir,
+            .cache_dir = tc.cache_dir};
+}
+
 struct LinkInput {
     const fs::path& bind_lib;  // empty: the object is the whole program
     const std::vector<std::string>& library_flags;
@@ -549,7 +558,7 @@ bool link_step(const Toolchain& tc, const LabInfo& lab, const BuildFiles& files,
     SassListing sass(tc, files, r, in.kernels_inside, in.sass_in_background);
     std::error_code ec;
     std::string setup_error;
-    if (auto refusal = link_refusal(tc, files.object, in.bind_lib, setup_error); refusal || !setup_error.empty()) {
+    if (auto refusal = link_refusal(link_parts(tc), files.object, in.bind_lib, setup_error); refusal || !setup_error.empty()) {
         r.diagnostics = refusal ? *refusal : setup_error;
         r.setup_problem = !refusal;
         return false;

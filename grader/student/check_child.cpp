@@ -1,8 +1,8 @@
 #include "student/check_child.h"
 
 #include "course/exit_status.h"
-#include "run/orphans.h"
-#include "run/process.h"
+#include "process/orphans.h"
+#include "process/process.h"
 
 #include <fmt/format.h>
 

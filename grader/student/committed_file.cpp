@@ -1,6 +1,6 @@
 #include "student/committed_file.h"
 
-#include "run/process.h"
+#include "process/process.h"
 #include "util/git_blob.h"
 #include "util/text_file.h"
 

@@ -325,7 +325,7 @@ inline std::string job_problem(const Job& job, std::uint64_t file_size)
 // as it starts the e-th exchange of its command line (the exchanges of one
 // program share their marker), and "<prefix>opened-<e>@@" once the GPU is
 // ready for it (the CUDA context made: the run's time limit counts from there). The parent reads them as
-// they come (run/process.h keeps when): what it saw itself of the run.
+// they come (process/process.h keeps when): what it saw itself of the run.
 inline std::string tag_prefix(std::uint64_t marker)
 {
     char text[48];

@@ -3,7 +3,7 @@
 // backups, which must never land in the real course.
 #pragma once
 
-#include "run/process.h"
+#include "process/process.h"
 #include "test_support.h"
 
 #include <filesystem>

@@ -4,7 +4,7 @@
 #include "course/call_buffers.h"
 #include "course/lab_catalog.h"
 #include "course/params.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "course/task_spec.h"
 
 #include <doctest/doctest.h>

@@ -6,7 +6,7 @@
 // none written by hand; where the CUDA Toolkit's cuobjdump is installed the
 // script runs again and must print the kept output. The grading wall times
 // of docs/instructors.md are scripts/gpu-suite.sh's (grading-h100.txt).
-#include "run/process.h"
+#include "process/process.h"
 #include "run/toolchain.h"
 #include "test_support.h"
 #include "util/text_file.h"

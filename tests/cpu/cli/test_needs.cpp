@@ -1,7 +1,7 @@
 // --needs: a test's check or grade whose verdict only the sandbox (or the
 // run's cgroup) gives skips (77) where it cannot be had, and says why in
 // the line ctest's summary sums up; an unknown need is a usage error.
-#include "run/process.h"
+#include "process/process.h"
 #include "test_support.h"
 #include "util/text_file.h"
 

@@ -1,7 +1,7 @@
 // common/hpc.h, in real programs run as child processes: the clock, and the
 // failure path of the CUDA checks (message with file, line, expression,
 // error name and text; exit status 99), and NO_CUDA_CHECK_ERROR.
-#include "run/process.h"
+#include "process/process.h"
 
 #include <doctest/doctest.h>
 

@@ -10,6 +10,7 @@
 #include "course/invariants.h"
 #include "course/spec_kit.h"
 #include "run/run_recipe.h"
+#include "run/task_runner.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

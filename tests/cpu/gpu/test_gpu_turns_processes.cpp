@@ -7,9 +7,9 @@
 // given many seconds; the objects' own wait for other processes is 60 s, so
 // that a broken turn fails its test rather than hanging it.
 #include "gpu/gpu_turns.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "run/run_recipe.h"
-#include "run/sandbox.h"
+#include "process/sandbox.h"
 #include "run/task_runner.h"
 #include "test_support.h"
 

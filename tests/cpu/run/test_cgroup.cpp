@@ -1,6 +1,6 @@
 // Where hpclab makes its run scopes, on a fake cgroup2 tree: the nearest
 // cgroup at or above its own whose children may have memory and pids.
-#include "run/cgroup.h"
+#include "process/cgroup.h"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // shell standing in for the program: it says "ready" on one descriptor and
 // waits for "go" on the other, as the harness does.
 #include "run/gate.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "run/task_runner.h"
 #include "test_support.h"
 

@@ -1,7 +1,7 @@
 // A GPU taken out of service stays out until a person deletes its mark;
 // without a GPU there is nothing to judge.
 #include "run/gpu_health.h"
-#include "run/process.h"
+#include "process/process.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // Running a child program: output captured and bounded, exit status and
 // signals told apart, the wall limit enforced, nothing left running.
 #include "gpu/gpu_probe.h"
-#include "run/process.h"
+#include "process/process.h"
 
 #include <doctest/doctest.h>
 

@@ -3,6 +3,7 @@
 // judged as if it had run alone; what the program could not finish is left
 // to run alone, in a fresh process; a time-out ends the sizes after it.
 #include "check/evidence.h"
+#include "run/task_runner.h"
 #include "run/run_recipe.h"
 #include "test_support.h"
 

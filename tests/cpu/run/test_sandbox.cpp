@@ -4,8 +4,9 @@
 // no user namespaces), the sandbox's own tests say so and stop.
 #include "check/evidence.h"
 #include "gpu/gpu_probe.h"
+#include "run/task_runner.h"
 #include "run/run_recipe.h"
-#include "run/sandbox.h"
+#include "process/sandbox.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

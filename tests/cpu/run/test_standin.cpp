@@ -2,6 +2,7 @@
 // of a run whose program computes honestly, writes into its inputs, or
 // writes zeros, with no GPU. The verdict comes from the parent's own view.
 #include "check/evidence.h"
+#include "run/task_runner.h"
 #include "run/run_recipe.h"
 #include "test_support.h"
 

@@ -1,6 +1,6 @@
 // The committed version of a file, read back from git.
 #include "student/committed_file.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>

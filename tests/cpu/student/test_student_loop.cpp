@@ -3,7 +3,7 @@
 // on its standard input. No GPU is visible; `hpclab check` (which watch runs)
 // may say anything, watch only has to show it and go on.
 #include "course/lab_catalog.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "student/committed_file.h"
 #include "student/progress.h"
 #include "util/git_blob.h"

@@ -3,7 +3,7 @@
 // UTF-8 shows as typed, visibly escaped, and acts on nothing; a CMake
 // argument reads back as it was.
 #include "util/escape.h"
-#include "run/process.h"
+#include "process/process.h"
 #include "test_support.h"
 #include "util/text_file.h"
 

@@ -1,8 +1,8 @@
-#include "run/process.h"
+#include "process/process.h"
 
 #include "util/timeline.h"
 
-#include "run/orphans.h"
+#include "process/orphans.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -11,10 +11,10 @@
 // instructor, systemd-run --user -p Delegate=yes). Where none is writable
 // (no cgroup v2, a cgroup v1 machine, no rights) runs go without: the
 // sandbox's pid namespace still ends every process, and the limits that
-// remain are the kernel's per-process ones (run/process.h).
+// remain are the kernel's per-process ones (process/process.h).
 #pragma once
 
-#include "run/process.h"
+#include "process/process.h"
 
 #include <cstdint>
 #include <filesystem>

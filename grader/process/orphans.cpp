@@ -1,4 +1,4 @@
-#include "run/orphans.h"
+#include "process/orphans.h"
 
 #include "util/proc_stat.h"
 

@@ -1,6 +1,6 @@
-#include "run/cgroup.h"
+#include "process/cgroup.h"
 
-#include "run/orphans.h"
+#include "process/orphans.h"
 
 #include "util/text.h"
 #include "util/text_file.h"

@@ -5,12 +5,13 @@
 // a private writable work folder, a size-capped /tmp, an empty environment
 // but for the variables named, and only the GPU's device nodes. Limits that
 // the kernel keeps per process (file size, core dumps) are set before exec
-// (run/process.cpp); bwrap keeps them.
+// (process/process.cpp); bwrap keeps them.
 //
 // Where bwrap is missing or cannot make namespaces, the check says so once
 // and runs as on a student's own machine (sandbox_unavailable()).
 #pragma once
 
+#include "process/bwrap.h"
 #include "util/work_dir.h"  // a step's private folder
 
 #include <cstdint>
@@ -22,33 +23,11 @@
 
 namespace hpclab {
 
-struct SandboxSpec {
-    std::vector<std::filesystem::path> read_only;  // bound at the same path inside
-    std::vector<std::filesystem::path> writable;   // the step's own folders (its work folder, a tool's log)
-    std::filesystem::path work_dir;                // the cwd inside (one of `writable`)
-    bool gpu = false;                              // the GPU's device nodes
-    int gpu_minor = -1;                            // /dev/nvidia<minor> alone; -1: every /dev/nvidia<N>
-    std::uint64_t tmp_bytes = 256ull << 20;        // /tmp inside
-    std::vector<std::pair<std::string, std::string>> env;  // the whole environment inside
-};
-
 // Why no sandbox can be made here (bwrap missing, namespaces refused), or
 // nothing when one can. Tried once per hpclab process. HPCLAB_BWRAP names
 // the bwrap to use (a carried copy); HPCLAB_NO_SANDBOX=1 turns it off.
 std::optional<std::string> sandbox_unavailable();
 void disable_sandbox(const std::string& why);  // --no-sandbox
-
-// The bwrap command line that runs `argv` inside the sandbox.
-std::vector<std::string> sandboxed_argv(const SandboxSpec& spec, const std::vector<std::string>& argv);
-
-// The system folders every step sees read-only: /usr, /etc, /bin and the
-// library folders (or their links), /opt's compilers: none of which may hold
-// `course_root` (then nothing is a sandbox: empty).
-std::vector<std::filesystem::path> system_view(const std::filesystem::path& course_root);
-
-// The environment a step inside gets: PATH, HOME=/tmp, and the driver's
-// library path when the parent has one.
-std::vector<std::pair<std::string, std::string>> sandbox_env();
 
 // What every run of a student's program sees, one recipe for the lab
 // program under the harness and a program the student wrote whole, under a

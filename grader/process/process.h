@@ -2,7 +2,7 @@
 // bounded capture of what it prints, and nothing of it left running after.
 #pragma once
 
-#include "run/sandbox.h"
+#include "process/bwrap.h"
 
 #include <atomic>
 #include <cstdint>
@@ -61,13 +61,13 @@ struct ProcessSpec {
     // own run short.
     std::vector<std::string> done_tags;
     double linger_limit_s = 0;  // set with done_tags (RunRequest::linger_limit_s says how long)
-    // Set: the program runs inside this sandbox (run/sandbox.h).
+    // Set: the program runs inside this sandbox (process/sandbox.h).
     std::optional<SandboxSpec> sandbox;
     // Limits the kernel keeps per process, set before exec (0: none). Core
     // dumps are always off: a crash must not write the program's memory out.
     std::uint64_t file_size_limit_bytes = 0;
     // Non-empty: the program joins this cgroup (its cgroup.procs) before it
-    // starts, or does not start (run/cgroup.h).
+    // starts, or does not start (process/cgroup.h).
     std::filesystem::path cgroup_procs;
     // Called once the program itself has ended, before hpclab waits for its
     // output to close: what it left behind can be ended there (cgroup.kill).
@@ -91,7 +91,7 @@ struct ProcessResult {
     bool cancelled = false;    // killed because `cancel` turned true
     bool unkillable = false;   // still there 20 s after SIGKILL (stuck in the GPU driver)
     bool file_size_limit = false;  // ended by SIGXFSZ: it wrote past file_size_limit_bytes
-    std::string limit_message;     // a limit of its cgroup it met (run/cgroup.h), set by the caller
+    std::string limit_message;     // a limit of its cgroup it met (process/cgroup.h), set by the caller
     std::string out, err;
     bool out_truncated = false, err_truncated = false;
     std::vector<TaggedLine> tagged;  // in the order read
