@@ -5,7 +5,7 @@
 #include "check/evidence.h"
 #include "check/grade_record.h"
 #include "check/program_check.h"
-#include "program_lab_view.h"
+#include "view/check_view.h"
 #include "gpu/gpu_probe.h"
 #include "process/sandbox.h"
 #include "student/progress.h"
@@ -24,95 +24,6 @@ namespace hpclab::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-// One mark per size: what each fresh run gave.
-void print_size_marks(const TaskCheck& t)
-{
-    std::string line = " ";
-    for (const auto& r : t.runs) {
-        const std::string ends = r.ends == InputEnds::none ? "" : fmt::format(" ({})", input_ends_name(r.ends));
-        std::string mark = fmt::format(" {}{} {}", format_params(r.size.params), ends, r.report.passed() ? "ok" : "FAIL");
-        if (line.size() + mark.size() > 100) {
-            fmt::print("{}\n", line);
-            line = " ";
-        }
-        line += mark;
-    }
-    if (!t.runs.empty()) fmt::print("{}\n", line);
-}
-
-// What the code launched, what the sanitizer said, how fast it was.
-void print_observations(const TaskCheck& t)
-{
-    if (t.traced) {
-        if (t.launches.empty()) fmt::print("  launched: no kernel\n");
-        for (const auto& k : t.launches) fmt::print("  launched: {}\n", describe_launch(k));
-        if (t.launch_count > t.launches.size()) fmt::print("  ... {} launches in all\n", t.launch_count);
-    }
-    for (const auto& s : t.sanitizer)
-        fmt::print("  {} ({}): {}\n", s.tool, format_params(s.size.params),
-                   s.findings.errors > 0 ? fmt::format("{} error(s){}", s.findings.errors,
-                                                       s.findings.location.empty() ? "" : " at " + s.findings.location)
-                   : s.report.status == RunStatus::completed ? std::string("clean")
-                                                             : "did not finish: " + s.report.status_message);
-    if (const auto& tm = t.timing)
-        fmt::print("  speed at {}: {:.3f} ms vs {:.3f} ms: {:.2f}x {} (spread {:.2f}..{:.2f}; needs {:.2f}x{}){}\n",
-                   format_params(tm->size), tm->student_ms.empty() ? 0.0 : tm->student_ms.front(),
-                   tm->baseline_ms.empty() ? 0.0 : tm->baseline_ms.front(), tm->ratio, tm->baseline, tm->ratio_low,
-                   tm->ratio_high, tm->threshold,
-                   tm->threshold_set_by.empty() ? "" : ", set by " + tm->threshold_set_by.filename().string(),
-                   tm->unreliable ? " [unreliable: " + tm->unreliable_why + "]" : "");
-}
-
-void print_verdict(const TaskVerdict& v)
-{
-    if (v.verdict == Verdict::pass) {
-        fmt::print("  => PASS\n");
-        return;
-    }
-    if (v.verdict == Verdict::not_run) {
-        fmt::print("  => NOT RUN: {}\n", v.reason.message);
-        return;
-    }
-    fmt::print("  => {}{}\n", upper(verdict_title(v.verdict)), v.reason.where.empty() ? "" : " at " + v.reason.where);
-    fmt::print("{}", indent(v.reason.message, "     "));
-    if (!v.reason.hint.empty()) fmt::print("     {}\n", v.reason.hint);
-    for (std::size_t i = 0; i < std::min<std::size_t>(v.also.size(), 3); ++i)
-        fmt::print("     also: {}{}: {}\n", verdict_title(v.also[i].kind),
-                   v.also[i].where.empty() ? "" : " at " + v.also[i].where,
-                   v.also[i].message.substr(0, v.also[i].message.find('\n')));
-}
-
-void print_check(Context& ctx, const LabCheck& c)
-{
-    const LabInfo& lab = *c.lab;
-    if (!c.build.ok && c.build.setup_problem) {
-        fmt::print("\nhpclab could not build {}: a set-up problem, not your code:\n{}", relative_to_root(ctx, c.source),
-                   trim_diagnostics(c.build.diagnostics, ctx.catalog().root(), 30));
-        fmt::print("\n=> GRADER ERROR. Tell your instructor, or fix the set-up (hpclab info shows it).\n");
-        return;
-    }
-    if (!c.build.ok && c.overall == Verdict::compile_error) {
-        fmt::print("\nCompile error in {}:\n{}", relative_to_root(ctx, c.source),
-                   trim_diagnostics(c.build.diagnostics, ctx.catalog().root(), 30));
-        fmt::print("\n=> COMPILE ERROR. Fix the first error above (file:line). Stuck? hpclab hint {}\n", lab.id);
-        return;
-    }
-    for (const auto& t : c.tasks) {
-        fmt::print("\nTask {}: {}\n", t.task->id, t.task->title);
-        print_size_marks(t);
-        print_observations(t);
-        print_verdict(t.verdict);
-    }
-    if (!c.sanitizer_note.empty()) fmt::print("\nSanitizer: {}\n", c.sanitizer_note);
-    if (!c.gpu_health_note.empty()) fmt::print("GPU after the runs: {}\n", c.gpu_health_note);
-    const auto passed = std::count_if(c.tasks.begin(), c.tasks.end(),
-                                      [](const TaskCheck& t) { return t.verdict.verdict == Verdict::pass; });
-    fmt::print("\n{}: {} of {} tasks pass. {} (seed {}; compile {:.1f} s, runs {:.1f} s, sanitizer {:.1f} s, "
-               "timing {:.1f} s, total {:.1f} s)\n",
-               lab.id, passed, c.tasks.size(), upper(verdict_title(c.overall)), c.seed, c.compile_s, c.run_s,
-               c.sanitizer_s, c.timing_s, c.total_s);
-}
 
 // The grade record: always kept in the state folder's records/, and where
 // --json says. The student's progress, for their own lab file only.
@@ -199,8 +110,8 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     if (gpu.present) o.gpu_turns = &turns.emplace(gpu.uuid);
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
     const double since = timeline_clock();
-    if (c.whole_program) print_program_check(ctx, *c.whole_program);
-    else print_check(ctx, c);
+    if (c.whole_program) print_program_check(ctx.catalog().root(), *c.whole_program);
+    else print_check(ctx.catalog().root(), c);
     keep_record(ctx, c, args);
     timeline_note(since, "the check printed and its record kept");
     return exit_of_check(ctx, c.overall, expect);

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "context.h"
-#include "run_view.h"
+#include "view/run_view.h"
 
 #include <map>
 #include <optional>

@@ -13,9 +13,6 @@
 
 namespace hpclab::cli {
 
-// What the program printed, each judged line against hpclab's own value, the verdict.
-void print_program_check(const Context& ctx, const ProgramCheck& c);
-
 // hpclab run of a program lab: its check, printed; the verdict's exit status.
 int check_program(Context& ctx, const LabInfo& lab, const std::filesystem::path& source, const std::string& variant);
 

@@ -62,7 +62,7 @@ KernelTiming measure_lab_kernel(const fs::path& timer, const LabInfo& lab, const
     KernelTiming out;
     ProcessSpec run;
     run.argv = {timer.string()};
-    run.wall_limit_s = lab.wall_limit_s;
+    run.wall_limit_s = wall_limit_s(lab, RunUse::plain);  // the table of a run's limits: run_recipe.h
     run.set_env = cuda_env(gpu.visible_as());
     run.cpus = timing_cpus();
     const ProcessResult r = run_process(run);

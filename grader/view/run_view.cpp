@@ -1,4 +1,4 @@
-#include "run_view.h"
+#include "view/run_view.h"
 
 #include "course/exit_status.h"
 #include "util/text.h"
@@ -7,7 +7,7 @@
 
 #include <sstream>
 
-namespace hpclab::cli {
+namespace hpclab {
 
 int exit_of(const TaskVerdict& v, const RunReport& r)
 {
@@ -93,4 +93,4 @@ void print_run(std::FILE* out, const RunReport& r, const TaskVerdict& v)
     print_time(out, r);
 }
 
-}  // namespace hpclab::cli
+}  // namespace hpclab

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <string>
 
-namespace hpclab::cli {
+namespace hpclab {
 
 // The exit status of a run's verdict (a size that does not fit is a usage error).
 int exit_of(const TaskVerdict& v, const RunReport& r);
@@ -23,4 +23,4 @@ std::string throughput(const RunReport& r);
 // A full report of one run, for a person.
 void print_run(std::FILE* out, const RunReport& r, const TaskVerdict& v);
 
-}  // namespace hpclab::cli
+}  // namespace hpclab
