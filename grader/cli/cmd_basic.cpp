@@ -1,5 +1,6 @@
 // hpclab list, info, build.
 #include "commands.h"
+#include "program_lab_view.h"
 #include "student/progress_view.h"
 
 #include "hpclab_build_config.h"
@@ -50,31 +51,9 @@ void print_invariants(const TaskInfo& t)
 }
 
 // One lab's record, from its lab.json: what the docs point to for sizes and thresholds.
-// A program lab's record: no sizes, no buffers; what its printed lines are held to.
-int list_program_lab(Context& ctx, const LabInfo& lab)
-{
-    fmt::print("{}. {}: {}\n\n{}\n\n", lab.order, lab.id, lab.title, lab.teaches);
-    fmt::print("Course program: {}\nYou edit:       {} (the whole program, main included)\nKernel:         {} "
-               "(given)\nWalkthrough:    {}\n",
-               lab.course_program, relative_to_root(ctx, lab.student_source()),
-               relative_to_root(ctx, lab.lab_dir / lab.program.kernel_header), relative_to_root(ctx, lab.doc));
-    for (const auto& t : lab.tasks) {
-        fmt::print("\nTask {}: {}\n  launch: {}\n", t.id, t.title, t.launch);
-        for (const auto& s : t.sizes) fmt::print("  size: {}\n", s.why);
-    }
-    fmt::print("  checked (hpclab check {}): the properties against hpclab's own query of the GPU; the times with "
-               "cudaDeviceSynchronize and with events within {}x of hpclab's own timing of the kernel, either way; "
-               "the time without synchronization below {} of it{}\n",
-               lab.id, lab.program.time_factor, lab.program.launch_fraction,
-               lab.program.calibrated ? "" : " (estimates, not yet measured on a GPU)");
-    fmt::print("\n{} hints, from gentle to explicit, in {}.\n", lab.hints.size(),
-               relative_to_root(ctx, lab.lab_dir / "lab.json"));
-    return kPass;
-}
-
 int list_lab(Context& ctx, const LabInfo& lab)
 {
-    if (!lab.kind_traits().tasks_at_sizes) return list_program_lab(ctx, lab);
+    if (const auto* whole = whole_program_commands(lab)) return whole->list(ctx, lab);
     fmt::print("{}. {}: {}\n\n{}\n\n", lab.order, lab.id, lab.title, lab.teaches);
     fmt::print("Course program: {}\nYou edit:       {}\nContract:       {} ({} pointers)\nWalkthrough:    {}\n",
                lab.course_program, relative_to_root(ctx, lab.student_source()),

@@ -28,9 +28,7 @@ std::vector<const LabInfo*> chosen_labs(const Context& ctx, const BenchArgs& arg
     std::vector<const LabInfo*> labs;
     for (const auto& id : args.labs) {
         const LabInfo* lab = &ctx.lab(id);
-        if (!lab->kind_traits().tasks_at_sizes)
-            refuse_program_lab(*lab, "bench", "Its kernel is timed by hpclab check " + lab->id +
-                                                  ", against hpclab's own timing of the same kernel.");
+        if (const auto* whole = whole_program_commands(*lab)) whole->refuse(*lab, "bench");
         if (std::find(labs.begin(), labs.end(), lab) == labs.end()) labs.push_back(lab);
     }
     return labs;

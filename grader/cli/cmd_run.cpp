@@ -69,8 +69,8 @@ int run_all(Context& ctx, const RunArgs& args)
     // A lab whose program is the student's own has none: judged whole, not a row of tasks at a size.
     std::vector<std::future<std::optional<fs::path>>> programs;
     for (const auto& lab : ctx.catalog().labs())
-        programs.push_back(!lab.kind_traits().tasks_at_sizes ? decltype(programs)::value_type {}
-                                           : start_build(ctx.build_site(), lab, args.variant));
+        programs.push_back(whole_program_commands(lab) ? decltype(programs)::value_type {}
+                                                       : start_build(ctx.build_site(), lab, args.variant));
     for (std::size_t l = 0; l < ctx.catalog().labs().size(); ++l) {
         const LabInfo& lab = ctx.catalog().labs()[l];
         if (!programs[l].valid()) {
@@ -206,20 +206,9 @@ int cmd_run(Context& ctx, const RunArgs& args)
     if (args.lab.empty()) throw UsageError("which lab? (hpclab list shows them; hpclab run --all runs every one)");
     if (!args.json.empty()) throw UsageError("--json goes with --all");
     const LabInfo& lab = ctx.lab(args.lab);
-    if (!lab.kind_traits().tasks_at_sizes) {
-        // Running it is checking it: one run, judged against hpclab's own observations.
-        if (!args.sizes.empty() || args.all_sizes || !args.image.empty() || args.seed)
-            throw UsageError(lab.id + " is your own program: it has no size, image or seed options");
-        fmt::print("{}: {}\n", lab.id, lab.title);
-        if (!ctx.toolchain().available()) {
-            fmt::print(stderr, "hpclab: cannot compile lab programs here ({}), so nothing was run.\n",
-                       ctx.toolchain().unavailable);
-            return kSkipped;
-        }
-        if (!build_program(ctx.build_site(), lab, args.variant, false)) return kFail;  // compile errors first
-        if (!require_gpu(ctx, ": your code compiles")) return kSkipped;
-        return check_program(ctx, lab, source_of(lab, args.variant), variant_name(args.variant));
-    }
+    const WholeProgramCommands* whole = whole_program_commands(lab);
+    if (whole && (!args.sizes.empty() || args.all_sizes || !args.image.empty() || args.seed))
+        throw UsageError(lab.id + " is your own program: it has no size, image or seed options");
     validate_size_options(lab, args);
     const std::vector<const TaskInfo*> tasks = tasks_to_run(lab, args.task);
     const std::optional<GrayImage> image = image_to_run(lab, args);
@@ -233,6 +222,8 @@ int cmd_run(Context& ctx, const RunArgs& args)
     const auto program = build_program(ctx.build_site(), lab, args.variant, false);  // compile errors first, GPU or not
     if (!program) return kFail;
     if (!require_gpu(ctx, ": your code compiles")) return kSkipped;
+    // Running a whole program is checking it: one run, judged against hpclab's own observations.
+    if (whole) return whole->check(ctx, lab, source_of(lab, args.variant), variant_name(args.variant));
     fmt::print("GPU: {}\n", ctx.gpu().name);
     int exit = kPass;
     for (const TaskInfo* task : tasks)

@@ -2,9 +2,9 @@
 // solution passes at every size; every task of the skeleton runs to the end
 // and fails its check at every size (nothing is solved by accident).
 #include "commands.h"
+#include "program_lab_view.h"
 
 #include "check/evidence.h"
-#include "check/program_check.h"
 #include "util/text_file.h"
 
 #include "student/committed_file.h"
@@ -58,27 +58,6 @@ bool report_selftest_run(const LabInfo& lab, const TaskInfo& task, const SizeCas
     return false;
 }
 
-// A program lab: the solution passes the whole check; the skeleton runs to
-// its end (what it prints is judged) and fails.
-int selftest_program(Context& ctx, const LabInfo& lab, bool skeleton)
-{
-    const char* what = skeleton ? "skeleton" : "solution";
-    const auto source = skeleton ? committed_skeleton(ctx, lab) : source_of(lab, Variant::solution);
-    const ProgramCheck c = check_program_lab(ctx.toolchain(), ctx.gpu(), lab, source, what);
-    const bool as_expected = skeleton ? c.judgement && c.verdict != Verdict::pass : c.verdict == Verdict::pass;
-    fmt::print("{:<4} {} {}: {} [{:.1f} s]\n", as_expected ? "ok" : "BAD", lab.id, what, verdict_name(c.verdict),
-               c.total_s);
-    if (!as_expected) {
-        if (!c.message.empty()) fmt::print("     {}\n", c.message);
-        if (c.judgement)
-            for (const auto& p : c.judgement->problems) fmt::print("     {}\n", p);
-        if (skeleton && c.verdict == Verdict::pass) fmt::print("     the skeleton passes: it solves the lab by accident\n");
-    }
-    if (c.verdict == Verdict::not_run) return kSkipped;
-    fmt::print("selftest {} {}: {}\n", lab.id, what, as_expected ? "passed" : "FAILED");
-    return as_expected ? kPass : kFail;
-}
-
 }  // namespace
 
 int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSizes big)
@@ -94,7 +73,8 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
         fmt::print("selftest {} {}: skipped, {}\n", lab.id, what, ctx.toolchain().unavailable);
         return kSkipped;
     }
-    if (!lab.kind_traits().tasks_at_sizes) return selftest_program(ctx, lab, skeleton);
+    if (const auto* whole = whole_program_commands(lab))
+        return whole->selftest(ctx, lab, skeleton, skeleton ? committed_skeleton(ctx, lab) : source_of(lab, Variant::solution));
     const auto program = skeleton ? build_program(ctx.build_site(), lab, committed_skeleton(ctx, lab), "skeleton", false)
                                   : build_program(ctx.build_site(), lab, Variant::solution, false);
     if (!program) {
