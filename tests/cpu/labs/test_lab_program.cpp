@@ -2,6 +2,7 @@
 // course/program_output; the GPU's table as hpclab builds it from the
 // driver's numbers; and the judgement of printed lines against hpclab's own
 // observations, with the lab's broken files' mistakes and made-up numbers.
+#include "check/program_check.h"
 #include "check/program_judge.h"
 #include "course/lab_catalog.h"
 #include "course/program_output.h"
@@ -282,4 +283,28 @@ TEST_CASE("catalog: a program lab's rules are checked")
     const auto root = dir.parent_path().parent_path();
     CHECK_THROWS_WITH_AS(Catalog::load_lab(root, dir / "lab.json"), doctest::Contains("time_factor"), CatalogError);
     std::filesystem::remove_all(root);
+}
+
+TEST_CASE("program lab: its check reads as every lab's: a verdict per task, why, its compile time, the program's own")
+{
+    const LabInfo& lab = *catalog().find("program");
+    ProgramCheck pc;
+    pc.lab = &lab;
+    pc.verdict = Verdict::wrong_answer;
+    pc.build.ok = true;
+    pc.build.seconds = 1.5;
+    pc.judgement = ProgramJudgement {};
+    pc.judgement->problems = {"the SM count printed is 100; the GPU has 132"};
+    pc.total_s = 3;
+    const LabCheck c = as_lab_check(pc, GpuInfo {}, 7);
+    CHECK(c.overall == Verdict::wrong_answer);
+    REQUIRE(c.tasks.size() == lab.tasks.size());
+    for (const TaskCheck& t : c.tasks) {
+        CHECK(t.verdict.verdict == Verdict::wrong_answer);
+        CHECK(t.verdict.reason.message.find("the SM count printed is 100") != std::string::npos);
+    }
+    CHECK(c.compile_s == 1.5);
+    CHECK(c.total_s == 3);
+    REQUIRE(c.whole_program);  // what it printed, for the view
+    CHECK(c.whole_program->judgement->problems.size() == 1);
 }
