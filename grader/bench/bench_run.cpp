@@ -1,5 +1,6 @@
 #include "bench/bench_run.h"
 
+#include "course/random.h"
 #include "bench/measure.h"
 #include "bench/metrics.h"
 #include "gpu/gpu_turns.h"

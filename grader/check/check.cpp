@@ -3,6 +3,7 @@
 #include "check/code_evidence.h"
 #include "check/grid_evidence.h"
 
+#include "course/random.h"
 #include "check/correctness.h"
 #include "check/decide.h"
 #include "check/evidence.h"

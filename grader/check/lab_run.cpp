@@ -1,5 +1,6 @@
 #include "check/lab_run.h"
 
+#include "course/random.h"
 #include "check/evidence.h"
 #include "gpu/gpu_turns.h"
 #include "course/exit_status.h"

@@ -1,5 +1,6 @@
 #include "grade/grade_class.h"
 
+#include "course/random.h"
 #include "grade/lateness.h"
 #include "run/gpu_health.h"
 #include "gpu/gpu_turns.h"

@@ -4,16 +4,12 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <mutex>
-#include <system_error>
 
 #include <stdlib.h>
 
 namespace hpclab {
-
-namespace fs = std::filesystem;
 
 namespace {
 

@@ -2,7 +2,6 @@
 // program in a fresh process, and judges what comes back with the spec.
 #pragma once
 
-#include "course/random.h"  // fresh_seed
 #include "run/run_request.h"
 
 #include <functional>
