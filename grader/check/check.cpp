@@ -145,7 +145,7 @@ void gather_task_evidence(LabCheck& out, std::size_t i, const TaskInfo* task, co
     for (auto& f : findings_of_program(*task, out.build.facts)) t.evidence.findings.push_back(std::move(f));
     for (auto& f : findings_of_code(*task, out.build.facts, t.launches, source_text, out.source.filename().string()))
         t.evidence.findings.push_back(std::move(f));
-    if (auto f = finding_of_grid(*task, t.runs, out.gpu.sm_count)) t.evidence.findings.push_back(std::move(*f));
+    if (auto f = finding_of_launch_facts(*task, t.runs, out.gpu.sm_count)) t.evidence.findings.push_back(std::move(*f));
     if (auto f = finding_of_thread_count(*task, t.runs, out.gpu.sm_count))
         t.evidence.findings.push_back(std::move(*f));
 }

@@ -1,6 +1,7 @@
 #include "check/code_evidence.h"
 
 #include "check/evidence.h"
+#include "check/lesson_facts.h"
 
 #include <fmt/format.h>
 
@@ -59,55 +60,18 @@ std::string kernel_named(const KernelCode& k, std::string_view source, const std
     return fmt::format("your kernel {} ({}, line {})", name, file_name.empty() ? "your file" : file_name, line);
 }
 
-// hello: some launched kernel calls printf, or may (an unnamed call).
-std::optional<Finding> printf_finding(const std::vector<const KernelCode*>& code, std::string_view source,
-                                      const std::string& file_name)
-{
-    if (std::any_of(code.begin(), code.end(), [](const KernelCode* k) { return k->prints || k->calls_unnamed; }))
-        return std::nullopt;
-    return finding(Verdict::not_on_gpu,
-                   fmt::format("{} never calls printf: the greetings must be printed by the GPU's threads, "
-                               "with printf inside the kernel, not by the host around the launch",
-                               kernel_named(*code.front(), source, file_name)));
-}
-
 // A shared_memory task whose kernels declare shared memory: some kernel
-// reads it back (in a loop where the lesson asks), or may (generic loads).
-std::optional<Finding> shared_read_finding(const TaskInfo& task, const std::vector<const KernelCode*>& code,
-                                           std::string_view source, const std::string& file_name)
+// reads it back, or may (generic loads). Where it is read, in a loop or
+// not, is a lesson fact (shared_reads_in_loop) a task may ask.
+std::optional<Finding> shared_read_finding(const std::vector<const KernelCode*>& code, const std::string& name)
 {
-    const bool in_loop = task.expect.shared_reads_in_loop;
-    if (std::any_of(code.begin(), code.end(), [&](const KernelCode* k) {
-            return k->generic_loads || (in_loop ? k->reads_shared_in_loop : k->reads_shared);
-        }))
+    if (std::any_of(code.begin(), code.end(), [&](const KernelCode* k) { return k->generic_loads || k->reads_shared; }))
         return std::nullopt;
-    const std::string name = kernel_named(*code.front(), source, file_name);
-    if (in_loop && std::any_of(code.begin(), code.end(), [](const KernelCode* k) { return k->reads_shared; }))
-        return finding(Verdict::no_shared_memory,
-                       fmt::format("{} reads its shared memory only outside its loop: the lesson's steps "
-                                   "each load a tile into shared memory and compute from it, inside the loop",
-                                   name));
     return finding(Verdict::no_shared_memory,
                    fmt::format("{} declares shared memory but never reads from it: the lesson's cache is "
                                "where the kernel reads its inputs from (load them into the __shared__ array, "
                                "__syncthreads(), then compute from the array)",
                                name));
-}
-
-// A task whose data the lesson puts in __constant__ memory: some launched
-// kernel reads the constant bank of the file's __constant__ variables, or
-// may (a call the listing does not name).
-std::optional<Finding> constant_bank_finding(const std::vector<const KernelCode*>& code, std::string_view source,
-                                             const std::string& file_name)
-{
-    if (std::any_of(code.begin(), code.end(),
-                    [](const KernelCode* k) { return k->reads_user_constants || k->calls_unnamed; }))
-        return std::nullopt;
-    return finding(Verdict::wrong_launch,
-                   fmt::format("{} never reads __constant__ memory (its machine code has no read of the constant "
-                               "bank): the lesson copies the data every thread reads into a __constant__ array "
-                               "with cudaMemcpyToSymbol, and the kernel reads it from there by name",
-                               kernel_named(*code.front(), source, file_name)));
 }
 
 // A warp_shuffle task: some launched kernel combines a warp's registers
@@ -160,17 +124,16 @@ std::vector<Finding> findings_of_code(const TaskInfo& task, const ProgramFacts& 
         code.push_back(c);
     }
     if (code.empty()) return out;
-    if (task.expect.prints)
-        if (auto f = printf_finding(code, source, file_name)) out.push_back(std::move(*f));
-    if (task.expect.reads_constant_bank)
-        if (auto f = constant_bank_finding(code, source, file_name)) out.push_back(std::move(*f));
+    const std::string first = kernel_named(*code.front(), source, file_name);
+    for (MissingFact& m : missing_facts(ObservedIn::machine_code, FactScene {.expect = task.expect, .code = code, .named = first}))
+        out.push_back(finding(m.verdict, std::move(m.why)));
     const bool declares_shared = std::any_of(launches.begin(), launches.end(), [](const wire::KernelRecord& k) {
         return k.static_shared + k.dynamic_shared > 0;
     });
     if (task.technique == "warp_shuffle")
         if (auto f = warp_shuffle_finding(code, source, file_name)) out.push_back(std::move(*f));
     if (task.technique == "shared_memory" && declares_shared)
-        if (auto f = shared_read_finding(task, code, source, file_name)) out.push_back(std::move(*f));
+        if (auto f = shared_read_finding(code, first)) out.push_back(std::move(*f));
     return out;
 }
 

@@ -1,9 +1,9 @@
 // What the machine code of the kernels a task launched says against the
 // lesson (run/sass.h, read by cuobjdump when hpclab built the program):
-// hello's kernel prints with printf, a shared-memory kernel reads the shared
-// memory it declares (inside its loop, where the lesson's steps are one), a
-// kernel reads the __constant__ memory its lesson puts its data in, a
-// warp_shuffle task's kernel exchanges registers within a warp.
+// a shared-memory kernel reads the shared memory it declares, a
+// warp_shuffle task's kernel exchanges registers within a warp, and the
+// lesson facts a task asks that machine code shows (check/lesson_facts.h:
+// printf in a kernel, shared reads in a loop, the constant bank read).
 // Judged only where every launched kernel's code is known and tells for
 // sure: a call the listing does not name, or a load through a generic
 // pointer, may be the thing looked for, and then nothing is said.

@@ -1,6 +1,7 @@
 #include "check/evidence.h"
 
 #include "check/decide.h"
+#include "check/lesson_facts.h"
 #include "check/release_evidence.h"
 
 #include <cxxabi.h>
@@ -145,51 +146,11 @@ std::optional<std::string> finding_of_cache_size(const TaskInfo& task, const wir
                        k.static_shared + k.dynamic_shared);
 }
 
-// The sizes a task's overlap is asked at: every parameter of `from` at
-// least its value (a few small chunks may run one after the other however
-// they were queued: their copies take microseconds, a launch as long).
-bool overlap_asked(const Params& from, const Params& params)
+// The lesson facts a call's trace shows or not (check/lesson_facts.h).
+FactScene call_scene(const TaskInfo& task, const Params& params, const wire::CallTrace& t)
 {
-    if (from.empty()) return false;
-    for (const auto& [name, least] : from) {
-        const auto it = params.find(name);
-        if (it == params.end() || it->second < least) return false;
-    }
-    return true;
-}
-
-// A pipeline asked to overlap whose copies into the device ran beside none
-// of its kernels (pageable copies are the finding before it).
-bool overlap_missing(const LaunchExpectation& e, const Params& params, const wire::CallTrace& t)
-{
-    return overlap_asked(e.overlap_from, params) && t.pinned_copies + t.pageable_copies > 0 &&
-           t.overlapped_copies == 0;
-}
-
-bool pageable_copies_found(const LaunchExpectation& e, const wire::CallTrace& t)
-{
-    return (e.pinned || !e.overlap_from.empty()) && t.pageable_copies > 0;
-}
-
-// The streams lab's lesson, from the copy records: pinned host memory, and
-// copies that run while kernels of other streams run.
-std::optional<std::string> finding_of_copies(const LaunchExpectation& e, const Params& params, const wire::CallTrace& t)
-{
-    const std::uint32_t host_copies = t.pinned_copies + t.pageable_copies;
-    if (pageable_copies_found(e, t))
-        return fmt::format("{} of the call's {} copies between host and device were from or to pageable memory: "
-                           "the driver stages them through a buffer of its own, at a fraction of the bus's speed, "
-                           "and an asynchronous one waits for the host. Allocate the host vectors in pinned memory "
-                           "(cudaHostAlloc in host_alloc)",
-                           t.pageable_copies, host_copies);
-    if (overlap_missing(e, params, t))
-        return fmt::format("none of the call's {} copies between host and device brought a chunk in while a kernel "
-                           "of another stream ran: its {} copies and {} kernel launch(es) used {} stream(s), and each "
-                           "kernel waited for the copies or they for it (one stream for every chunk, a kernel on the "
-                           "default stream, or a wait inside the loop: cudaStreamSynchronize, cudaDeviceSynchronize, or "
-                           "hpc.h's cudaCheckError(), which waits for the device)",
-                           host_copies, t.copies, t.kernels, t.streams);
-    return std::nullopt;
+    return FactScene {.expect = task.expect, .params = params, .trace = &t,
+                      .named = t.kernels > 0 ? describe_launch(t.kernel[0]) : "no kernel"};
 }
 
 }  // namespace
@@ -248,11 +209,6 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
                                        e.block.empty() ? "any" : shape_text(e.block, params),
                                        describe_launch(t.kernel[0])),
                            where));
-    if (e.two_d && !any([](const wire::KernelRecord& k) { return k.grid[1] > 1 || k.block[1] > 1; }))
-        out.push_back(make(Verdict::wrong_launch,
-                           fmt::format("the lesson asks for a 2-D launch (dim3 blocks and grid); your code launched {}",
-                                       describe_launch(t.kernel[0])),
-                           where));
     if (task.technique == "shared_memory" && !t.any_shared)
         out.push_back(make(Verdict::no_shared_memory,
                            fmt::format("this task asks for shared memory, and no kernel of the call used any "
@@ -260,14 +216,8 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
                                        describe_launch(t.kernel[0])),
                            where));
     if (auto f = finding_of_cache_size(task, t, recorded)) out.push_back(make(Verdict::no_shared_memory, *f, where));
-    if (e.no_device_malloc && t.allocations > 0)
-        out.push_back(make(Verdict::wrong_launch,
-                           fmt::format("the call allocated device memory ({} cudaMalloc, {} bytes): this task keeps "
-                                       "its data in __device__ variables, allocated when the program is loaded, and "
-                                       "copies it with cudaMemcpyFromSymbol / cudaMemcpyToSymbol, with no cudaMalloc",
-                                       t.allocations, t.allocated_bytes),
-                           where));
-    if (auto f = finding_of_copies(e, params, t)) out.push_back(make(Verdict::slow_copies, *f, where));
+    for (MissingFact& m : missing_facts(ObservedIn::call_trace, call_scene(task, params, t)))
+        out.push_back(make(m.verdict, std::move(m.why), where));
     return out;
 }
 
@@ -310,8 +260,10 @@ std::vector<Finding> findings_of_run(const TaskInfo& task, const SizeCase& size,
 bool bent_by_load(const TaskInfo& task, const Params& params, const RunReport& r)
 {
     if (r.calls.empty() || !r.calls[0].done || !r.calls[0].trace.traced) return false;
-    const wire::CallTrace& t = r.calls[0].trace;
-    return !pageable_copies_found(task.expect, t) && overlap_missing(task.expect, params, t);
+    const std::vector<MissingFact> missing =
+        missing_facts(ObservedIn::call_trace, call_scene(task, params, r.calls[0].trace));
+    return !missing.empty() &&
+           std::all_of(missing.begin(), missing.end(), [](const MissingFact& m) { return m.load_can_bend; });
 }
 
 TaskVerdict verdict_of_run(const TaskInfo& task, const Params& params, const RunReport& r)

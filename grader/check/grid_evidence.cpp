@@ -1,6 +1,7 @@
 #include "check/grid_evidence.h"
 
 #include "check/evidence.h"
+#include "check/lesson_facts.h"
 
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@ std::uint64_t blocks_of(const wire::KernelRecord& k)
 }
 
 // The first launch of any traced call of `runs` that `judge` (the size's
-// params, the launch) finds a reason against, as a wrong_launch finding.
+// params, the launch) finds a reason against: its verdict and why, at its size.
 template <class Judge>
 std::optional<Finding> first_wrong_launch(const std::vector<SizeRun>& runs, Judge judge)
 {
@@ -28,8 +29,8 @@ std::optional<Finding> first_wrong_launch(const std::vector<SizeRun>& runs, Judg
             if (!call.done || !call.trace.traced) continue;
             const std::uint32_t recorded = std::min<std::uint32_t>(call.trace.kernels, wire::kMaxKernelRecords);
             for (std::uint32_t i = 0; i < recorded; ++i)
-                if (std::optional<std::string> why = judge(run.size.params, call.trace.kernel[i]))
-                    return Finding {Verdict::wrong_launch, std::move(*why), "", format_params(run.size.params)};
+                if (std::optional<MissingFact> m = judge(run.size.params, call.trace.kernel[i]))
+                    return Finding {m->verdict, std::move(m->why), "", format_params(run.size.params)};
         }
     return std::nullopt;
 }
@@ -85,23 +86,21 @@ std::optional<Finding> finding_of_thread_count(const TaskInfo& task, const std::
 {
     const std::vector<std::string>& per = task.expect.one_thread_per;
     if (per.empty()) return std::nullopt;
-    return first_wrong_launch(runs, [&](const Params& params, const wire::KernelRecord& k) {
-        return too_many_threads(per, params, k, sm_count);
+    return first_wrong_launch(runs, [&](const Params& params, const wire::KernelRecord& k) -> std::optional<MissingFact> {
+        auto why = too_many_threads(per, params, k, sm_count);
+        if (!why) return std::nullopt;
+        return MissingFact {.verdict = Verdict::wrong_launch, .why = std::move(*why)};
     });
 }
 
-std::optional<Finding> finding_of_grid(const TaskInfo& task, const std::vector<SizeRun>& runs, int sm_count)
+std::optional<Finding> finding_of_launch_facts(const TaskInfo& task, const std::vector<SizeRun>& runs, int sm_count)
 {
-    const int per_sm = task.expect.max_blocks_per_sm;
-    if (per_sm == 0 || sm_count <= 0) return std::nullopt;
-    const std::uint64_t bound = std::uint64_t(per_sm) * std::uint64_t(sm_count);
-    return first_wrong_launch(runs, [&](const Params&, const wire::KernelRecord& k) -> std::optional<std::string> {
-        if (blocks_of(k) <= bound) return std::nullopt;
-        return fmt::format("your code launched {} blocks ({}), {:.0f} per multiprocessor of this GPU ({} of them): the "
-                           "lesson's grid fills the GPU once, at most {} blocks per multiprocessor ({} here), and "
-                           "each thread loops over the array with a stride of the whole grid; a grid that grows "
-                           "with n is not it",
-                           blocks_of(k), describe_launch(k), double(blocks_of(k)) / sm_count, sm_count, per_sm, bound);
+    return first_wrong_launch(runs, [&](const Params& params, const wire::KernelRecord& k) -> std::optional<MissingFact> {
+        const FactScene scene {.expect = task.expect, .params = params, .launch = &k, .sm_count = sm_count,
+                               .named = describe_launch(k)};
+        std::vector<MissingFact> missing = missing_facts(ObservedIn::launches, scene);
+        if (missing.empty()) return std::nullopt;
+        return std::move(missing.front());
     });
 }
 

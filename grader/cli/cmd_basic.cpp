@@ -38,8 +38,8 @@ void print_threshold(Context& ctx, const LabInfo& lab, const Threshold& th)
                th.note.empty() ? "" : "\n    lab.json: " + th.note);
 }
 
-// The invariants a task is judged by (course/invariants.h), and each it is
-// opted out of, with lab.json's reason.
+// The invariants a task is judged by (course/invariants.h), each it is
+// opted out of, with lab.json's reason, and the lesson facts it asks.
 void print_invariants(const TaskInfo& t)
 {
     std::vector<std::string_view> held;
@@ -48,6 +48,10 @@ void print_invariants(const TaskInfo& t)
     fmt::print("  invariants: {}\n", held.empty() ? "none" : fmt::format("{}", fmt::join(held, ", ")));
     for (const auto& [invariant, why] : t.opted_out)
         fmt::print("  not judged by {}: {}\n", invariant_info(invariant).name, for_terminal(why));
+    for (const ShownFact& f : t.expect.shows)
+        fmt::print("  the lesson's fact {}{}{}: {}\n", lesson_fact_info(f.fact).name,
+                   f.blocks_per_sm ? fmt::format(" (at most {} blocks per multiprocessor)", f.blocks_per_sm) : "",
+                   f.from.empty() ? "" : " from " + format_params(f.from), lesson_fact_info(f.fact).observed);
 }
 
 // One lab's record, from its lab.json: what the docs point to for sizes and thresholds.

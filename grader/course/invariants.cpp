@@ -35,15 +35,66 @@ constexpr std::array kTable = {
                    "the range its spec draws them from, in the same program as the random ones"},
 };
 
-constexpr bool table_in_enum_order()
+
+constexpr std::array kFacts = {
+    LessonFactInfo {LessonFact::launch_2d, "launch_2d", ObservedIn::call_trace, false,
+                    "the CUPTI launch records of the call: some launch with more than one row of blocks or of "
+                    "threads (dim3 grid and blocks)"},
+    LessonFactInfo {LessonFact::printf_in_kernel, "printf_in_kernel", ObservedIn::machine_code, false,
+                    "the launched kernels' machine code: a call of printf (vprintf), or of a function the listing "
+                    "does not name"},
+    LessonFactInfo {LessonFact::shared_reads_in_loop, "shared_reads_in_loop", ObservedIn::machine_code, false,
+                    "the launched kernels' machine code: a load from shared memory inside a loop (each step of a "
+                    "tiled computation reads the tile it loaded)"},
+    LessonFactInfo {LessonFact::no_device_malloc, "no_device_malloc", ObservedIn::call_trace, false,
+                    "the CUPTI records of the call: no device memory allocated (the data lives in __device__ "
+                    "variables, allocated when the program is loaded)"},
+    LessonFactInfo {LessonFact::constant_bank_reads, "constant_bank_reads", ObservedIn::machine_code, false,
+                    "the launched kernels' machine code: a read of the constant bank that holds the file's "
+                    "__constant__ variables"},
+    LessonFactInfo {LessonFact::pinned_copies, "pinned_copies", ObservedIn::call_trace, false,
+                    "the CUPTI copy records of the call: every copy between host and device from or to pinned "
+                    "host memory"},
+    LessonFactInfo {LessonFact::copies_overlap_kernels, "copies_overlap_kernels", ObservedIn::call_trace, false,
+                    "the CUPTI copy and launch records of the call: some copy into the device that ran while a "
+                    "kernel of another stream ran"},
+    LessonFactInfo {LessonFact::grid_fills_gpu_once, "grid_fills_gpu_once", ObservedIn::launches, true,
+                    "the CUPTI launch records of every call, against the multiprocessors hpclab counted on the GPU: "
+                    "no launch with more than blocks_per_sm blocks per multiprocessor (a grid-stride loop)"},
+};
+
+template <class Table>
+constexpr bool in_enum_order(const Table& table)
 {
-    for (std::size_t i = 0; i < kTable.size(); ++i)
-        if (static_cast<std::size_t>(kTable[i].id) != i) return false;
+    for (std::size_t i = 0; i < table.size(); ++i)
+        if (static_cast<std::size_t>(table[i].id) != i) return false;
     return true;
 }
-static_assert(table_in_enum_order(), "kTable lists the invariants in the order of enum Invariant");
+static_assert(in_enum_order(kTable), "kTable lists the invariants in the order of enum Invariant");
+static_assert(in_enum_order(kFacts) && kFacts.size() == kLessonFacts,
+              "kFacts lists every lesson fact in the order of enum LessonFact");
 
 }  // namespace
+
+std::span<const LessonFactInfo> lesson_fact_table() { return kFacts; }
+
+const LessonFactInfo& lesson_fact_info(LessonFact f) { return kFacts[static_cast<std::size_t>(f)]; }
+
+std::optional<LessonFact> lesson_fact_from_name(std::string_view name)
+{
+    for (const LessonFactInfo& row : kFacts)
+        if (row.name == name) return row.id;
+    return std::nullopt;
+}
+
+bool asked_at(const ShownFact& shown, const Params& params)
+{
+    for (const auto& [name, least] : shown.from) {
+        const auto it = params.find(name);
+        if (it == params.end() || it->second < least) return false;
+    }
+    return true;
+}
 
 std::span<const InvariantInfo> invariant_table() { return kTable; }
 

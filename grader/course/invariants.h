@@ -6,6 +6,8 @@
 // what it cannot see: docs/how-hpclab-checks.md, "The invariants".
 #pragma once
 
+#include "course/params.h"
+
 #include <optional>
 #include <span>
 #include <string_view>
@@ -51,5 +53,49 @@ struct InvariantInfo {
 std::span<const InvariantInfo> invariant_table();
 const InvariantInfo& invariant_info(Invariant i);
 std::optional<Invariant> invariant_from_name(std::string_view name);
+
+// What a lesson's technique leaves in the evidence, named once for every lab:
+// a task asks some (lab.json "expect": {"shows": [...]}), and every fact is
+// observed the same way in every task that asks it (check/lesson_facts.h). A
+// lab that teaches one names it; it adds no code. Where an invariant holds
+// for every task unless opted out, a fact holds only where a task asks it.
+enum class LessonFact {
+    launch_2d,               // some launch has more than one row of blocks or of threads
+    printf_in_kernel,        // a launched kernel calls printf
+    shared_reads_in_loop,    // a launched kernel reads shared memory inside a loop
+    no_device_malloc,        // the call allocates no device memory
+    constant_bank_reads,     // a launched kernel reads the file's __constant__ variables
+    pinned_copies,           // every copy between host and device is from or to pinned memory
+    copies_overlap_kernels,  // a copy into the device runs while a kernel of another stream runs
+    grid_fills_gpu_once,     // no launch has more than `blocks_per_sm` blocks per multiprocessor
+};
+inline constexpr std::size_t kLessonFacts = 8;  // each table of the facts has a row for each
+
+// Where a fact is observed: a call's CUPTI trace, every launch of every call
+// (with the GPU's multiprocessors), or the launched kernels' machine code
+// (one program, whatever the size: no "from").
+enum class ObservedIn { call_trace, launches, machine_code };
+
+struct LessonFactInfo {
+    LessonFact id;
+    std::string_view name;      // lab.json's name in "shows"
+    ObservedIn where;
+    bool takes_blocks_per_sm;   // its entry needs "blocks_per_sm"
+    std::string_view observed;  // what hpclab observes, for people
+};
+
+// One fact a task asks: lab.json's "shows" entry, a name or
+// {"fact": name, "from": {<param>: <least>}, "blocks_per_sm": n}.
+struct ShownFact {
+    LessonFact fact {};
+    Params from;            // asked at the sizes with each parameter at least its value; empty: every size
+    int blocks_per_sm = 0;  // grid_fills_gpu_once's bound
+};
+
+std::span<const LessonFactInfo> lesson_fact_table();
+const LessonFactInfo& lesson_fact_info(LessonFact f);
+std::optional<LessonFact> lesson_fact_from_name(std::string_view name);
+// True when `params` are among the sizes `shown.from` asks it at.
+bool asked_at(const ShownFact& shown, const Params& params);
 
 }  // namespace hpclab

@@ -149,28 +149,89 @@ void refuse_key_an_invariant_replaced(const Reader& r, const std::string& key, c
                     "\": \"why\"}");
 }
 
+// The keys each of which was one lesson fact (before "shows" named them for
+// every lab): refused, with the entry to write instead.
+void refuse_key_a_fact_replaced(const Reader& r)
+{
+    static const std::map<std::string, std::string> kNowShown = {
+        {"two_d", "\"launch_2d\""},
+        {"prints", "\"printf_in_kernel\""},
+        {"shared_reads_in_loop", "\"shared_reads_in_loop\""},
+        {"no_device_malloc", "\"no_device_malloc\""},
+        {"reads_constant_bank", "\"constant_bank_reads\""},
+        {"pinned", "\"pinned_copies\""},
+        {"overlap_from", "{\"fact\": \"copies_overlap_kernels\", \"from\": {...}}"},
+        {"max_blocks_per_sm", "{\"fact\": \"grid_fills_gpu_once\", \"blocks_per_sm\": ...}"},
+    };
+    for (const auto& [key, entry] : kNowShown)
+        if (r.has(key)) r.fail(key, "is gone: write \"shows\": [" + entry + "] (hpclab list <lab> names the facts)");
+}
+
+std::string lesson_fact_names()
+{
+    std::string names;
+    for (const LessonFactInfo& f : lesson_fact_table()) names += (names.empty() ? "" : ", ") + std::string(f.name);
+    return names;
+}
+
+// One entry of "shows" (r is the "expect" it is in): a fact's name, or
+// {"fact": name, "from": {"n": 64}, "blocks_per_sm": 32}.
+ShownFact read_shown_fact(const Reader& r, std::size_t i, const LabInfo& lab)
+{
+    const json& v = r.at("shows").at(i);
+    const std::string where = "shows[" + std::to_string(i) + "]";
+    std::string name;
+    if (v.is_string()) name = v.get<std::string>();
+    else if (v.is_object() && v.contains("fact") && v.at("fact").is_string()) name = v.at("fact").get<std::string>();
+    const auto fact = lesson_fact_from_name(name);
+    if (!fact)
+        r.fail(where, "must be a lesson fact's name, or {\"fact\": name, ...}; the facts are " + lesson_fact_names() +
+                          did_you_mean(name, [] {
+                              std::vector<std::string> names;
+                              for (const LessonFactInfo& f : lesson_fact_table()) names.emplace_back(f.name);
+                              return names;
+                          }()));
+    ShownFact out {.fact = *fact};
+    const LessonFactInfo& info = lesson_fact_info(*fact);
+    if (v.is_object()) {
+        const Reader entry = r.element("shows", i);
+        if (entry.has("from")) out.from = read_params(entry.child("from"), lab, {});
+        if (!out.from.empty() && info.where == ObservedIn::machine_code)
+            entry.fail("from", "is for facts of a call; " + name + " is read from the program's machine code, the "
+                               "same at every size");
+        out.blocks_per_sm = static_cast<int>(entry.integer_or("blocks_per_sm", 0));
+    }
+    if (info.takes_blocks_per_sm != (out.blocks_per_sm > 0))
+        r.fail(where, info.takes_blocks_per_sm ? name + " needs \"blocks_per_sm\", a positive integer"
+                                               : name + " takes no \"blocks_per_sm\"");
+    return out;
+}
+
+std::vector<ShownFact> read_shows(const Reader& r, const LabInfo& lab)
+{
+    std::vector<ShownFact> out;
+    if (!r.has("shows")) return out;
+    for (std::size_t i = 0; i < r.array("shows").size(); ++i) {
+        ShownFact f = read_shown_fact(r, i, lab);
+        for (const ShownFact& before : out)
+            if (before.fact == f.fact) r.fail("shows", std::string(lesson_fact_info(f.fact).name) + " is named twice");
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
 LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
 {
     LaunchExpectation e;
     e.kernel = r.boolean_or("kernel", true);
     e.grid = read_shape(r, "grid", lab);
     e.block = read_shape(r, "block", lab);
-    e.two_d = r.boolean_or("two_d", false);
     refuse_key_an_invariant_replaced(r, "frees", "releases");
+    refuse_key_a_fact_replaced(r);
     e.shared_per_thread = static_cast<int>(r.integer_or("shared_per_thread", 0));
     e.shared_extra = static_cast<int>(r.integer_or("shared_extra", 0));
     if (e.shared_per_thread < 0 || e.shared_extra < 0) r.fail("shared_per_thread", "and shared_extra must not be negative");
-    e.prints = r.boolean_or("prints", false);
-    e.shared_reads_in_loop = r.boolean_or("shared_reads_in_loop", false);
-    e.no_device_malloc = r.boolean_or("no_device_malloc", false);
-    e.reads_constant_bank = r.boolean_or("reads_constant_bank", false);
-    e.pinned = r.boolean_or("pinned", false);
-    if (r.has("overlap_from")) {
-        e.overlap_from = read_params(r.child("overlap_from"), lab, {});
-        if (e.overlap_from.empty()) r.fail("overlap_from", "must name at least one size parameter");
-    }
-    e.max_blocks_per_sm = static_cast<int>(r.integer_or("max_blocks_per_sm", 0));
-    if (e.max_blocks_per_sm < 0) r.fail("max_blocks_per_sm", "must not be negative");
+    e.shows = read_shows(r, lab);
     if (r.has("one_thread_per")) {
         const json& v = r.at("one_thread_per");
         if (!v.is_array() || v.empty() || v.size() > 3) r.fail("one_thread_per", "must be an array of 1 to 3 entries (x first)");
@@ -355,6 +416,13 @@ const ParamInfo* LabInfo::find_param(std::string_view name) const
 {
     for (const auto& p : params)
         if (p.name == name) return &p;
+    return nullptr;
+}
+
+const ShownFact* LaunchExpectation::asks(LessonFact f) const
+{
+    for (const ShownFact& s : shows)
+        if (s.fact == f) return &s;
     return nullptr;
 }
 

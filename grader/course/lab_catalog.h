@@ -64,33 +64,14 @@ struct LaunchExpectation {
     bool kernel = true;                 // at least one launch per call; false: none at all
     std::vector<std::string> grid;      // 3 entries: a number, a size parameter, or "*"; empty: any
     std::vector<std::string> block;
-    bool two_d = false;                 // a launch with more than one row of blocks or threads
     // The lesson's cache per block (shared_memory tasks): at least this many
     // bytes of shared memory per thread of the block, plus `shared_extra`
     // (a halo), in some kernel of the call. 0: any shared memory will do.
     int shared_per_thread = 0;
     int shared_extra = 0;
-    // From the launched kernels' machine code (run/sass.h): a kernel calls
-    // printf (hello: the lines come from the GPU), a shared_memory task's
-    // kernel reads shared memory inside a loop (a tiled product's steps).
-    bool prints = false;
-    bool shared_reads_in_loop = false;
-    // The call allocates no device memory (its data lives in __device__
-    // variables, statically allocated): the trace's cudaMalloc count is 0.
-    bool no_device_malloc = false;
-    // From the machine code: a launched kernel reads the constant bank of
-    // the file's __constant__ variables (run/sass.h reads_user_constants).
-    bool reads_constant_bank = false;
-    // From the CUPTI copy records (streams): every copy between host and
-    // device is from or to pinned memory; and, at the sizes at least
-    // `overlap_from` (each of its parameters at least its value; empty: never
-    // asked), some copy into the device ran while a kernel of another stream ran.
-    bool pinned = false;
-    Params overlap_from;
-    // A grid that fills the GPU once and loops over the data (grid-stride):
-    // no launch of a call has more blocks than this many per multiprocessor
-    // of the GPU (check/grid_evidence.h). 0: any grid.
-    int max_blocks_per_sm = 0;
+    // The facts of the lesson's technique the calls must show
+    // (course/invariants.h, LessonFact), in lab.json's order.
+    std::vector<ShownFact> shows;
     // One thread per element (lab.json "one_thread_per": a size parameter
     // for each dimension of the launch, x first): no launch of a call has
     // more blocks in a dimension than ceil(p / its block's threads) + 1. An
@@ -99,6 +80,9 @@ struct LaunchExpectation {
     // is a grid that grows faster than n (<<<n, BLKDIM>>>). One spare block
     // because (n + BLKDIM) / BLKDIM is a harmless way to round up.
     std::vector<std::string> one_thread_per;
+
+    // The task's entry for `f`; null when the task does not ask it.
+    const ShownFact* asks(LessonFact f) const;
 };
 
 // One of a lab's classic mistakes (lab.json "mistakes"): what a student

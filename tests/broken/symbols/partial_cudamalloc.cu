@@ -1,5 +1,5 @@
 // expect: wrong_launch
-// why: the partial sums in an array sum_symbol cudaMallocs (and frees), copied back with cudaMemcpy: every sum is right, but the lesson keeps them in a __device__ array, and the trace counts a cudaMalloc in the call (the partial task's no_device_malloc rule).
+// why: the partial sums in an array sum_symbol cudaMallocs (and frees), copied back with cudaMemcpy: every sum is right, but the lesson keeps them in a __device__ array, and the trace counts a cudaMalloc in the call (the partial task's lesson fact no_device_malloc).
 /*
  * symbols.cu with one mistake: sum_symbol cudaMallocs its partial sums instead of a __device__ array.
  */

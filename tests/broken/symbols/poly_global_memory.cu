@@ -1,5 +1,5 @@
 // expect: wrong_launch
-// why: the coefficients copied into a cudaMalloc'ed array and read by the kernel through a pointer, from global memory: every value is right, but the kernel's machine code never reads the constant bank of __constant__ variables (the poly task's reads_constant_bank rule); it is also the speed baseline's kernel, about 1.8x slower.
+// why: the coefficients copied into a cudaMalloc'ed array and read by the kernel through a pointer, from global memory: every value is right, but the kernel's machine code never reads the constant bank of __constant__ variables (the poly task's lesson fact constant_bank_reads); it is also the speed baseline's kernel, about 1.8x slower.
 /*
  * symbols.cu with one mistake: the coefficients are read from global memory.
  */

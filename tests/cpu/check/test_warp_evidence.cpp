@@ -118,26 +118,26 @@ TEST_CASE("code evidence: a warp_shuffle task's kernel must exchange registers w
 TEST_CASE("grid evidence: at most lab.json's blocks per multiprocessor, at every size, on hpclab's count of them")
 {
     const TaskInfo& sum = task_of("warpreduce", "sum");
-    REQUIRE(sum.expect.max_blocks_per_sm == 32);
+    REQUIRE(sum.expect.asks(LessonFact::grid_fills_gpu_once)->blocks_per_sm == 32);
     const int sms = 132;  // an H100
     // The resident grid (2 blocks of 1024 a multiprocessor), and up to the bound.
-    CHECK_FALSE(finding_of_grid(sum, {run_of(16777219, {launch("k", 264)})}, sms));
-    CHECK_FALSE(finding_of_grid(sum, {run_of(16777219, {launch("k", 32 * sms)})}, sms));
+    CHECK_FALSE(finding_of_launch_facts(sum, {run_of(16777219, {launch("k", 264)})}, sms));
+    CHECK_FALSE(finding_of_launch_facts(sum, {run_of(16777219, {launch("k", 32 * sms)})}, sms));
     // One block per 1024 elements at 2^24 + 3: 16385 blocks.
-    const auto per_1024 = finding_of_grid(sum, {run_of(100, {launch("k", 1)}), run_of(16777219, {launch("k", 16385)})}, sms);
+    const auto per_1024 = finding_of_launch_facts(sum, {run_of(100, {launch("k", 1)}), run_of(16777219, {launch("k", 16385)})}, sms);
     REQUIRE(per_1024);
     CHECK(per_1024->kind == Verdict::wrong_launch);
     CHECK(per_1024->where == "n=16777219");
     CHECK(per_1024->message.find("16385 blocks") != std::string::npos);
     CHECK(per_1024->message.find("132 of them") != std::string::npos);
     // The largest launch of the call counts, whichever comes first.
-    CHECK(finding_of_grid(sum, {run_of(16777219, {launch("memset", 1), launch("k", 4225)})}, sms));
+    CHECK(finding_of_launch_facts(sum, {run_of(16777219, {launch("memset", 1), launch("k", 4225)})}, sms));
     // A grid in two dimensions counts all its blocks.
-    CHECK(finding_of_grid(sum, {run_of(16777219, {kernel("k", {100, 50, 1}, {32, 1, 1})})}, sms));
+    CHECK(finding_of_launch_facts(sum, {run_of(16777219, {kernel("k", {100, 50, 1}, {32, 1, 1})})}, sms));
     // Unknown multiprocessors, an untraced call, or a task with no bound: nothing said.
-    CHECK_FALSE(finding_of_grid(sum, {run_of(16777219, {launch("k", 16385)})}, 0));
-    CHECK_FALSE(finding_of_grid(sum, {run_of(16777219, {launch("k", 16385)}, false)}, sms));
-    CHECK_FALSE(finding_of_grid(task_of("reduction", "atomic"), {run_of(16777219, {launch("k", 16385)})}, sms));
+    CHECK_FALSE(finding_of_launch_facts(sum, {run_of(16777219, {launch("k", 16385)})}, 0));
+    CHECK_FALSE(finding_of_launch_facts(sum, {run_of(16777219, {launch("k", 16385)}, false)}, sms));
+    CHECK_FALSE(finding_of_launch_facts(task_of("reduction", "atomic"), {run_of(16777219, {launch("k", 16385)})}, sms));
 }
 
 TEST_CASE("grid evidence: one thread per element, an upper bound with a spare block, past a grid sized to the GPU")

@@ -3,6 +3,7 @@
 #include "test_support.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 using namespace hpclab;
 using hpclab::test::TempDir;
@@ -89,25 +90,26 @@ TEST_CASE("catalog: a lab's CUDA connections (1 unless it says) and the copies i
     TempDir dir;
     const LabInfo plain = Catalog::load_lab(dir.path(), dir.write("labs/demo/lab.json", kValid));
     CHECK(plain.device_max_connections == 1);
-    CHECK_FALSE(plain.tasks[0].expect.pinned);
-    CHECK(plain.tasks[0].expect.overlap_from.empty());
+    CHECK(plain.tasks[0].expect.shows.empty());
 
     const std::string streams = variant("\"limits\"", "\"device_max_connections\": 8, \"limits\"");
     const std::string asked = R"("threshold": {"baseline": "reference", "min_speedup": 0.5},
-             "expect": {"pinned": true, "overlap_from": {"n": 64}})";
+             "expect": {"shows": ["pinned_copies", {"fact": "copies_overlap_kernels", "from": {"n": 64}}]})";
     std::string json = streams;
     const std::string threshold = R"("threshold": {"baseline": "reference", "min_speedup": 0.5})";
     json.replace(json.find(threshold), threshold.size(), asked);
     const LabInfo lab = Catalog::load_lab(dir.path(), dir.write("labs/demo/lab.json", json));
     CHECK(lab.device_max_connections == 8);
-    CHECK(lab.tasks[0].expect.pinned);
-    CHECK(lab.tasks[0].expect.overlap_from == Params {{"n", 64}});
+    REQUIRE(lab.tasks[0].expect.shows.size() == 2);
+    CHECK(lab.tasks[0].expect.asks(LessonFact::pinned_copies)->from.empty());
+    CHECK(lab.tasks[0].expect.asks(LessonFact::copies_overlap_kernels)->from == Params {{"n", 64}});
+    CHECK_FALSE(lab.tasks[0].expect.asks(LessonFact::launch_2d));
 
     CHECK(load_error(variant("\"limits\"", "\"device_max_connections\": 0, \"limits\""))
               .find("device_max_connections: must be between 1 and 32") != std::string::npos);
     std::string unknown = json;
     unknown.replace(unknown.find("{\"n\": 64}"), 9, "{\"m\": 64}");
-    CHECK(load_error(unknown).find("overlap_from.m: is not a parameter") != std::string::npos);
+    CHECK(load_error(unknown).find("shows[1].from.m: is not a parameter") != std::string::npos);
 }
 
 TEST_CASE("catalog: mistakes in lab.json are named by file and field")
@@ -137,14 +139,46 @@ TEST_CASE("catalog: a task's technique is shared_memory or warp_shuffle, and its
 {
     TempDir dir;
     const auto file = dir.write("labs/demo/lab.json", variant("\"tolerance\"", "\"technique\": \"warp_shuffle\", "
-                                                              "\"expect\": {\"max_blocks_per_sm\": 32}, \"tolerance\""));
+                                                              "\"expect\": {\"shows\": [{\"fact\": \"grid_fills_gpu_once\", "
+                                                              "\"blocks_per_sm\": 32}]}, \"tolerance\""));
     const LabInfo lab = Catalog::load_lab(dir.path(), file);
     CHECK(lab.tasks[0].technique == "warp_shuffle");
-    CHECK(lab.tasks[0].expect.max_blocks_per_sm == 32);
+    CHECK(lab.tasks[0].expect.asks(LessonFact::grid_fills_gpu_once)->blocks_per_sm == 32);
     CHECK(load_error(variant("\"tolerance\"", "\"technique\": \"shuffles\", \"tolerance\"")).find(".technique") !=
           std::string::npos);
-    CHECK(load_error(variant("\"tolerance\"", "\"expect\": {\"max_blocks_per_sm\": -1}, \"tolerance\""))
-              .find("max_blocks_per_sm") != std::string::npos);
+    CHECK(load_error(variant("\"tolerance\"", "\"expect\": {\"shows\": [{\"fact\": \"grid_fills_gpu_once\", "
+                                                "\"blocks_per_sm\": -1}]}, \"tolerance\""))
+              .find("grid_fills_gpu_once needs \"blocks_per_sm\", a positive integer") != std::string::npos);
+}
+
+TEST_CASE("catalog: a task's lesson facts are names of the one table, each refused by name where it is wrong")
+{
+    const auto shows = [](const std::string& list) {
+        return variant("\"tolerance\"", "\"expect\": {\"shows\": " + list + "}, \"tolerance\"");
+    };
+    // Every fact of the table is data a lab can name, with nothing else.
+    for (const LessonFactInfo& f : lesson_fact_table()) {
+        CAPTURE(f.name);
+        const std::string entry = f.takes_blocks_per_sm
+                                      ? fmt::format(R"([{{"fact": "{}", "blocks_per_sm": 4}}])", f.name)
+                                      : fmt::format(R"(["{}"])", f.name);
+        TempDir dir;
+        const LabInfo lab = Catalog::load_lab(dir.path(), dir.write("labs/demo/lab.json", shows(entry)));
+        REQUIRE(lab.tasks[0].expect.asks(f.id));
+        CHECK(lab.tasks[0].expect.shows.size() == 1);
+    }
+    CHECK(load_error(shows(R"(["lanch_2d"])")).find("shows[0]: must be a lesson fact's name") != std::string::npos);
+    CHECK(load_error(shows(R"(["lanch_2d"])")).find("launch_2d") != std::string::npos);
+    CHECK(load_error(shows(R"(["launch_2d", "launch_2d"])")).find("launch_2d is named twice") != std::string::npos);
+    CHECK(load_error(shows(R"([{"fact": "printf_in_kernel", "from": {"n": 4}}])"))
+              .find("shows[0].from: is for facts of a call") != std::string::npos);
+    CHECK(load_error(shows(R"([{"fact": "launch_2d", "blocks_per_sm": 4}])"))
+              .find("launch_2d takes no \"blocks_per_sm\"") != std::string::npos);
+    // A key that was one fact before "shows" is refused with the entry to write, not ignored.
+    const std::string old = load_error(variant("\"tolerance\"", "\"expect\": {\"two_d\": true}, \"tolerance\""));
+    CHECK(old.find("expect.two_d: is gone: write \"shows\": [\"launch_2d\"]") != std::string::npos);
+    CHECK(load_error(variant("\"tolerance\"", "\"expect\": {\"max_blocks_per_sm\": 8}, \"tolerance\""))
+              .find("grid_fills_gpu_once") != std::string::npos);
 }
 
 TEST_CASE("catalog: one_thread_per names a size parameter per dimension, x first")

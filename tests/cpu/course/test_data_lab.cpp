@@ -11,6 +11,7 @@
 #include "course/spec_kit.h"
 #include "run/run_recipe.h"
 #include "run/task_runner.h"
+#include "util/text_file.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
@@ -123,4 +124,36 @@ TEST_CASE("data lab: no_state orders its sizes as every lab's, and one_thread_pe
     const auto f = finding_of_thread_count(add_task(), {run}, 132);
     REQUIRE(f);
     CHECK(f->kind == Verdict::wrong_launch);
+}
+
+TEST_CASE("data lab: a lesson fact its lab.json names is judged by the table's one rule, at the sizes it says")
+{
+    // The data lab with two facts of the table asked: the lab's own text, one key added.
+    std::string json = read_text_file(test::test_data() / "datalab" / "labs" / "scale" / "lab.json").value_or("");
+    const std::string before = R"("expect": {"one_thread_per": ["n"]})";
+    REQUIRE(json.find(before) != std::string::npos);
+    json.replace(json.find(before), before.size(),
+                 R"("expect": {"one_thread_per": ["n"], "shows": ["no_device_malloc", {"fact": "launch_2d", "from": {"n": 1000}}]})");
+    test::TempDir dir;
+    const LabInfo lab = Catalog::load_lab(dir.path(), dir.write("labs/scale/lab.json", json));
+    const TaskInfo& add = lab.tasks.front();
+    wire::CallTrace t {};
+    t.traced = 1;
+    t.kernels = 1;
+    t.kernel[0].grid[0] = 1;
+    t.kernel[0].block[0] = 1000;
+    t.kernel[0].grid[1] = t.kernel[0].grid[2] = t.kernel[0].block[1] = t.kernel[0].block[2] = 1;
+    // A 1-D launch: below the fact's "from" it is not asked, from it on it is.
+    CHECK(findings_of_trace(add, {{"n", 1}}, t).empty());
+    auto f = findings_of_trace(add, {{"n", 1000}}, t);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].kind == Verdict::wrong_launch);
+    CHECK(f[0].message.find("2-D launch") != std::string::npos);
+    // A cudaMalloc in the call, at every size; the lab's task without the facts says nothing of it.
+    t.allocations = 1;
+    t.allocated_bytes = 4000;
+    f = findings_of_trace(add, {{"n", 1}}, t);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].message.find("allocated device memory (1 cudaMalloc, 4000 bytes)") != std::string::npos);
+    CHECK(findings_of_trace(add_task(), {{"n", 1}}, t).empty());
 }

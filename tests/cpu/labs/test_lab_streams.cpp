@@ -62,12 +62,13 @@ TEST_CASE("streams: the sizes probe the chunks, and the trace's overlap is asked
         CHECK_FALSE(s.big);
         fewer_than_chunks = fewer_than_chunks || n < 8;
         remainder = remainder || (n > 8 && n % 8 != 0);
-        asked = asked || n >= overlap.expect.overlap_from.at("n");
+        asked = asked || n >= overlap.expect.asks(hpclab::LessonFact::copies_overlap_kernels)->from.at("n");
     }
     CHECK(fewer_than_chunks);
     CHECK(remainder);
     CHECK(asked);  // some correctness size is one where the trace must show overlap
-    CHECK(task_of("streams", "pinned").expect.pinned);
+    CHECK(task_of("streams", "pinned").expect.asks(hpclab::LessonFact::pinned_copies));
+    CHECK(overlap.expect.asks(hpclab::LessonFact::pinned_copies));
     CHECK(task_of("streams", "pinned").judged_by(hpclab::Invariant::releases));
     CHECK(overlap.judged_by(hpclab::Invariant::releases));
 }

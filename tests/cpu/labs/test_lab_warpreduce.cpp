@@ -144,7 +144,7 @@ TEST_CASE("warpreduce: the lab asks for shuffles and a grid of a few blocks per 
         CAPTURE(t);
         const TaskInfo& task = task_of("warpreduce", t);
         CHECK(task.technique == "warp_shuffle");
-        CHECK(task.expect.max_blocks_per_sm == 32);
+        CHECK(task.expect.asks(LessonFact::grid_fills_gpu_once)->blocks_per_sm == 32);
         REQUIRE(task.threshold);
         CHECK(task.threshold->calibrated);  // on the H100 (docs/results/calibration-h100.txt)
         // The grid check bites at the largest regular size: one block per
