@@ -554,11 +554,15 @@ void find_lab_files(const Reader& r, const fs::path& root, LabInfo& lab)
     lab.speed_baseline = r.str_or("speed_baseline", "");
     if (lab.speed_baseline.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
         r.fail("speed_baseline", "must be the name of a file of bench/" + lab.id + "/ without .cu");
-    lab.baseline_source = lab.speed_baseline.empty() ? lab.solution_dir / lab.student_file
-                                                     : root / "bench" / lab.id / (lab.speed_baseline + ".cu");
+    if (!lab.speed_baseline.empty() && !lab.kind_traits().baseline_program)
+        r.fail("speed_baseline", "is for a lab whose tasks run at sizes; this lab's kind has no speed baseline program");
+    if (lab.kind_traits().baseline_program)
+        lab.baseline_source = lab.speed_baseline.empty() ? lab.solution_dir / lab.student_file
+                                                         : root / "bench" / lab.id / (lab.speed_baseline + ".cu");
     // The student kit ships the baseline compiled, not its source (hpclab export-student-kit).
     std::error_code ec;
-    if (!fs::exists(lab.baseline_source, ec) && fs::exists(root / "baselines" / (lab.id + ".o"), ec))
+    if (!lab.baseline_source.empty() && !fs::exists(lab.baseline_source, ec) &&
+        fs::exists(root / "baselines" / (lab.id + ".o"), ec))
         lab.baseline_source = root / "baselines" / (lab.id + ".o");
     lab.doc = root / "docs" / (lab.id + ".md");
 }

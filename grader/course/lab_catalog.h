@@ -183,6 +183,9 @@ struct LabInfo {
     // lab.json's "speed_baseline": the program the thresholds are measured
     // against, bench/<id>/<speed_baseline>.cu; empty: the solution. In the
     // student kit, which has neither, baselines/<id>.o: the same, compiled.
+    // baseline_source is empty where the lab's kind has no speed baseline
+    // program (course/lab_kind.h: a whole program's kernel is timed by
+    // hpclab from the lab's own header).
     std::string speed_baseline;
     std::filesystem::path baseline_source;
     std::filesystem::path doc;           // docs/<id>.md

@@ -133,12 +133,11 @@ void compile_baselines(const Toolchain& tc, const Catalog& catalog, const KitOpt
 {
     Toolchain kit_tc = tc;
     kit_tc.architectures = o.architectures;
-    // A program lab has no speed baseline (its baseline_source is the
-    // solution, which the kit must not carry, compiled or not); hpclab times
-    // its kernel from the lab's own header.
+    // A lab without a speed baseline program (the kind whose kernel hpclab
+    // times from the lab's own header) has none to compile.
     std::vector<const LabInfo*> labs;
     for (const LabInfo& lab : catalog.labs())
-        if (lab.kind_traits().baseline_program) labs.push_back(&lab);
+        if (!lab.baseline_source.empty()) labs.push_back(&lab);
     fs::create_directories(o.out / "baselines");
     if (o.say) o.say(fmt::format("compiling the speed baselines of {} labs for {}", labs.size(), o.architectures));
     std::vector<std::function<std::optional<std::string>()>> compiles;  // each: its diagnostics when it failed

@@ -18,10 +18,11 @@ set(HPCLAB_BUDGET_FOLDER_MODULES 20)
 # file is the whole program) is one seam, course/lab_kind.h: a table of
 # named traits, one row per kind. Each line elsewhere that asks it is a place
 # a new kind must be looked for. Issue 46 asks 2; 13 calls of owns_main()
-# at the start of 2026-12-01, 5 lines asking a named trait since the seam
-# (the check, the build, the class's cost, the kit's baselines, and the
-# CLI's one table of a whole program's commands, cli/program_lab_view.h).
-set(HPCLAB_BUDGET_KIND_ASKED 5)
+# at the start of 2026-12-01, 5 lines asking a named trait since the seam,
+# 4 since the kit reads whether a lab has a baseline program from its
+# record (the check, the build, the class's cost, and the CLI's one table
+# of a whole program's commands, cli/program_lab_view.h).
+set(HPCLAB_BUDGET_KIND_ASKED 4)
 # A new lab adds data, not grader code (issue 46): no lab's id is a string in
 # grader code outside the seam (its lab.json, its labs/<id>/spec.cpp, its
 # files are the lab). 0 since 2026-12-01 (similarity's look scores were the

@@ -1,6 +1,7 @@
 // Reading lab.json: a valid record loads; every kind of mistake is refused
 // with a message that names the file and the field.
 #include "test_support.h"
+#include "util/text_file.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -207,6 +208,28 @@ TEST_CASE("catalog: a lab's kind is one of the kinds' table, and its look score 
         CHECK(load_error(variant("\"pointers\": \"device\"",
                                  std::string("\"pointers\": \"device\", \"similarity\": ") + bad))
                   .find("similarity.look_from") != std::string::npos);
+}
+
+TEST_CASE("catalog: a lab whose kind has no speed baseline program has no baseline source, and may not name one")
+{
+    for (const LabInfo& lab : hpclab::test::catalog().labs()) {
+        CAPTURE(lab.id);
+        CHECK(lab.baseline_source.empty() == !lab.kind_traits().baseline_program);
+    }
+    const auto program = hpclab::test::course_root() / "labs" / "program" / "lab.json";
+    std::string json = read_text_file(program).value_or("");
+    const std::string kind = R"("kind": "program",)";
+    REQUIRE(json.find(kind) != std::string::npos);
+    json.replace(json.find(kind), kind.size(), kind + R"( "speed_baseline": "tuned",)");
+    TempDir dir;
+    const auto file = dir.write("labs/program/lab.json", json);
+    std::string error;
+    try {
+        Catalog::load_lab(dir.path(), file);
+    } catch (const CatalogError& e) {
+        error = e.what();
+    }
+    CHECK(error.find("speed_baseline: is for a lab whose tasks run at sizes") != std::string::npos);
 }
 
 TEST_CASE("catalog: a folder without labs/ is refused clearly")
