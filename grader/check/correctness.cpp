@@ -231,8 +231,7 @@ private:
         std::vector<RunRequest> reqs;
         for (std::size_t j : js) reqs.push_back(planned_request(runs_, plan_[j], log.get()));
         reqs.front().cancel = &cancel_[k];
-        reqs.front().on_inputs_made = [this, k] { inputs_made(k); };
-        reqs.front().on_gpu_opened = [this, k] { gpu_opened(k); };
+        reqs.front().at = moments_of_job(k);
         // The inputs made ahead are the job's whole first program's.
         std::shared_ptr<MadeInputs> made;
         if (k < ahead_.size() && js == jobs_[k]) made = std::exchange(ahead_[k], nullptr);
@@ -262,6 +261,15 @@ private:
     }
 
     // One run in a program of its own, stopped when its task times out elsewhere.
+    // What job k's runs tell the check: its inputs made, its GPU opened.
+    std::function<void(RunMoment)> moments_of_job(std::size_t k)
+    {
+        return [this, k](RunMoment m) {
+            if (m == RunMoment::inputs_made) inputs_made(k);
+            if (m == RunMoment::gpu_opened) gpu_opened(k);
+        };
+    }
+
     std::optional<RunReport> run_alone(std::size_t k, std::size_t j)
     {
         const PlannedRun& p = plan_[j];
@@ -269,8 +277,7 @@ private:
         const auto log = p.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
         RunRequest req = planned_request(runs_, p, log.get());
         req.cancel = &timed_out_[p.task];
-        req.on_inputs_made = [this, k] { inputs_made(k); };
-        req.on_gpu_opened = [this, k] { gpu_opened(k); };
+        req.at = moments_of_job(k);
         // A size past 2^31 bytes has the GPU alone (every hpclab on the machine,
         // gpu/gpu_turns.h): eight checks' big sizes at once, in a grading,
         // would ask for more device and host memory than there is.

@@ -310,8 +310,10 @@ template <class Program> void run_in_turn(const std::vector<Program*>& programs,
 std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<Signal> end, std::shared_ptr<Signal> judge,
                                       GpuTurns* turns, std::shared_future<BuildResult> build = {})
 {
-    req.on_program_end = [end] { end->set(); };
-    req.judge_after = judge->future();
+    req.at = [end, judge = judge->future()](RunMoment m) {
+        if (m == RunMoment::program_ended) end->set();
+        if (m == RunMoment::judging_next) judge.wait();
+    };
     return std::async(std::launch::async, [build, req, end, turns]() mutable {
         RunReport r;  // the baseline not building is reported by measure()
         std::optional<std::thread> until_ready;
@@ -322,7 +324,7 @@ std::future<RunReport> start_prepared(RunRequest req, std::shared_ptr<Signal> en
             // At most kPreparingTurn_s: a program that takes longer (a static
             // constructor of the student's that sleeps) must not keep every
             // other check's timing waiting; its own check still waits for it.
-            until_ready.emplace([gate = req.gate, start = req.start_after, preparing] {
+            until_ready.emplace([gate = req.gate, start = req.gate->opens_when(), preparing] {
                 if (start.valid()) start.wait();  // not opening its GPU before: nothing to wait for
                 const double since = timeline_clock();
                 // Not ready in time: its uploads may now run beside another check's timed calls.
@@ -472,7 +474,7 @@ void TimingPhase::prepare_student(const std::filesystem::path& program, const Pr
         req.facts = facts;
         req.inputs_ahead = p->student_inputs;
         req.gate = p->student->gate;
-        req.start_after = students_start_->future();
+        req.gate->open_when(students_start_->future());
         p->student->run = start_prepared(std::move(req), p->student->end, p->student->judge, turns_);
     }
 }
@@ -523,7 +525,7 @@ void TimingPhase::first_rounds(const std::vector<std::size_t>& indices, const Pr
         before_more_programs_ = programs_over();
     }
     // Judged side by side, each from its program's end (run_in_turn): never
-    // beside a timed call (RunRequest::judge_after). (One after the other,
+    // beside a timed call (RunMoment::judging_next). (One after the other,
     // each judging was quicker, but each run's end, its exchange's memory
     // given back, then came one after the other too.)
     for (const auto& [key, program] : ran) keep_baseline(key, program->report());

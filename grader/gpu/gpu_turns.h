@@ -124,14 +124,19 @@ private:
 
 // `run()` (a run_task of `req`, run/task_runner.h) with a turn on the GPU
 // for as long as its program runs: the turn ends as the program does
-// (`req.on_program_end`), before the judging, which needs none.
+// (RunMoment::program_ended), before the judging, which needs none. The
+// request's own hooks hear every moment as before.
 template <class Request, class Run> auto while_program_runs(GpuTurns* turns, bool alone, Request& req, Run run)
 {
     std::optional<GpuTurns::Turn> turn(std::in_place, turns, alone);
-    req.on_program_end = [&turn] { turn.reset(); };
+    auto own = req.at;
+    req.at = [own, &turn](auto moment) {
+        if (own) own(moment);
+        if (moment == decltype(moment)::program_ended) turn.reset();
+    };
     auto result = run();
     turn.reset();  // a program that never started has not said its end
-    req.on_program_end = nullptr;
+    req.at = std::move(own);
     return result;
 }
 

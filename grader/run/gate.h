@@ -16,6 +16,7 @@
 #pragma once
 
 #include <atomic>
+#include <future>
 #include <mutex>
 #include <string>
 #include <sys/types.h>
@@ -40,6 +41,12 @@ public:
     // gone, it reads the end of the pipe and exits without blame.
     void open_later();  // throws std::system_error when no pipe can be made
     void let_open();
+    // Before the program starts: it opens its GPU once `said` is ready, its
+    // inputs made before (a timed program of a check: its inputs while the
+    // file compiles, its CUDA context after the correctness runs'): run_task
+    // starts it at once, open_later(), and lets it open then.
+    void open_when(std::shared_future<void> said) { open_when_ = std::move(said); }
+    const std::shared_future<void>& opens_when() const { return open_when_; }
     // Once the program started: the parent's copies of its ends go, so that
     // the program's exit reads as end of file here.
     void program_started();
@@ -78,6 +85,7 @@ public:
 
 private:
     int ready_r_ = -1, ready_w_ = -1, go_r_ = -1, go_w_ = -1, open_r_ = -1, open_w_ = -1;
+    std::shared_future<void> open_when_;
     std::mutex opening_;  // open_w_: let_open() and close() come from different threads
     std::mutex waiting_;
     int ready_ = -1;  // -1 unknown, 0 ended, 1 ready (under waiting_)

@@ -70,7 +70,9 @@ struct RunManner {
     bool parent_clock = false;
     std::uint32_t empty_calls = 0;
     bool flush_l2 = false;           // start every call with a cold L2 cache
-    double wall_limit_s = 20;
+    // Set by the run recipes from the one table of limits (run_recipe.h,
+    // wall_limit_s); no default of its own: run_task refuses 0.
+    double wall_limit_s = 0;
     std::uint64_t gpu_memory_bytes = 0;  // 0: unknown; else refuse sizes that cannot fit
     int gpu_minor = -1;                  // its sandbox gets /dev/nvidia<minor> only (-1: every GPU's)
     std::string gpu_uuid;                // non-empty: CUDA_VISIBLE_DEVICES=<uuid> (hpclab grade --gpus)
@@ -102,7 +104,29 @@ struct RunManner {
     std::vector<std::filesystem::path> writable;
 };
 
-// What the caller hears and says while it runs.
+// The moments of a run its caller hears of (RunHooks::at), in this order.
+enum class RunMoment {
+    // The run's exchanges are made (its inputs), its program not started: a
+    // check starts its next host work then, not while the runs' inputs are
+    // still being made (they would wait for each other).
+    inputs_made,
+    // The program has its GPU (the harness said so, or claims to): a check
+    // starts its timed programs then, not while the runs' own program still
+    // waits for its CUDA context (they are made one at a time). Said on the
+    // thread that reads the program's output: quick.
+    gpu_opened,
+    // The program and every process of its run have ended: a timed
+    // program's time alone on the GPU ends here.
+    program_ended,
+    // The judging is next, and waits for the call to return: a timed
+    // program's outputs are judged once the last timed calls of its GPU turn
+    // are done (judged at once, they took the host beside the next
+    // program's timed calls: check/timing.cpp, run_in_turn).
+    judging_next,
+};
+
+// What the caller hears and says while it runs: three callbacks, a flag,
+// the gate and the inputs made ahead.
 struct RunHooks {
     // Replaces the spec's generator for every call (an image file).
     std::function<void(CallBuffers&)> fill_inputs;
@@ -114,32 +138,18 @@ struct RunHooks {
     // Set: the program prepares, then waits at this gate until the caller
     // says go (gate.h); run_task then returns once the calls are done.
     std::shared_ptr<Gate> gate;
-    // Called once the run's exchanges are made (its inputs), before its
-    // program starts: a check starts its next host work then, not while the
-    // runs' inputs are still being made (they would wait for each other).
-    std::function<void()> on_inputs_made;
-    // Called once the program has its GPU (the harness said so, or claims
-    // to): a check starts its timed programs then, not while the runs' own
-    // program still waits for its CUDA context (they are made one at a time).
-    std::function<void()> on_gpu_opened;
-    // Valid: the program opens its GPU once it is said, its inputs made
-    // before (a timed program of a check: its inputs while the file
-    // compiles, its CUDA context after the correctness runs'). With a gate
-    // it starts at once and waits to open (Gate::open_later); without one
-    // it starts once it is said. A gate closed before the start: not started.
-    std::shared_future<void> start_after;
+    // Called at each moment of the run (RunMoment), on the thread that
+    // reaches it; a caller ignores the moments it does not need.
+    std::function<void(RunMoment)> at;
     // Valid: the run's exchange made ahead (make_inputs of this request
     // alone, while the program was still being built): run_task takes it
     // when it was made for this request, and makes its own otherwise.
     std::shared_future<std::shared_ptr<MadeInputs>> inputs_ahead;
-    // Called as soon as the program and every process of its run have ended,
-    // before the judging: a timed program's time alone on the GPU ends here.
-    std::function<void()> on_program_end;
-    // Valid: the judging waits for it once the program ended. A timed
-    // program's outputs are judged once the last timed calls of its GPU turn
-    // are done: judged at once, they took the host beside the next program's
-    // timed calls (check/timing.cpp, run_in_turn).
-    std::shared_future<void> judge_after;
+
+    void say(RunMoment m) const
+    {
+        if (at) at(m);
+    }
 };
 
 // One run: what runs, how, and the hooks, each part declared on its own

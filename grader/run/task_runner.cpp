@@ -181,7 +181,7 @@ ProcessSpec program_spec(const RunRequest& req, const std::vector<const Prepared
     for (std::size_t e = 0; e < exchanges.size(); ++e)
         ps.limit_restart_tags.push_back(fmt::format("{}opened-{}@@", ps.tag_prefix, e));
     ps.startup_limit_s = kStartupLimitSeconds;
-    ps.on_first_restart = req.on_gpu_opened;
+    if (req.at) ps.on_first_restart = [at = req.at] { at(RunMoment::gpu_opened); };
     // The last exchange begun and its last call ended: the work is done.
     const wire::Job& last = exchanges.back()->file->job();
     ps.done_tags = {fmt::format("{}exchange-{}@@", ps.tag_prefix, exchanges.size() - 1),
@@ -544,7 +544,7 @@ ProcessResult run_program(const RunRequest& req, const std::vector<const Prepare
     ProcessResult process = run_process(ps);
     print_program_profile(req, process);
     if (driver) driver->stop();  // before the file is frozen: it writes into the handshake
-    if (req.on_program_end) req.on_program_end();
+    req.say(RunMoment::program_ended);
     if (scope) process.limit_message = scope->limit_met();
     // Every process of the run has ended: what is judged from here on is
     // fixed, and nothing the program left behind can change it.
@@ -643,22 +643,17 @@ PreparedExchange exchange_for(const RunRequest& req, const std::vector<BufferDec
     return prepare_exchange(req, decls, fresh_seed());
 }
 
-// RunHooks::start_after: a gated program starts now and makes its CUDA
-// context once it is said (the thread returned lets it open), beside the
+// Gate::open_when: a gated program starts now and makes its CUDA context
+// once it is said (the thread returned lets it open), beside the
 // correctness runs' program instead of after it has its GPU: its sandbox
 // and its start go on while theirs makes its context (a streams check's
 // timed turn began 0.09 s after its runs instead of 0.21 s:
-// docs/results/check-times-h200.txt). A program without a gate starts once
-// it is said.
+// docs/results/check-times-h200.txt).
 std::jthread open_when_told(const RunRequest& req)
 {
-    if (!req.start_after.valid()) return {};
-    if (!req.gate) {
-        req.start_after.wait();
-        return {};
-    }
+    if (!req.gate || !req.gate->opens_when().valid()) return {};
     req.gate->open_later();
-    return std::jthread([gate = req.gate, start = req.start_after](std::stop_token stop) {
+    return std::jthread([gate = req.gate, start = req.gate->opens_when()](std::stop_token stop) {
         // Its run over first (the program ended, or never started): nothing to open.
         while (start.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
             if (stop.stop_requested()) return;
@@ -689,6 +684,7 @@ RunReport run_task(const RunRequest& request)
     // Inputs given whole (an image file) cannot be made from a seed: such a
     // run sends them through the exchange, and its times are the program's.
     RunRequest req = request;
+    if (req.wall_limit_s <= 0) throw std::logic_error("run_task: a request without a wall limit (run/run_recipe.h makes them)");
     if (req.fill_inputs) {
         req.parent_clock = false;
         req.empty_calls = 0;
@@ -711,7 +707,7 @@ RunReport run_task(const RunRequest& request)
     double noted = timeline_clock();
     PreparedExchange ex = exchange_for(req, decls);
     timeline_note(noted, timeline_label(req, "inputs of"));
-    if (req.on_inputs_made) req.on_inputs_made();
+    req.say(RunMoment::inputs_made);
     const std::jthread opener = open_when_told(req);
     if (req.gate && req.gate->closed()) {
         report.status = RunStatus::cancelled;
@@ -725,7 +721,7 @@ RunReport run_task(const RunRequest& request)
         driver.emplace(ex.file->handshake(), req.empty_calls + req.ncalls, driver_cpu(req));
     ProcessResult process = run_program(req, {&ex}, data_bytes(decls), driver ? &*driver : nullptr);
     if (driver && !driver->calls().parent_ms.empty()) note_driven_calls(req, driver->calls());
-    if (req.judge_after.valid()) req.judge_after.wait();
+    req.say(RunMoment::judging_next);
     noted = timeline_clock();
     RunReport judged = judge_run(req, ex, std::move(process), {inputs_ms, ms_since(t_program)},
                                  driver ? driver->calls() : DrivenCalls {});
@@ -759,6 +755,8 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
                                                          std::shared_ptr<MadeInputs> made)
 {
     std::vector<std::optional<RunReport>> reports(reqs.size());
+    if (reqs.front().wall_limit_s <= 0)
+        throw std::logic_error("run_tasks_together: a request without a wall limit (run/run_recipe.h makes them)");
     if (reqs.size() < 2) {
         if (!reqs.empty()) reports[0] = run_task(reqs[0]);
         return reports;
@@ -772,7 +770,7 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
     }
     if (made && !made_for(*made, reqs)) throw std::logic_error("run_tasks_together: inputs made for other runs");
     if (!made) made = make_inputs(reqs);
-    if (reqs.front().on_inputs_made) reqs.front().on_inputs_made();
+    reqs.front().say(RunMoment::inputs_made);
     const std::uint64_t marker = made->marker;
     std::vector<const PreparedExchange*> order;
     for (const auto& ex : made->exchanges) order.push_back(&ex);
@@ -780,6 +778,7 @@ std::vector<std::optional<RunReport>> run_tasks_together(const std::vector<RunRe
     std::vector<const wire::Result*> results;
     for (const PreparedExchange* ex : order) results.push_back(&ex->file->result());
     const std::vector<std::optional<ProcessResult>> shares = shares_of_exchanges(process, marker, results);
+    reqs.front().say(RunMoment::judging_next);
     const double noted = timeline_clock();
     for (std::size_t e = 0; e < reqs.size(); ++e) {
         if (!shares[e]) continue;

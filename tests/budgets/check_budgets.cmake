@@ -1,7 +1,7 @@
 # The grader's budgets, enforced (cmake -P); the limits and why each exists
 # are in tests/budgets/budgets.cmake (one place), read by tests/CMakeLists.txt.
 #   cmake -DGRADER=<grader/> -DLABS=<labs/> -DCLI_LINES=n -DFUNCTION_LINES=n -DFOLDER_MODULES=n
-#         -DKIND_ASKED=n -DLABS_NAMED=n -DSEAM=<folder> -P check_budgets.cmake
+#         -DKIND_ASKED=n -DLABS_NAMED=n -DBACK_INCLUDES=n -DRUN_HOOKS=n -DSEAM=<folder> -P check_budgets.cmake
 # It prints what it measured (the closing notes quote it), and fails, naming
 # each, on every budget passed:
 # - CLI_LINES: the lines of grader/cli/, every file;
@@ -21,10 +21,13 @@
 # - BACK_INCLUDES: two modules of one folder (a module: its .h and .cpp)
 #   that include each other's header: the shared types belong in a header
 #   of their own, below both.
+# - RUN_HOOKS: the run request's callbacks (grader/run/run_request.h: its
+#   std::function and future members, in code): what a run calls back or
+#   waits for while it runs.
 # With -DEXPECT=<regex> (the test of the check itself) it passes only when a
 # budget is passed and a message matches.
 cmake_minimum_required(VERSION 3.25)
-foreach(var GRADER LABS CLI_LINES FUNCTION_LINES FOLDER_MODULES KIND_ASKED LABS_NAMED BACK_INCLUDES SEAM)
+foreach(var GRADER LABS CLI_LINES FUNCTION_LINES FOLDER_MODULES KIND_ASKED LABS_NAMED BACK_INCLUDES RUN_HOOKS SEAM)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_budgets.cmake: give -D${var}=...")
   endif()
@@ -177,6 +180,23 @@ string(REPLACE ";" ", " _at "${_back}")
 list(APPEND _measured "modules of one folder that include each other: ${_back_n} (budget ${BACK_INCLUDES}) ${_at}")
 if(_back_n GREATER BACK_INCLUDES)
   list(APPEND _errors "${_back_n} pairs of modules include each other (${_at}): move the types both use into a header of their own")
+endif()
+
+set(_hooks "")
+if(EXISTS "${GRADER}/run/run_request.h")
+  read_lines("${GRADER}/run/run_request.h" lines)
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "//.*" "" code "${line}")
+    if(code MATCHES "std::(function|shared_future|future)<.*[ >]([a-z_]+)<semicolon>")
+      list(APPEND _hooks "${CMAKE_MATCH_2}")
+    endif()
+  endforeach()
+endif()
+list(LENGTH _hooks _hooks_n)
+string(REPLACE ";" ", " _at "${_hooks}")
+list(APPEND _measured "the run request's callbacks: ${_hooks_n} (budget ${RUN_HOOKS}): ${_at}")
+if(_hooks_n GREATER RUN_HOOKS)
+  list(APPEND _errors "the run request has ${_hooks_n} callbacks, over its ${RUN_HOOKS} (${_at}): say a moment of the run through RunHooks::at")
 endif()
 
 list(LENGTH _lab_ids _lab_count)

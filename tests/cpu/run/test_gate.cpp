@@ -2,11 +2,14 @@
 // shell standing in for the program: it says "ready" on one descriptor and
 // waits for "go" on the other, as the harness does.
 #include "run/gate.h"
+#include "run/run_recipe.h"
 #include "process/process.h"
 #include "run/task_runner.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
+
+#include <mutex>
 
 #include <chrono>
 #include <future>
@@ -58,6 +61,7 @@ RunRequest run_of_no_program(std::int64_t n)
     req.spec = find_task_spec("vecadd3", "add");
     req.params = {{"n", n}};
     req.program = "/nonexistent/program";
+    req.wall_limit_s = wall_limit_s(lab, RunUse::plain);
     return req;
 }
 
@@ -123,7 +127,7 @@ struct HeldShellRun {
                                                            "[ -n \"$(head -c1 <&$go)\" ] && echo went")
     {
         req.gate = std::make_shared<Gate>();
-        req.start_after = start.get_future().share();
+        req.gate->open_when(start.get_future().share());
         req.wrapper = {"/bin/sh", "-c",
                        "while [ $# -gt 0 ]; do [ \"$1\" = --gate ] && g=$2; shift; done; "
                        "go=${g%%,*}; rest=${g#*,}; ready=${rest%%,*}; open=${rest#*,}; "
@@ -201,7 +205,7 @@ TEST_CASE("gate: a run whose gate closed before its inputs were made starts noth
     RunRequest req = run_of_no_program(1000);
     req.gate = std::make_shared<Gate>();
     std::promise<void> start;
-    req.start_after = start.get_future().share();
+    req.gate->open_when(start.get_future().share());
     req.gate->close();
     const RunReport r = run_task(req);
     CHECK(r.status == RunStatus::cancelled);
@@ -209,11 +213,20 @@ TEST_CASE("gate: a run whose gate closed before its inputs were made starts noth
     CHECK(r.process.start_error.empty());  // not even tried
 }
 
-TEST_CASE("gate: a run told to start later starts its program once told")
+TEST_CASE("run moments: a caller that holds the run at inputs_made holds its start, and hears the moments in order")
 {
     RunRequest req = run_of_no_program(1000);
     std::promise<void> start;
-    req.start_after = start.get_future().share();
+    auto told = start.get_future().share();
+    auto heard = std::make_shared<std::vector<RunMoment>>();
+    auto mutex = std::make_shared<std::mutex>();
+    req.at = [told, heard, mutex](RunMoment m) {
+        {
+            const std::lock_guard lock(*mutex);
+            heard->push_back(m);
+        }
+        if (m == RunMoment::inputs_made) told.wait();
+    };
     auto run = std::async(std::launch::async, [req] { return run_task(req); });
     CHECK(run.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
     start.set_value();
@@ -221,6 +234,8 @@ TEST_CASE("gate: a run told to start later starts its program once told")
     // It tried (the program is not there; in a sandbox, the sandbox starts and fails to run it).
     CHECK(r.status != RunStatus::cancelled);
     CHECK((r.process.started || !r.process.start_error.empty()));
+    // No GPU was opened: the three other moments, in their order.
+    CHECK(*heard == std::vector {RunMoment::inputs_made, RunMoment::program_ended, RunMoment::judging_next});
 }
 
 TEST_CASE("gate: the wall limit does not run while the program waits at the gate")
