@@ -220,7 +220,9 @@ void decide_tasks(LabCheck& out)
 namespace {
 
 // One check of a file of a lab whose functions the harness calls, in its
-// steps (check_lab reads them in order); what a step leaves, the next uses.
+// steps (check_lab reads them in order; they are the phases check/lab_check.h
+// declares, kCheckPhases, with what each waits for); what a step leaves, the
+// next uses.
 // Made, it starts what runs beside the compile: the speed baseline's build,
 // its timed programs getting ready, the correctness runs' inputs.
 class CheckSteps {
@@ -260,7 +262,7 @@ public:
             out.build = build_student(tc_, *out.lab, o_.source, timing_);
             out.compile_s = seconds_since(t0);
         }
-        timeline_note(phase_start, on_timeline_ + " build");
+        timeline_note(phase_start, on_timeline(CheckPhase::build));
         if (!out.build.ok && out.build.setup_problem)
             return stop(Verdict::grader_error, "hpclab could not build the program (a set-up problem, not your "
                                                "code):\n" + out.build.diagnostics);
@@ -282,7 +284,8 @@ public:
         const double phase_start = timeline_clock();
         reports_ = run_correctness(runs_, plan_, inputs_ahead_.valid() ? inputs_ahead_.get() : InputsAhead {});
         split_run_time(out, plan_, reports_, seconds_since(t0));
-        timeline_note(phase_start, on_timeline_ + " correctness and sanitizer runs");
+        timeline_note(phase_start, on_timeline(CheckPhase::runs) + " and " +
+                                         std::string(check_phase(CheckPhase::sanitizer).name));
         say(fmt::format("ran {} sizes{} in {:.1f} s", plan_.size(), sanitizer_ ? " (with the sanitizer's runs)" : "",
                         out.run_s + out.sanitizer_s));
     }
@@ -290,10 +293,12 @@ public:
     // 3. Evidence, per task (the program's machine code read beside the runs).
     void gather_evidence_of_tasks()
     {
+        const double phase_start = timeline_clock();
         complete_program_code(tc_, out.build);
         const std::string source_text = read_text_file(o_.source).value_or("");  // built: a file that reads
         for (std::size_t i = 0; i < tasks_.size(); ++i)
             gather_task_evidence(out, i, tasks_[i], plan_, reports_, source_text);
+        timeline_note(phase_start, on_timeline(CheckPhase::evidence));
     }
 
     // 4. Speed, only where everything else is right; 5. the GPU as the runs
@@ -314,7 +319,7 @@ public:
         const double phase_start = timeline_clock();
         measure_speeds(out, timing_, o_.timing, programs_over);
         out.timing_s = seconds_since(t0);
-        timeline_note(phase_start, on_timeline_ + " timing");
+        timeline_note(phase_start, on_timeline(CheckPhase::timing));
         if (!watch) return;
         std::optional<GpuHealth> health;
         if (early_look.valid()) health = early_look.get();
@@ -332,6 +337,8 @@ public:
     }
 
 private:
+    std::string on_timeline(CheckPhase p) const { return on_timeline_ + " " + std::string(check_phase(p).name); }
+
     void say(const std::string& line) const
     {
         if (o_.progress) o_.progress(line);

@@ -55,6 +55,16 @@ json trace_json(const wire::CallTrace& t)
             {"dropped_records", t.dropped}, {"resources", ledger_json(t.resources)}};
 }
 
+// Each phase's seconds that a check times apart (check/lab_check.h, kCheckPhases), and the total.
+json seconds_of_phases(const LabCheck& c)
+{
+    json seconds = json::object();
+    for (const CheckPhaseInfo& p : kCheckPhases)
+        if (p.seconds) seconds[std::string(p.key)] = c.*p.seconds;
+    seconds["total"] = c.total_s;
+    return seconds;
+}
+
 json finding_json(const Finding& f)
 {
     return {{"verdict", verdict_name(f.kind)}, {"message", f.message}, {"where", f.where}, {"hint", f.hint}};
@@ -141,9 +151,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
           {"flags", tc.compile_flags(lab)},
           {"compile_command", c.build.command}}},
         {"build", {{"ok", c.build.ok}, {"cached", c.build.cached}, {"diagnostics", c.build.diagnostics}}},
-        {"seconds",
-         {{"compile", c.compile_s}, {"runs", c.run_s}, {"sanitizer", c.sanitizer_s}, {"timing", c.timing_s},
-          {"total", c.total_s}}},
+        {"seconds", seconds_of_phases(c)},
         {"sanitizer_note", c.sanitizer_note},
         {"gpu_health_note", c.gpu_health_note},
         {"sandbox", sandbox_unavailable() ? "off: " + *sandbox_unavailable() : std::string("bubblewrap")},

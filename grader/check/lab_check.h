@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hpclab {
@@ -140,5 +141,42 @@ struct LabCheck {
     // printed against hpclab's own observations, for a person to read.
     std::shared_ptr<const ProgramCheck> whole_program;
 };
+
+// A check's phases, declared once, in the order check_lab runs them: what
+// each waits for and what runs beside it (the machinery of the overlaps is
+// check.cpp's CheckSteps and check/timing.h). The timeline names them by
+// `name`; a check's summary and its record give the seconds of those timed
+// apart under `key`.
+enum class CheckPhase { build, runs, sanitizer, evidence, timing, verdicts };
+
+struct CheckPhaseInfo {
+    CheckPhase id;
+    std::string_view name;
+    std::string_view key;              // in the record's "seconds"; empty: inside the total only
+    double LabCheck::*seconds;         // null: not timed apart
+    std::string_view waits_for;
+    std::string_view beside;
+};
+
+inline constexpr CheckPhaseInfo kCheckPhases[] = {
+    {CheckPhase::build, "build", "compile", &LabCheck::compile_s,
+     "nothing: the check's first phase (in a class, a build started before the check: the compiles run ahead)",
+     "the speed baseline's build, the correctness runs' inputs and the timed programs' inputs, made while the file "
+     "compiles"},
+    {CheckPhase::runs, "correctness runs", "runs", &LabCheck::run_s, "the build",
+     "the sanitizer's runs, each program a process of its own; the timed programs start and wait at their gates, "
+     "and make their CUDA contexts once the runs' program has its GPU"},
+    {CheckPhase::sanitizer, "sanitizer runs", "sanitizer", &LabCheck::sanitizer_s, "the build",
+     "the correctness runs (their wall time split between both by the runs' busy time)"},
+    {CheckPhase::evidence, "evidence", "", nullptr,
+     "the runs, and the program's machine code (read by cuobjdump beside the runs)", "nothing"},
+    {CheckPhase::timing, "timing", "timing", &LabCheck::timing_s,
+     "every task's evidence (a task is timed only where everything else is right), and the GPU alone (a turn)",
+     "the GPU's health, looked at once the last program has ended"},
+    {CheckPhase::verdicts, "verdicts", "", nullptr,
+     "the timing and the GPU's health (a GPU the runs left broken voids the check)", "nothing"},
+};
+
+constexpr const CheckPhaseInfo& check_phase(CheckPhase p) { return kCheckPhases[static_cast<int>(p)]; }
 
 }  // namespace hpclab

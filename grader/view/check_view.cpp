@@ -100,10 +100,11 @@ void print_check(const fs::path& root, const LabCheck& c)
     if (!c.gpu_health_note.empty()) fmt::print("GPU after the runs: {}\n", c.gpu_health_note);
     const auto passed = std::count_if(c.tasks.begin(), c.tasks.end(),
                                       [](const TaskCheck& t) { return t.verdict.verdict == Verdict::pass; });
-    fmt::print("\n{}: {} of {} tasks pass. {} (seed {}; compile {:.1f} s, runs {:.1f} s, sanitizer {:.1f} s, "
-               "timing {:.1f} s, total {:.1f} s)\n",
-               lab.id, passed, c.tasks.size(), upper(verdict_title(c.overall)), c.seed, c.compile_s, c.run_s,
-               c.sanitizer_s, c.timing_s, c.total_s);
+    std::string seconds;
+    for (const CheckPhaseInfo& p : kCheckPhases)
+        if (p.seconds) seconds += fmt::format("{} {:.1f} s, ", p.key, c.*p.seconds);
+    fmt::print("\n{}: {} of {} tasks pass. {} (seed {}; {}total {:.1f} s)\n", lab.id, passed, c.tasks.size(),
+               upper(verdict_title(c.overall)), c.seed, seconds, c.total_s);
 }
 
 

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace hpclab;
@@ -36,4 +37,27 @@ TEST_CASE("grade record: a records folder that cannot be made says why, and keep
     const KeptRecord kept = keep_grade_record("{}", not_a_folder / "records", "matmul");
     CHECK_FALSE(kept.error.empty());
     CHECK_FALSE(fs::exists(kept.path));
+}
+
+TEST_CASE("check phases: declared once, in the order they run, each timed one's seconds in the record under its key")
+{
+    std::set<std::string_view> names, keys;
+    for (std::size_t i = 0; i < std::size(kCheckPhases); ++i) {
+        const CheckPhaseInfo& p = kCheckPhases[i];
+        CAPTURE(p.name);
+        CHECK(static_cast<std::size_t>(p.id) == i);
+        CHECK(&check_phase(p.id) == &p);
+        CHECK(names.insert(p.name).second);
+        CHECK(!p.waits_for.empty());
+        CHECK((p.seconds == nullptr) == p.key.empty());
+        if (!p.key.empty()) CHECK(keys.insert(p.key).second);
+    }
+    LabCheck c {.lab = &hpclab::test::lab_of("vecadd1")};
+    c.compile_s = 1.5;
+    c.run_s = 2;
+    c.sanitizer_s = 3;
+    c.timing_s = 4;
+    c.total_s = 11;
+    const nlohmann::json seconds = grade_record(c, Toolchain {})["seconds"];
+    CHECK(seconds == nlohmann::json {{"compile", 1.5}, {"runs", 2.0}, {"sanitizer", 3.0}, {"timing", 4.0}, {"total", 11.0}});
 }
