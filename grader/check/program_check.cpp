@@ -1,7 +1,6 @@
 #include "check/program_check.h"
 
 #include "course/program_output.h"
-#include "process/cgroup.h"
 #include "gpu/device_properties.h"
 #include "gpu/gpu_turns.h"
 #include "process/process.h"
@@ -43,18 +42,6 @@ ProcessSpec student_run(const LabInfo& lab, const GpuInfo& gpu, const fs::path& 
                                      .gpu_minor = gpu.minor,
                                      .gpu_env = ps.set_env});
     return ps;
-}
-
-// The student's program in a cgroup scope of its own where one can be made,
-// with the limits of every run of a submission (run_recipe.h
-// submission_limits: host memory, processes), everything it left killed at
-// its end, as the labs' programs run (run/task_runner.cpp run_program).
-ProcessResult run_contained(ProcessSpec ps)
-{
-    const auto scope = contain(ps, submission_limits(0));
-    ProcessResult r = run_process(ps);
-    if (scope) r.limit_message = scope->limit_met();
-    return r;
 }
 
 // The process's own end, before anything it printed is read.
@@ -116,7 +103,8 @@ void run_on_gpu(const Toolchain& tc, const GpuInfo& gpu, const LabInfo& lab, Gpu
     }
     c.measured = timing.times;
     const WorkDir work("whole-program");
-    const ProcessResult r = run_contained(student_run(lab, gpu, c.build.program, work.path()));
+    ProcessSpec ps = student_run(lab, gpu, c.build.program, work.path());
+    const ProcessResult r = run_submission(ps, 0);  // the one path of every student program (run_recipe.h)
     c.printed = r.out;
     c.printed_err = r.err;
     if (const auto ended = verdict_of_process(r, lab, c.message)) {

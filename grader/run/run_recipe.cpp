@@ -98,6 +98,15 @@ double wall_limit_s(const LabInfo& lab, RunUse use, double hang_after_s)
     return hang_after_s > 0 ? std::min(lab.wall_limit_s, hang_after_s) : lab.wall_limit_s;
 }
 
+ProcessResult run_submission(ProcessSpec& ps, std::uint64_t data_bytes, const std::function<void()>& ended)
+{
+    const auto scope = contain(ps, submission_limits(data_bytes));
+    ProcessResult r = run_process(ps);
+    if (ended) ended();
+    if (scope) r.limit_message = scope->limit_met();
+    return r;
+}
+
 double ready_wait_s(const LabInfo& lab) { return std::max(30.0, 2 * lab.wall_limit_s); }
 
 RunRequest correctness_run(const RunTarget& target, const CorrectnessOptions& o)

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +57,16 @@ inline CgroupLimits submission_limits(std::uint64_t data_bytes)
 {
     return {.memory_bytes = (4ull << 30) + 3 * data_bytes, .pids = 512};
 }
+
+// The one path every process of a student's program runs by, whatever its
+// lab's kind (a lab program on its exchanges, run/task_runner.cpp; a whole
+// program, check/program_check.cpp): `ps` (its sandbox from
+// process/sandbox.h submission_sandbox, its wall limit from wall_limit_s
+// below) in a cgroup scope of its own where one can be made, with
+// submission_limits(data_bytes), everything it left killed as it ends.
+// `ended` is called once every process of the run has ended, before the
+// scope's word on its limits is read into the result (limit_message).
+ProcessResult run_submission(ProcessSpec& ps, std::uint64_t data_bytes, const std::function<void()>& ended = {});
 
 // Bytes one file written by a run of a submission may take (its work
 // folder, /tmp): a lab writes none; a submission that writes without end

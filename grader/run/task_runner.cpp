@@ -3,7 +3,6 @@
 #include "course/random.h"
 #include "run/call_driver.h"
 #include "run/commitment.h"
-#include "process/cgroup.h"
 #include "run/claims.h"
 #include "run/run_recipe.h"
 #include "run/exchange_shares.h"
@@ -530,7 +529,8 @@ void print_program_profile(const RunRequest& req, const ProcessResult& process)
                  req.task->id.c_str(), format_params(req.params).c_str(), ended, lines.c_str());
 }
 
-// The program on its exchanges, in its sandbox and cgroup (memory and
+// The program on its exchanges, by the one path of every submission
+// (run_recipe.h run_submission): in its sandbox and cgroup (memory and
 // processes capped for `data_bytes` of buffers, everything killed as it
 // ends). Back once every process of the run has ended, the exchanges frozen.
 ProcessResult run_program(const RunRequest& req, const std::vector<const PreparedExchange*>& exchanges,
@@ -539,13 +539,12 @@ ProcessResult run_program(const RunRequest& req, const std::vector<const Prepare
     const double noted = timeline_clock();
     const WorkDir work("run");
     ProcessSpec ps = program_spec(req, exchanges, work.path());
-    const auto scope = contain(ps, submission_limits(data_bytes));
-    timeline_note(noted, timeline_label(req, "folder and cgroup of"));
-    ProcessResult process = run_process(ps);
+    timeline_note(noted, timeline_label(req, "folder of"));
+    ProcessResult process = run_submission(ps, data_bytes, [&] {
+        if (driver) driver->stop();  // before the file is frozen: it writes into the handshake
+        req.say(RunMoment::program_ended);
+    });
     print_program_profile(req, process);
-    if (driver) driver->stop();  // before the file is frozen: it writes into the handshake
-    req.say(RunMoment::program_ended);
-    if (scope) process.limit_message = scope->limit_met();
     // Every process of the run has ended: what is judged from here on is
     // fixed, and nothing the program left behind can change it.
     for (const PreparedExchange* ex : exchanges) ex->file->freeze();
