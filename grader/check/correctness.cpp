@@ -43,7 +43,7 @@ RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, con
                                       .gpu_uuid = runs.gpu->visible_as(),
                                       .big = p.size.big,
                                       .facts = runs.facts},
-                                     {.under_sanitizer = p.sanitizer(), .hang_after_s = runs.plain_size_limit_s});
+                                     {.under_sanitizer = p.sanitizer(), .hang_after_s = runs.hang_after_s});
     if (!p.sanitizer()) req.wrapper = runs.wrapper;
     if (p.ends != InputEnds::none)
         req.fill_inputs = [spec = req.spec, params = p.size.params, seed = req.seed, ends = p.ends](CallBuffers& call) {

@@ -35,7 +35,7 @@ struct CorrectnessRuns {
     // A command each plain run's program runs under (the CPU tests' stand-in
     // lab program, tests/standin); empty in a check.
     std::vector<std::string> wrapper;
-    double plain_size_limit_s = 0;  // > 0: a plain size's cut (CheckOptions::hang_after_s), if below the lab's
+    double hang_after_s = 0;  // > 0: a plain size's cut (CheckOptions::hang_after_s), if below the lab's
     // Called once each, from a worker or a program's output reader (or, at
     // the latest, before run_correctness returns). once_inputs_made: the
     // first jobs have made their runs' inputs; the check hands its timed

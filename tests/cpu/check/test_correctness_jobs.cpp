@@ -26,7 +26,7 @@ struct Checked {
 enum class Inputs { as_they_run, ahead };
 
 Checked correctness_of(const std::string& trick, const LabInfo& lab = lab_of("vecadd1"), bool every_task = false,
-                       double plain_size_limit_s = 0, Inputs inputs = Inputs::as_they_run)
+                       double hang_after_s = 0, Inputs inputs = Inputs::as_they_run)
 {
     static const GpuInfo no_gpu;
     std::vector<const TaskInfo*> tasks = {&lab.tasks.front()};
@@ -34,7 +34,7 @@ Checked correctness_of(const std::string& trick, const LabInfo& lab = lab_of("ve
         for (std::size_t i = 1; i < lab.tasks.size(); ++i) tasks.push_back(&lab.tasks[i]);
     CorrectnessRuns runs {.lab = &lab, .tasks = tasks, .program = "lab-program", .seed = 7,
                           .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, trick},
-                          .plain_size_limit_s = plain_size_limit_s};
+                          .hang_after_s = hang_after_s};
     Checked c;
     c.plan = plan_runs(lab, runs.tasks, false, false);
     InputsAhead ahead;
@@ -218,7 +218,7 @@ TEST_CASE("correctness jobs: the check hears once that the runs' inputs are made
     Clock::time_point told_at {};
     CorrectnessRuns runs {.lab = &lab, .tasks = {&lab.tasks.front()}, .program = "lab-program", .seed = 7,
                           .gpu = &no_gpu, .parallel = 2, .wrapper = {HPCLAB_LAB_STANDIN, "hang"},
-                          .plain_size_limit_s = 1,
+                          .hang_after_s = 1,
                           .once_inputs_made = [&] {
                               if (++told == 1) told_at = Clock::now();
                           }};
