@@ -181,17 +181,16 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
     if (task.judged_by(Invariant::releases))
         if (auto why = unreleased(t.resources)) out.push_back(make(Verdict::not_released, *why, where));
     const LaunchExpectation& e = task.expect;
-    if (!e.kernel) {
-        if (t.kernels > 0)
-            out.push_back(make(Verdict::wrong_launch,
-                               fmt::format("{} kernel launch(es) where none may run: {}", t.kernels,
-                                           describe_launch(t.kernel[0])),
-                               where));
-        return out;
-    }
+    const auto add_missing_facts = [&] {
+        for (MissingFact& m : missing_facts(ObservedIn::call_trace, call_scene(task, params, t)))
+            out.push_back(make(m.verdict, std::move(m.why), where));
+    };
     if (t.kernels == 0) {
-        out.push_back(make(Verdict::not_on_gpu,
-                           "no kernel ran during the call: the result was computed without the GPU", where));
+        if (task.judged_by(Invariant::on_gpu))
+            out.push_back(make(Verdict::not_on_gpu,
+                               "no kernel ran during the call: the result was computed without the GPU", where));
+        else
+            add_missing_facts();  // a refusal: what it asks of a call without a launch
         return out;
     }
     const std::uint32_t recorded = std::min<std::uint32_t>(t.kernels, wire::kMaxKernelRecords);
@@ -216,8 +215,7 @@ std::vector<Finding> findings_of_trace(const TaskInfo& task, const Params& param
                                        describe_launch(t.kernel[0])),
                            where));
     if (auto f = finding_of_cache_size(task, t, recorded)) out.push_back(make(Verdict::no_shared_memory, *f, where));
-    for (MissingFact& m : missing_facts(ObservedIn::call_trace, call_scene(task, params, t)))
-        out.push_back(make(m.verdict, std::move(m.why), where));
+    add_missing_facts();
     return out;
 }
 
@@ -355,7 +353,7 @@ std::vector<Finding> findings_of_program(const TaskInfo& task, const ProgramFact
                            fmt::format("your file compiles a library's kernel into the program: {}{}", library.front(),
                                        library.size() > 1 ? fmt::format(" (and {} more)", library.size() - 1) : ""),
                            ""));
-    if (task.expect.kernel && facts.kernels.empty())
+    if (task.judged_by(Invariant::on_gpu) && facts.kernels.empty())
         out.push_back(make(Verdict::not_on_gpu, "your file defines no kernel (__global__ function): nothing of it "
                                                 "can run on the GPU", ""));
     return out;

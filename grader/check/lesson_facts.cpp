@@ -111,6 +111,12 @@ Why grid_fills_gpu_once(const FactScene& s)
                        bound);
 }
 
+Why no_kernel(const FactScene& s)
+{
+    if (s.trace->kernels == 0) return std::nullopt;
+    return fmt::format("{} kernel launch(es) where none may run: {}", s.trace->kernels, s.named);
+}
+
 struct FactObserver {
     LessonFact id;
     Verdict verdict;
@@ -127,6 +133,7 @@ constexpr std::array kObservers = {
     FactObserver {LessonFact::pinned_copies, Verdict::slow_copies, false, pinned_copies},
     FactObserver {LessonFact::copies_overlap_kernels, Verdict::slow_copies, true, copies_overlap_kernels},
     FactObserver {LessonFact::grid_fills_gpu_once, Verdict::wrong_launch, false, grid_fills_gpu_once},
+    FactObserver {LessonFact::no_kernel, Verdict::wrong_launch, false, no_kernel},
 };
 
 constexpr bool one_row_per_fact()

@@ -33,6 +33,10 @@ constexpr std::array kTable = {
                    "element at the bottom or at the top of its range",
                    "the outputs of calls at one of the task's small sizes whose inputs hpclab sorted, or set to the ends of "
                    "the range its spec draws them from, in the same program as the random ones"},
+    InvariantInfo {Invariant::on_gpu, "on_gpu", "every call computes on the GPU: it launches at least one kernel",
+                   "the CUPTI launch records of the call, and the kernels the build's program defines (none: "
+                   "nothing of the file can run on the GPU); a refusal, which launches nothing, opts out and asks "
+                   "the lesson fact no_kernel"},
 };
 
 
@@ -61,6 +65,8 @@ constexpr std::array kFacts = {
     LessonFactInfo {LessonFact::grid_fills_gpu_once, "grid_fills_gpu_once", ObservedIn::launches, true,
                     "the CUPTI launch records of every call, against the multiprocessors hpclab counted on the GPU: "
                     "no launch with more than blocks_per_sm blocks per multiprocessor (a grid-stride loop)"},
+    LessonFactInfo {LessonFact::no_kernel, "no_kernel", ObservedIn::call_trace, false,
+                    "the CUPTI launch records of the call: no launch at all (a refusal's call returns before any)"},
 };
 
 template <class Table>

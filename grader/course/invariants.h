@@ -36,6 +36,10 @@ enum class Invariant {
     // all at the top of the range its spec fills them from
     // (course/input_ends.h, check/plan.h).
     range_ends,
+    // Every call computes on the GPU: it launches a kernel (check/evidence.cpp,
+    // from the call's launch records). A refusal, whose contract is to launch
+    // nothing, opts out and asks the lesson fact no_kernel instead.
+    on_gpu,
 };
 
 // device_finishes: the bytes a call may copy back to the host past its
@@ -68,8 +72,9 @@ enum class LessonFact {
     pinned_copies,           // every copy between host and device is from or to pinned memory
     copies_overlap_kernels,  // a copy into the device runs while a kernel of another stream runs
     grid_fills_gpu_once,     // no launch has more than `blocks_per_sm` blocks per multiprocessor
+    no_kernel,               // the call launches nothing (a refusal)
 };
-inline constexpr std::size_t kLessonFacts = 8;  // each table of the facts has a row for each
+inline constexpr std::size_t kLessonFacts = 9;  // each table of the facts has a row for each
 
 // Where a fact is observed: a call's CUPTI trace, every launch of every call
 // (with the GPU's multiprocessors), or the launched kernels' machine code

@@ -223,7 +223,9 @@ std::vector<ShownFact> read_shows(const Reader& r, const LabInfo& lab)
 LaunchExpectation read_expectation(const Reader& r, const LabInfo& lab)
 {
     LaunchExpectation e;
-    e.kernel = r.boolean_or("kernel", true);
+    if (r.has("kernel"))
+        r.fail("kernel", "is gone: a task that launches nothing writes \"shows\": [\"no_kernel\"] and opts out of "
+                         "the invariant on_gpu (\"opt_out\": {\"on_gpu\": \"why\"})");
     e.grid = read_shape(r, "grid", lab);
     e.block = read_shape(r, "block", lab);
     refuse_key_an_invariant_replaced(r, "frees", "releases");
@@ -330,6 +332,9 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
         if (t.points < 0) r.fail("points", "must be zero or more");
     }
     if (r.has("opt_out")) t.opted_out = read_opt_outs(r.child("opt_out"));
+    if (t.expect.asks(LessonFact::no_kernel) && t.judged_by(Invariant::on_gpu))
+        r.fail("expect.shows", "asks no_kernel, a call that launches nothing: the task opts out of the invariant "
+                               "on_gpu too (\"opt_out\": {\"on_gpu\": \"why\"})");
     return t;
 }
 

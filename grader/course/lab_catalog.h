@@ -57,11 +57,10 @@ struct Threshold {
 using CourseThresholds = std::map<std::string, std::map<std::string, double>>;
 
 // What the CUPTI records of each call must show, for the lesson to count as
-// done: a kernel ran (or, for a refusal, none did), with the grid and block
-// the lesson asks for. (What every task's calls must show, whatever the
+// done: the grid and block the lesson asks for, the shared memory of its
+// cache, the facts of its technique (a refusal's: no kernel at all). (What every task's calls must show, whatever the
 // lesson, is course/invariants.h's.)
 struct LaunchExpectation {
-    bool kernel = true;                 // at least one launch per call; false: none at all
     std::vector<std::string> grid;      // 3 entries: a number, a size parameter, or "*"; empty: any
     std::vector<std::string> block;
     // The lesson's cache per block (shared_memory tasks): at least this many

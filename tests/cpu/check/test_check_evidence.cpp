@@ -118,7 +118,7 @@ wire::ResourceLedger ledger_with(wire::ResourceKind kind, std::uint32_t made, st
 // where none may run), so that only the ledger can fail it.
 wire::CallTrace passing_trace(const TaskInfo& task)
 {
-    if (!task.expect.kernel) return trace({});
+    if (task.expect.asks(LessonFact::no_kernel)) return trace({});
     wire::CallTrace t = trace({kernel("k", {1, 1, 1}, {1, 1, 1}, 1 << 16)});
     return t;
 }

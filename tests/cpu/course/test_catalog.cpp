@@ -154,9 +154,11 @@ TEST_CASE("catalog: a task's technique is shared_memory or warp_shuffle, and its
 
 TEST_CASE("catalog: a task's lesson facts are names of the one table, each refused by name where it is wrong")
 {
-    const auto shows = [](const std::string& list) {
-        return variant("\"tolerance\"", "\"expect\": {\"shows\": " + list + "}, \"tolerance\"");
+    const auto shows = [](const std::string& list, const std::string& before = "") {
+        return variant("\"tolerance\"", before + "\"expect\": {\"shows\": " + list + "}, \"tolerance\"");
     };
+    // A refusal's fact: its task opts out of the invariant it contradicts.
+    const std::string refusal = R"("opt_out": {"on_gpu": "a refusal launches nothing"}, )";
     // Every fact of the table is data a lab can name, with nothing else.
     for (const LessonFactInfo& f : lesson_fact_table()) {
         CAPTURE(f.name);
@@ -164,7 +166,8 @@ TEST_CASE("catalog: a task's lesson facts are names of the one table, each refus
                                       ? fmt::format(R"([{{"fact": "{}", "blocks_per_sm": 4}}])", f.name)
                                       : fmt::format(R"(["{}"])", f.name);
         TempDir dir;
-        const LabInfo lab = Catalog::load_lab(dir.path(), dir.write("labs/demo/lab.json", shows(entry)));
+        const LabInfo lab = Catalog::load_lab(
+            dir.path(), dir.write("labs/demo/lab.json", shows(entry, f.id == LessonFact::no_kernel ? refusal : "")));
         REQUIRE(lab.tasks[0].expect.asks(f.id));
         CHECK(lab.tasks[0].expect.shows.size() == 1);
     }
@@ -175,6 +178,10 @@ TEST_CASE("catalog: a task's lesson facts are names of the one table, each refus
               .find("shows[0].from: is for facts of a call") != std::string::npos);
     CHECK(load_error(shows(R"([{"fact": "launch_2d", "blocks_per_sm": 4}])"))
               .find("launch_2d takes no \"blocks_per_sm\"") != std::string::npos);
+    CHECK(load_error(shows(R"(["no_kernel"])")).find("the task opts out of the invariant on_gpu too") != std::string::npos);
+    CHECK(load_error(variant("\"tolerance\"", "\"expect\": {\"kernel\": false}, \"tolerance\""))
+              .find("expect.kernel: is gone: a task that launches nothing writes \"shows\": [\"no_kernel\"]") !=
+          std::string::npos);
     // A key that was one fact before "shows" is refused with the entry to write, not ignored.
     const std::string old = load_error(variant("\"tolerance\"", "\"expect\": {\"two_d\": true}, \"tolerance\""));
     CHECK(old.find("expect.two_d: is gone: write \"shows\": [\"launch_2d\"]") != std::string::npos);
