@@ -11,14 +11,6 @@ namespace hpclab {
 
 namespace {
 
-// The record's dimensions are signed ints (CUPTI's); a launch has at least one block in each.
-std::uint64_t blocks_of(const wire::KernelRecord& k)
-{
-    std::uint64_t blocks = 1;
-    for (const auto d : k.grid) blocks *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
-    return blocks;
-}
-
 // The first launch of any traced call of `runs` that `judge` (the size's
 // params, the launch) finds a reason against: its verdict and why, at its size.
 template <class Judge>

@@ -91,14 +91,6 @@ Why copies_overlap_kernels(const FactScene& s)
                        host_copies, t.copies, t.kernels, t.streams);
 }
 
-// The record's dimensions are signed ints (CUPTI's); a launch has at least one block in each.
-std::uint64_t blocks_of(const wire::KernelRecord& k)
-{
-    std::uint64_t blocks = 1;
-    for (const auto d : k.grid) blocks *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
-    return blocks;
-}
-
 Why grid_fills_gpu_once(const FactScene& s)
 {
     const int per_sm = s.expect.asks(LessonFact::grid_fills_gpu_once)->blocks_per_sm;
@@ -145,6 +137,13 @@ constexpr bool one_row_per_fact()
 static_assert(one_row_per_fact(), "kObservers has one row per LessonFact, in its order");
 
 }  // namespace
+
+std::uint64_t blocks_of(const wire::KernelRecord& k)
+{
+    std::uint64_t blocks = 1;
+    for (const auto d : k.grid) blocks *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
+    return blocks;
+}
 
 std::vector<MissingFact> missing_facts(ObservedIn where, const FactScene& scene)
 {

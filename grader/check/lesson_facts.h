@@ -42,6 +42,10 @@ struct MissingFact {
     bool load_can_bend = false;
 };
 
+// A launch's blocks, its grid's three dimensions multiplied (CUPTI's are
+// signed ints; a launch has at least one block in each).
+std::uint64_t blocks_of(const wire::KernelRecord& k);
+
 // The facts observed in `where` that the task asks (at this size) and the
 // scene does not show, in lab.json's order.
 std::vector<MissingFact> missing_facts(ObservedIn where, const FactScene& scene);

@@ -167,10 +167,10 @@ void refuse_key_a_fact_replaced(const Reader& r)
         if (r.has(key)) r.fail(key, "is gone: write \"shows\": [" + entry + "] (hpclab list <lab> names the facts)");
 }
 
-std::string lesson_fact_names()
+std::vector<std::string> lesson_fact_names()
 {
-    std::string names;
-    for (const LessonFactInfo& f : lesson_fact_table()) names += (names.empty() ? "" : ", ") + std::string(f.name);
+    std::vector<std::string> names;
+    for (const LessonFactInfo& f : lesson_fact_table()) names.emplace_back(f.name);
     return names;
 }
 
@@ -184,13 +184,13 @@ ShownFact read_shown_fact(const Reader& r, std::size_t i, const LabInfo& lab)
     if (v.is_string()) name = v.get<std::string>();
     else if (v.is_object() && v.contains("fact") && v.at("fact").is_string()) name = v.at("fact").get<std::string>();
     const auto fact = lesson_fact_from_name(name);
-    if (!fact)
-        r.fail(where, "must be a lesson fact's name, or {\"fact\": name, ...}; the facts are " + lesson_fact_names() +
-                          did_you_mean(name, [] {
-                              std::vector<std::string> names;
-                              for (const LessonFactInfo& f : lesson_fact_table()) names.emplace_back(f.name);
-                              return names;
-                          }()));
+    if (!fact) {
+        const std::vector<std::string> names = lesson_fact_names();
+        std::string listed;
+        for (const std::string& n : names) listed += (listed.empty() ? "" : ", ") + n;
+        r.fail(where, "must be a lesson fact's name, or {\"fact\": name, ...}; the facts are " + listed +
+                          did_you_mean(name, names));
+    }
     ShownFact out {.fact = *fact};
     const LessonFactInfo& info = lesson_fact_info(*fact);
     if (v.is_object()) {
