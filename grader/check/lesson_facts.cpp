@@ -109,6 +109,17 @@ Why no_kernel(const FactScene& s)
     return fmt::format("{} kernel launch(es) where none may run: {}", s.trace->kernels, s.named);
 }
 
+// A call the listing does not name, or an atomic through a generic pointer, may be it.
+Why shared_atomics(const FactScene& s)
+{
+    if (any_code(s, [](const KernelCode& k) { return k.atomics_on_shared || k.generic_atomics || k.calls_unnamed; }))
+        return std::nullopt;
+    return fmt::format("{} never updates shared memory with an atomic: the lesson's private histogram is a "
+                       "__shared__ array of the bins, zeroed, counted into with atomicAdd() on it, and added into "
+                       "the result once per block after a __syncthreads()",
+                       s.named);
+}
+
 struct FactObserver {
     LessonFact id;
     Verdict verdict;
@@ -126,6 +137,7 @@ constexpr std::array kObservers = {
     FactObserver {LessonFact::copies_overlap_kernels, Verdict::slow_copies, true, copies_overlap_kernels},
     FactObserver {LessonFact::grid_fills_gpu_once, Verdict::wrong_launch, false, grid_fills_gpu_once},
     FactObserver {LessonFact::no_kernel, Verdict::wrong_launch, false, no_kernel},
+    FactObserver {LessonFact::shared_atomics, Verdict::no_shared_memory, false, shared_atomics},
 };
 
 constexpr bool one_row_per_fact()

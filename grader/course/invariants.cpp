@@ -67,6 +67,9 @@ constexpr std::array kFacts = {
                     "no launch with more than blocks_per_sm blocks per multiprocessor (a grid-stride loop)"},
     LessonFactInfo {LessonFact::no_kernel, "no_kernel", ObservedIn::call_trace, false,
                     "the CUPTI launch records of the call: no launch at all (a refusal's call returns before any)"},
+    LessonFactInfo {LessonFact::shared_atomics, "shared_atomics", ObservedIn::machine_code, false,
+                    "the launched kernels' machine code: an atomic on shared memory (ATOMS), or one through a "
+                    "generic pointer, which may be shared"},
 };
 
 template <class Table>

@@ -73,8 +73,9 @@ enum class LessonFact {
     copies_overlap_kernels,  // a copy into the device runs while a kernel of another stream runs
     grid_fills_gpu_once,     // no launch has more than `blocks_per_sm` blocks per multiprocessor
     no_kernel,               // the call launches nothing (a refusal)
+    shared_atomics,          // a launched kernel updates shared memory with an atomic (a private histogram)
 };
-inline constexpr std::size_t kLessonFacts = 9;  // each table of the facts has a row for each
+inline constexpr std::size_t kLessonFacts = 10;  // each table of the facts has a row for each
 
 // Where a fact is observed: a call's CUPTI trace, every launch of every call
 // (with the GPU's multiprocessors), or the launched kernels' machine code

@@ -348,7 +348,9 @@ std::vector<ParamInfo> read_params(const Reader& params)
         info.help = p.str("help");
         info.min = p.integer("min");
         info.max = p.integer("max");
-        if (info.min < 1 || info.max < info.min) p.fail("min", "must satisfy 1 <= min <= max");
+        // 0 is a share or a count of something optional (histogram's hot
+        // percent); a buffer's length is at least 1 by its own lab.json's min.
+        if (info.min < 0 || info.max < info.min) p.fail("min", "must satisfy 0 <= min <= max");
         out.push_back(std::move(info));
     }
     return out;

@@ -6,11 +6,11 @@
 
 namespace hpclab {
 
-void fill_uniform(std::span<int> out, const RandomStream& rs, std::int64_t lo, std::int64_t hi)
+void fill_uniform(std::span<int> out, const RandomStream& rs, std::int64_t lo, std::int64_t hi, std::uint32_t fold)
 {
-    const wire::IntRange range = wire::int_range(lo, hi);  // the values of rs.integer, by a reciprocal
+    const wire::FoldedRange range = wire::folded_range(lo, hi, fold);  // the values of rs.folded, by a reciprocal
     parallel_for(out.size(), [&](std::uint64_t b, std::uint64_t e) {
-        for (std::uint64_t i = b; i < e; ++i) out[i] = static_cast<int>(rs.integer(i, range));
+        for (std::uint64_t i = b; i < e; ++i) out[i] = static_cast<int>(rs.folded(i, range));
     });
 }
 

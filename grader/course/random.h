@@ -29,6 +29,10 @@ public:
     {
         return wire::stream_integer(key_, i, range);
     }
+    std::int64_t folded(std::uint64_t i, const wire::FoldedRange& range) const
+    {
+        return wire::stream_folded(key_, i, range);
+    }
     // Uniform float in [lo, hi).
     double real(std::uint64_t i, double lo, double hi) const { return wire::stream_real(key_, i, lo, hi); }
 
@@ -40,7 +44,8 @@ private:
 // A fresh seed from the operating system's entropy.
 std::uint64_t fresh_seed();
 
-void fill_uniform(std::span<int> out, const RandomStream& rs, std::int64_t lo, std::int64_t hi);
+// An int fill with `fold` > 0 is skewed: wire::stream_folded.
+void fill_uniform(std::span<int> out, const RandomStream& rs, std::int64_t lo, std::int64_t hi, std::uint32_t fold = 0);
 void fill_uniform(std::span<float> out, const RandomStream& rs, double lo, double hi);
 
 }  // namespace hpclab

@@ -326,7 +326,7 @@ void apply_fills(const std::vector<InputFill>& fills, std::uint64_t seed, CallBu
     for (const InputFill& f : fills) {
         const RandomStream rs(seed, f.stream);
         if (call.entry(f.buffer).decl.type == ElemType::f32) fill_uniform(call.get<float>(f.buffer), rs, f.lo, f.hi);
-        else fill_uniform(call.get<int>(f.buffer), rs, static_cast<std::int64_t>(f.lo), static_cast<std::int64_t>(f.hi));
+        else fill_uniform(call.get<int>(f.buffer), rs, static_cast<std::int64_t>(f.lo), static_cast<std::int64_t>(f.hi), f.fold);
     }
 }
 
@@ -372,8 +372,8 @@ void apply_fills_read(const TaskSpec& spec, const Params& params, std::uint64_t 
                         const auto v = static_cast<float>(rs.real(i, f.lo, f.hi));
                         std::memcpy(e.bytes.data() + 4 * i, &v, 4);
                     } else {
-                        const auto v = static_cast<std::int32_t>(
-                            rs.integer(i, static_cast<std::int64_t>(f.lo), static_cast<std::int64_t>(f.hi)));
+                        const auto v = static_cast<std::int32_t>(rs.folded(
+                            i, wire::folded_range(static_cast<std::int64_t>(f.lo), static_cast<std::int64_t>(f.hi), f.fold)));
                         std::memcpy(e.bytes.data() + 4 * i, &v, 4);
                     }
                 }

@@ -72,6 +72,9 @@ struct InputFill {
     std::string buffer;
     std::uint32_t stream = 1;
     double lo = 0, hi = 0;
+    // An int fill's skew (wire::stream_folded): values drawn in
+    // [lo, hi + fold], those past hi made the middle of [lo, hi]. 0: uniform.
+    std::uint32_t fold = 0;
 };
 
 // Every input of `call` that a fill names, made from `seed`.

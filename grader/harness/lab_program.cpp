@@ -444,7 +444,7 @@ void LabProgram::reveal_inputs(std::uint64_t seed)
         harness_cuda(d.type == wire::ElemType::f32
                          ? reveal_fill_f32(static_cast<float*>(target), d.count, key, d.fill_lo, d.fill_hi)
                          : reveal_fill_i32(static_cast<int*>(target), d.count, key, static_cast<std::int64_t>(d.fill_lo),
-                                           static_cast<std::int64_t>(d.fill_hi)),
+                                           static_cast<std::int64_t>(d.fill_hi), d.fill_fold),
                      "making an input on the GPU");
         if (!b.on_device)
             harness_cuda(cudaMemcpy(b.user, b.reveal_scratch, b.bytes, cudaMemcpyDeviceToHost),

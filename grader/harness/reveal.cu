@@ -19,12 +19,12 @@ int blocks_for(std::uint64_t count)
     return static_cast<int>(needed < kBlocks ? (needed ? needed : 1) : kBlocks);
 }
 
-// wire::stream_integer, with its 64-bit remainder by a reciprocal (wire::IntRange).
-__global__ void fill_i32(int* out, std::uint64_t count, std::uint64_t key, wire::IntRange range)
+// wire::stream_folded, with its 64-bit remainder by a reciprocal (wire::IntRange).
+__global__ void fill_i32(int* out, std::uint64_t count, std::uint64_t key, wire::FoldedRange range)
 {
     const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count; i += stride)
-        out[i] = static_cast<int>(wire::stream_integer(key, i, range));
+        out[i] = static_cast<int>(wire::stream_folded(key, i, range));
 }
 
 __global__ void fill_f32(float* out, std::uint64_t count, std::uint64_t key, double lo, double hi)
@@ -54,10 +54,11 @@ __global__ void commit(const std::uint32_t* words, std::uint64_t count, std::uin
 
 }  // namespace
 
-cudaError_t reveal_fill_i32(int* device_out, std::uint64_t count, std::uint64_t key, std::int64_t lo, std::int64_t hi)
+cudaError_t reveal_fill_i32(int* device_out, std::uint64_t count, std::uint64_t key, std::int64_t lo, std::int64_t hi,
+                            std::uint32_t fold)
 {
     if (count == 0) return cudaSuccess;
-    fill_i32<<<blocks_for(count), kThreads>>>(device_out, count, key, wire::int_range(lo, hi));
+    fill_i32<<<blocks_for(count), kThreads>>>(device_out, count, key, wire::folded_range(lo, hi, fold));
     return cudaGetLastError();
 }
 

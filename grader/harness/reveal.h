@@ -11,7 +11,8 @@
 
 namespace hpclab::harness {
 
-cudaError_t reveal_fill_i32(int* device_out, std::uint64_t count, std::uint64_t key, std::int64_t lo, std::int64_t hi);
+cudaError_t reveal_fill_i32(int* device_out, std::uint64_t count, std::uint64_t key, std::int64_t lo, std::int64_t hi,
+                            std::uint32_t fold);
 cudaError_t reveal_fill_f32(float* device_out, std::uint64_t count, std::uint64_t key, double lo, double hi);
 // `count` copies of `word` (the poison pattern, made where it is used).
 cudaError_t fill_words(std::uint32_t* device_out, std::uint64_t count, std::uint32_t word);

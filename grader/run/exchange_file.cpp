@@ -139,6 +139,7 @@ void ExchangeFile::reveal_inputs(const std::vector<InputFill>& fills, std::uint3
         job.buffers[i].fill_stream = fill->stream;
         job.buffers[i].fill_lo = fill->lo;
         job.buffers[i].fill_hi = fill->hi;
+        job.buffers[i].fill_fold = fill->fold;
     }
     job.flags |= wire::kFlagParentClock;
     job.empty_calls = empty_calls;

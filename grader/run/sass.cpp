@@ -88,6 +88,8 @@ KernelCode facts_of(std::string name, const std::vector<Instruction>& code,
         if (is(i, "LD")) k.generic_loads = true;
         if (i.operands.find(kUserConstantBank) != std::string::npos) k.reads_user_constants = true;
         if (is(i, "SHFL") || is(i, "REDUX")) k.reduces_in_warp = true;
+        if (is(i, "ATOMS")) k.atomics_on_shared = true;
+        if (is(i, "ATOM")) k.generic_atomics = true;
         if (is(i, "BRA") || is(i, "JMP"))
             if (const auto t = branch_target(i, labels); t && *t < i.address) loops.emplace_back(*t, i.address);
     }
@@ -115,6 +117,8 @@ void merge(std::vector<KernelCode>& all, KernelCode k)
     it->generic_loads |= k.generic_loads;
     it->reads_user_constants |= k.reads_user_constants;
     it->reduces_in_warp |= k.reduces_in_warp;
+    it->atomics_on_shared |= k.atomics_on_shared;
+    it->generic_atomics |= k.generic_atomics;
     it->callees.insert(it->callees.end(), k.callees.begin(), k.callees.end());
 }
 
@@ -146,6 +150,8 @@ void inherit_from_callees(std::vector<KernelCode>& all)
                 gain(k.generic_loads, c->generic_loads);
                 gain(k.reads_user_constants, c->reads_user_constants);
                 gain(k.reduces_in_warp, c->reduces_in_warp);
+                gain(k.atomics_on_shared, c->atomics_on_shared);
+                gain(k.generic_atomics, c->generic_atomics);
             }
     }
 }

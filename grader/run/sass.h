@@ -28,6 +28,8 @@ struct KernelCode {
     // __reduce_add_sync, cooperative groups' reduce, or the compiler's own
     // aggregation of atomics on one address, the same idea done for the student).
     bool reduces_in_warp = false;
+    bool atomics_on_shared = false;     // an atomic on shared memory (ATOMS) that can execute
+    bool generic_atomics = false;       // an atomic through a generic pointer (ATOM): may be on shared memory
     std::vector<std::string> callees;   // the functions it calls by name (vprintf aside)
 };
 

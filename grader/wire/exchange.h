@@ -107,10 +107,11 @@ struct Buffer {
     std::uint64_t count;   // elements
     std::uint64_t offset;      // bytes from the start of a call slot
     std::uint64_t out_offset;  // outputs: bytes from the start of an output slot
-    // Inputs of a kFlagParentClock job: element i is stream_integer (i32) or
-    // stream_real (f32) of stream_key(seed, fill_stream), in [fill_lo, fill_hi].
+    // Inputs of a kFlagParentClock job: element i is stream_folded (i32) or
+    // stream_real (f32) of stream_key(seed, fill_stream), in [fill_lo, fill_hi]
+    // (an i32 fill's values drawn past fill_hi + 0 .. fill_fold folded: reveal.h).
     std::uint32_t fill_stream;
-    std::uint32_t fill_reserved;
+    std::uint32_t fill_fold;
     double fill_lo, fill_hi;
 };
 

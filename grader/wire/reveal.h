@@ -66,6 +66,24 @@ HPCLAB_HD inline std::int64_t stream_integer(std::uint64_t key, std::uint64_t i,
 {
     return stream_integer(key, i, int_range(lo, hi));
 }
+// A skewed integer fill (a histogram's hot bin): drawn uniform in
+// [lo, hi + fold], every value past hi folded onto the middle of [lo, hi],
+// so that about fold / (hi - lo + 1 + fold) of the elements hold that one
+// value and the rest stay uniform. fold 0: the plain uniform fill.
+struct FoldedRange {
+    IntRange drawn;       // [lo, hi + fold]
+    std::int64_t hi = 0;  // the fill's own top
+    std::int64_t hot = 0; // lo + (hi - lo) / 2
+};
+HPCLAB_HD inline FoldedRange folded_range(std::int64_t lo, std::int64_t hi, std::uint32_t fold)
+{
+    return {int_range(lo, hi + static_cast<std::int64_t>(fold)), hi, lo + (hi - lo) / 2};
+}
+HPCLAB_HD inline std::int64_t stream_folded(std::uint64_t key, std::uint64_t i, const FoldedRange& r)
+{
+    const std::int64_t v = stream_integer(key, i, r.drawn);
+    return v > r.hi ? r.hot : v;
+}
 // Uniform real in [lo, hi), rounded the same way on both sides: one
 // multiplication (the power of two after it is exact) and one addition,
 // never fused (a fused multiply-add rounds once, and the values would differ).

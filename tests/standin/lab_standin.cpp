@@ -221,9 +221,10 @@ std::map<std::string, std::vector<std::int32_t>> make_inputs(const wire::Job& jo
         std::vector<std::int32_t>& out = made[d.name];
         out.resize(d.count);
         const std::uint64_t key = wire::stream_key(seed, d.fill_stream);
+        const wire::FoldedRange range =
+            wire::folded_range(static_cast<std::int64_t>(d.fill_lo), static_cast<std::int64_t>(d.fill_hi), d.fill_fold);
         for (std::uint64_t i = 0; i < d.count; ++i)
-            out[i] = static_cast<std::int32_t>(wire::stream_integer(key, i, static_cast<std::int64_t>(d.fill_lo),
-                                                                    static_cast<std::int64_t>(d.fill_hi)));
+            out[i] = static_cast<std::int32_t>(wire::stream_folded(key, i, range));
     }
     return made;
 }

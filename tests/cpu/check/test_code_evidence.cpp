@@ -135,6 +135,44 @@ TEST_CASE("sass: printf calls, shared-memory reads, and reads inside a loop, per
     CHECK_FALSE(find(all, "_Z5tokenPKiPii").generic_loads);  // LDG is a global load, not a generic one
 }
 
+TEST_CASE("sass: atomics on shared memory and through generic pointers, told from global atomics and padding")
+{
+    const std::string listing = R"SASS(
+		Function : _Z7privatePKiiPii
+        /*0000*/                   ATOMS.POPC.INC.32 RZ, [R3+URZ] ;        /* 0x00000000ff00738c */
+                                                                           /* 0x000fe2000d00003f */
+        /*0010*/                   RED.E.ADD.STRONG.GPU [R4.64], R5 ;      /* 0x000000050400798e */
+                                                                           /* 0x000fe2000c10e184 */
+        /*0020*/                   EXIT ;                                  /* 0x000000000000794d */
+                                                                           /* 0x000fea0003800000 */
+		..........
+		Function : _Z6globalPKiiPii
+        /*0000*/                   VOTEU.ANY UR4, UPT, PT ;                /* 0x0000000000047886 */
+                                                                           /* 0x000fe200038e0100 */
+        /*0010*/                   RED.E.ADD.STRONG.GPU [R4.64], R5 ;      /* 0x000000050400798e */
+                                                                           /* 0x000fe2000c10e184 */
+        /*0020*/              @!PT ATOMS.ADD RZ, [RZ], RZ ;                /* 0x000000fffffff38c */
+                                                                           /* 0x000fe2000c10e184 */
+        /*0030*/                   EXIT ;                                  /* 0x000000000000794d */
+                                                                           /* 0x000fea0003800000 */
+		..........
+		Function : _Z4warpPKiiPii
+        /*0000*/                   MATCH.ANY R7, R2 ;                      /* 0x00000000020773a1 */
+                                                                           /* 0x000e2400000e8000 */
+        /*0010*/                   ATOM.E.ADD.STRONG.GPU PT, R3, [R4.64], R5 ; /* 0x000000050403798a */
+                                                                           /* 0x000fe2000c10e184 */
+        /*0020*/                   EXIT ;                                  /* 0x000000000000794d */
+                                                                           /* 0x000fea0003800000 */
+		..........
+)SASS";
+    const auto all = parse_sass(listing);
+    CHECK(find(all, "_Z7privatePKiiPii").atomics_on_shared);
+    CHECK_FALSE(find(all, "_Z7privatePKiiPii").generic_atomics);  // RED is global
+    CHECK_FALSE(find(all, "_Z6globalPKiiPii").atomics_on_shared);  // "@!PT ATOMS" never runs
+    CHECK(find(all, "_Z4warpPKiiPii").generic_atomics);
+    CHECK_FALSE(find(all, "_Z4warpPKiiPii").atomics_on_shared);
+}
+
 TEST_CASE("sass: nvdisasm's labels, calls through a device function, unnamed calls, several architectures")
 {
     const std::string listing = R"SASS(

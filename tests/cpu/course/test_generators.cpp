@@ -123,3 +123,26 @@ TEST_CASE("random: a parallel fill equals the serial definition")
     fill_uniform(std::span<int>(big), rs, -1000, 1000);
     for (std::uint64_t i : {0ull, 1ull, 1234567ull, 3000000ull}) CHECK(big[i] == rs.integer(i, -1000, 1000));
 }
+
+TEST_CASE("random: a folded fill puts its share on the middle value and leaves the rest uniform")
+{
+    // A histogram's skew (wire::stream_folded): 0..255 drawn with 2304 more
+    // values, each folded onto 127: (2304 + 1) / 2560 = 90% of the elements.
+    std::vector<int> a(1'000'000);
+    const RandomStream rs(3, 1);
+    fill_uniform(std::span<int>(a), rs, 0, 255, 2304);
+    std::vector<int> count(256, 0);
+    for (int v : a) {
+        REQUIRE(v >= 0);
+        REQUIRE(v <= 255);
+        ++count[static_cast<std::size_t>(v)];
+    }
+    CHECK(count[127] == doctest::Approx(0.9 * 1e6).epsilon(0.01));
+    for (int v : {0, 1, 126, 128, 255}) CHECK(count[static_cast<std::size_t>(v)] == doctest::Approx(1e6 / 2560).epsilon(0.2));
+    // fold 0 is the plain uniform fill, value for value.
+    std::vector<int> plain(1000), folded(1000);
+    fill_uniform(std::span<int>(plain), rs, -5, 5);
+    fill_uniform(std::span<int>(folded), rs, -5, 5, 0);
+    CHECK(plain == folded);
+    for (std::uint64_t i = 0; i < 1000; ++i) CHECK(plain[i] == rs.integer(i, -5, 5));
+}
