@@ -106,12 +106,19 @@ std::vector<PlannedRun> range_ends_runs(const TaskSpec& spec, const TaskInfo& ta
     return runs;
 }
 
-std::optional<SizeCase> trip_size(const LabInfo& lab, const TaskSpec& spec, int sm_count)
+std::optional<SizeCase> trip_size(const LabInfo& lab, const TaskSpec& spec, const TaskInfo& task, int sm_count)
 {
-    if (lab.params.size() != 1 || sm_count <= 0) return std::nullopt;
+    const ParamInfo* length = lab.params.size() == 1 ? &lab.params[0] : lab.find_param("n");
+    if (!length || sm_count <= 0) return std::nullopt;
     const std::int64_t n = 2 * 2048 * std::int64_t {sm_count} + 7;
-    if (n > lab.params[0].max || n < lab.params[0].min) return std::nullopt;
-    const Params params {{lab.params[0].name, n}};
+    if (n > length->max || n < length->min) return std::nullopt;
+    Params params;
+    if (lab.params.size() > 1) {
+        const std::vector<SizeCase> others = sanitizer_sizes(spec, task, 1);
+        if (others.empty()) return std::nullopt;
+        params = others.front().params;
+    }
+    params[length->name] = n;
     if (total_bytes(spec, params) > kTripRunBytes) return std::nullopt;
     return SizeCase {params,
                      fmt::format("every thread of a grid the GPU holds at once ({} multiprocessors of at most 2048 "
@@ -150,7 +157,7 @@ std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const Ta
         for (auto& run : range_ends_runs(spec, *tasks[i], i)) plan.push_back(std::move(run));
         if (!sanitizer) continue;
         for (const auto& s : sanitizer_sizes(spec, *tasks[i], 2)) plan.push_back({i, s, "memcheck"});
-        if (auto trip = trip_size(lab, spec, sm_count)) plan.push_back({i, std::move(*trip), "memcheck"});
+        if (auto trip = trip_size(lab, spec, *tasks[i], sm_count)) plan.push_back({i, std::move(*trip), "memcheck"});
         // Racecheck where blocks share memory: a shared_memory task's cache, a
         // warp_shuffle task's warps' sums.
         if (!tasks[i]->technique.empty()) {

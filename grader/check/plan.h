@@ -44,13 +44,16 @@ std::vector<PlannedRun> plan_runs(const LabInfo& lab, const std::vector<const Ta
 // Every loop trip under the sanitizer (item 3 of the invariants' issue): a
 // size where every thread of any grid the GPU holds at once (`sm_count`
 // multiprocessors of at most 2048 threads) loops at least twice over the
-// data, the last trip partial: 2 x 2048 x sm_count + 7 of the lab's one
-// size parameter. A grid-stride loop over a grid sized to the GPU (which no
-// listed size of a few elements reaches past its first trip) runs its second
-// trip under memcheck there. Nothing when the lab has another number of
-// size parameters, the GPU is unknown, the size is past the parameter's
-// maximum, or its buffers pass kTripRunBytes.
-std::optional<SizeCase> trip_size(const LabInfo& lab, const TaskSpec& spec, int sm_count);
+// data, the last trip partial: 2 x 2048 x sm_count + 7 of the lab's length,
+// its one size parameter or, beside others, the one named n (histogram's,
+// beside bins and hot: those as the task's first sanitizer size has them).
+// A grid-stride loop over a grid sized to the GPU (which no listed size of a
+// few elements reaches past its first trip) runs its second trip under
+// memcheck there. Nothing when the lab has no such length (rotation's width
+// and height, matmul's tiles loop twice at its listed sizes), the GPU is
+// unknown, the size is past the parameter's maximum, or its buffers pass
+// kTripRunBytes.
+std::optional<SizeCase> trip_size(const LabInfo& lab, const TaskSpec& spec, const TaskInfo& task, int sm_count);
 
 // Bytes up to which memcheck runs the trip size: a few times the GPUs' resident threads' ints.
 inline constexpr std::uint64_t kTripRunBytes = 64u << 20;

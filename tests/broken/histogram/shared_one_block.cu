@@ -1,5 +1,6 @@
 // expect: too_slow
 // why: the grid-stride kernel with a grid of one block: right at every size, and one multiprocessor of the GPU's 132 counts all 2^24 elements of the timed calls.
+// task: shared
 /*
  * histogram.cu with one mistake: histogram_shared launches one block.
  * The other functions are the reference solution.

@@ -186,4 +186,17 @@ TEST_CASE("plan: memcheck also runs where every thread of a grid the GPU holds a
         const LabInfo& lab = lab_of(id);
         CHECK_FALSE(none(plan_runs(lab, {&lab.tasks.front()}, false, true, 0, 1, sms)));
     }
+    // A lab whose length n stands beside other parameters: n that size, the others as its first sanitizer size.
+    const LabInfo& histogram = lab_of("histogram");
+    for (const TaskInfo& task : histogram.tasks) {
+        CAPTURE(task.id);
+        const auto runs = plan_runs(histogram, {&task}, false, true, 0, 1, sms);
+        const auto at = std::find_if(runs.begin(), runs.end(), [](const PlannedRun& r) { return r.size.why.find("loops twice") != std::string::npos; });
+        REQUIRE(at != runs.end());
+        CHECK(at->tool == "memcheck");
+        CHECK(at->size.params.at("n") == 2 * 2048 * 132 + 7);
+        const SizeCase first = sanitizer_sizes(*find_task_spec("histogram", task.id), task, 1).front();
+        CHECK(at->size.params.at("bins") == first.params.at("bins"));
+        CHECK(at->size.params.at("hot") == first.params.at("hot"));
+    }
 }
