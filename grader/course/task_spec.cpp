@@ -106,6 +106,30 @@ PoisonScan scan_poison(const std::byte* base, std::uint64_t count)
     return scan;
 }
 
+// Elements that hold the poison's bits because that is their right value
+// are written: an int output whose values span every 32-bit word (a scan's
+// running sums of 2^26 ints wrap around the range thousands of times) meets
+// the poison's value once in 2^32 elements, once in some 64 calls of 2^26.
+// A few poisoned elements are asked of the reference; many are unwritten.
+PoisonScan without_rightful_poison(const TaskSpec& spec, const CheckInput& in, const BufferDecl& decl,
+                                   const std::byte* base, PoisonScan scan)
+{
+    constexpr std::uint64_t kAsked = 64;
+    if (scan.count == 0 || scan.count > kAsked || decl.type != ElemType::i32) return scan;
+    std::vector<std::uint64_t> idx;
+    for (std::uint64_t i = scan.first; i < decl.count && idx.size() < scan.count; ++i)
+        if (is_poison(base, i)) idx.push_back(i);
+    std::vector<double> expected(idx.size(), 0.0), scale(idx.size(), std::numeric_limits<double>::quiet_NaN());
+    spec.reference(in.params, in.buffers, decl.name, idx, expected, scale);
+    PoisonScan left {0, decl.count};
+    for (std::size_t k = 0; k < idx.size(); ++k) {
+        if (expected[k] == static_cast<double>(static_cast<std::int32_t>(wire::kPoison32))) continue;
+        ++left.count;
+        left.first = std::min(left.first, idx[k]);
+    }
+    return left;
+}
+
 // The elements of one output compared with the reference.
 struct Sample {
     bool sampled = false;                // else every element, in order
@@ -398,7 +422,8 @@ CheckResult compare_outputs(const TaskSpec& spec, const CheckInput& in)
     for (const auto& entry : in.buffers.entries()) {
         if (entry.decl.role != Role::output) continue;
         const std::byte* base = entry.bytes.data();
-        const PoisonScan unwritten = scan_poison(base, entry.decl.count);
+        const PoisonScan unwritten =
+            without_rightful_poison(spec, in, entry.decl, base, scan_poison(base, entry.decl.count));
         const double cost = std::max(1.0, spec.reference_cost(in.params));
         const OutputCheck output {spec, in, entry.decl, base, cost, choose_sample(entry.decl.count, cost, in)};
         const Comparison cmp = compare_with_reference(output);

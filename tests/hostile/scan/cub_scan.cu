@@ -1,0 +1,22 @@
+// expect: library_kernel
+// why: every task scans with cub::DeviceScan::InclusiveSum: right and fast, and not the student's own kernel; hpclab finds CUB's kernels among the program's launch stubs
+#include "hpc.h"
+#include "scan.h"
+#include <cub/cub.cuh>
+
+static void cub_inclusive(const int *d_a, int n, int *d_b)
+{
+    void *tmp = NULL;
+    size_t bytes = 0;
+    cub::DeviceScan::InclusiveSum(tmp, bytes, d_a, d_b, n);
+    cudaMalloc(&tmp, bytes);
+    cub::DeviceScan::InclusiveSum(tmp, bytes, d_a, d_b, n);
+    cudaFree(tmp);
+}
+
+void scan_blocks(const int *d_a, int n, int *d_b)
+{
+    for (int s = 0; s < n; s += SEGMENT) cub_inclusive(d_a + s, n - s < SEGMENT ? n - s : SEGMENT, d_b + s);
+}
+
+void scan(const int *d_a, int n, int *d_b) { cub_inclusive(d_a, n, d_b); }
