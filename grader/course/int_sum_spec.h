@@ -35,6 +35,16 @@ inline std::int32_t wrapped(std::int64_t sum)
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(sum));
 }
 
+// How large the ints the integer labs read are (reduction, symbols,
+// warpreduce, scan): up to 1000 in size for arrays of up to 4096 elements
+// (sums a student can check by hand), up to 2^30 past them, so that sums wrap
+// around and a float accumulator (exact up to 2^24 only) gets them wrong.
+inline std::int64_t int_fill_bound(std::uint64_t n)
+{
+    constexpr std::uint64_t kSmallInputsUpTo = 4096;
+    return n <= kSmallInputsUpTo ? 1000 : std::int64_t {1} << 30;
+}
+
 class IntSumSpec : public TaskSpec {
 public:
     explicit IntSumSpec(Place result_place) : result_place_(result_place) {}
@@ -44,13 +54,10 @@ public:
         return {{"a", ElemType::i32, Place::device, Role::input, param_u64(p, "n")},
                 {"sum", ElemType::i32, result_place_, Role::output, 1}};
     }
-    // Values of both signs: small up to kSmallInputsUpTo elements (sums a
-    // student can check by hand), past it up to 2^30 in size, so that the
-    // block sums wrap around and a float accumulator (exact up to 2^24 only)
-    // gets them wrong.
+    // Values of both signs (int_fill_bound: the block sums wrap around).
     std::vector<InputFill> input_fills(const Params& p) const override
     {
-        const double bound = param_u64(p, "n") <= kSmallInputsUpTo ? kSmallBound : kWideBound;
+        const double bound = static_cast<double>(int_fill_bound(param_u64(p, "n")));
         return {{"a", 1, -bound, bound}};
     }
     // The sum is never 0, so that a function that returns 0 without doing
@@ -62,12 +69,9 @@ public:
     {
         TaskSpec::generate(p, seed, call);
         const auto a = call.get<int>("a");
-        const std::int64_t bound = param_u64(p, "n") <= kSmallInputsUpTo ? kSmallBound : kWideBound;
+        const std::int64_t bound = int_fill_bound(param_u64(p, "n"));
         if (wrapped(exact_sum(a)) == 0) a[0] += a[0] < bound ? 1 : -1;
     }
-    static constexpr std::uint64_t kSmallInputsUpTo = 4096;
-    static constexpr std::int64_t kSmallBound = 1000;
-    static constexpr std::int64_t kWideBound = std::int64_t {1} << 30;
     void reference(const Params&, const CallBuffers& in, std::string_view, std::span<const std::uint64_t> idx,
                    std::span<double> expected, std::span<double>) const override
     {

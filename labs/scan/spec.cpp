@@ -1,7 +1,7 @@
 // scan's specs: the inclusive prefix sums of n ints into a device array "b"
 // of n ints, wrapping around as int additions do: of each segment of
 // SEGMENT (1024) elements on its own (blocks), or of the whole array (scan).
-#include "course/spec_kit.h"
+#include "course/int_sum_spec.h"
 
 #include <fmt/format.h>
 
@@ -10,9 +10,6 @@ namespace {
 using namespace hpclab;
 
 constexpr std::uint64_t kSegment = 1024;  // labs/scan/scan.h's SEGMENT
-
-// What int arithmetic gives on the GPU: the exact sum modulo 2^32.
-std::int32_t wrapped(std::int64_t sum) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(sum)); }
 
 class ScanTask : public TaskSpec {
 public:
@@ -23,12 +20,10 @@ public:
         return {{"a", ElemType::i32, Place::device, Role::input, param_u64(p, "n")},
                 {"b", ElemType::i32, Place::device, Role::output, param_u64(p, "n")}};
     }
-    // Values of both signs: small up to kSmallInputsUpTo elements (sums a
-    // student can check by hand), past it up to 2^30 in size, so that the
-    // sums wrap around and a float accumulator gets them wrong.
+    // Values of both signs (int_fill_bound: the running sums wrap around).
     std::vector<InputFill> input_fills(const Params& p) const override
     {
-        const double bound = param_u64(p, "n") <= kSmallInputsUpTo ? 1000 : double(std::int64_t {1} << 30);
+        const double bound = static_cast<double>(int_fill_bound(param_u64(p, "n")));
         return {{"a", 1, -bound, bound}};
     }
     // One pass over the input up to the last index asked (sorted, each
@@ -55,8 +50,6 @@ public:
         return fmt::format("the sum of a[{}] .. a[{}], segment {}", s, i, i / segment_);
     }
     Work work(const Params& p) const override { return {8.0 * static_cast<double>(p.at("n")), 0}; }
-
-    static constexpr std::uint64_t kSmallInputsUpTo = 4096;
 
 private:
     std::uint64_t segment_;  // 0: the whole array

@@ -40,11 +40,11 @@ public:
     }
     // Every value negative: a maximum started at 0 (a cudaMemset), or threads
     // past n that offer 0 instead of INT_MIN, give 0, which is never right.
-    // Small up to kSmallInputsUpTo elements (values a student can read), past
-    // it down to -2^30.
+    // Small for small arrays (values a student can read), down to -2^30 past
+    // them (int_fill_bound).
     std::vector<InputFill> input_fills(const Params& p) const override
     {
-        const double bound = param_u64(p, "n") <= kSmallInputsUpTo ? kSmallBound : kWideBound;
+        const double bound = static_cast<double>(int_fill_bound(param_u64(p, "n")));
         return {{"a", 1, -bound, -1}};
     }
     // In half the calls (by the seed) the maximum is moved to the last
@@ -60,9 +60,6 @@ public:
     }
     // A stream of its own (the fill is stream 1): one bit of the seed's.
     static bool max_goes_last(std::uint64_t seed) { return (RandomStream(seed, 2).bits(0) & 1) != 0; }
-    static constexpr std::uint64_t kSmallInputsUpTo = 4096;
-    static constexpr double kSmallBound = 1000;
-    static constexpr double kWideBound = 1 << 30;
     void reference(const Params&, const CallBuffers& in, std::string_view, std::span<const std::uint64_t> idx,
                    std::span<double> expected, std::span<double>) const override
     {
