@@ -1,7 +1,7 @@
 // hpclab-bench: kind=reference tasks=blocks,scan title="Tuned reference: warp-shuffle tile scans, and a single pass with decoupled look-back"
 // The speed baseline that labs/scan/lab.json names ("speed_baseline": "tuned"): the thresholds
 // are measured against it. Both tasks scan tiles with int4 loads and warp shuffles (blocks: of
-// SEGMENT ints); scan does the whole array in one pass over tiles of 4096, each finding its offset
+// SEGMENT ints); scan does the whole array in one pass over tiles of 8192, each finding its offset
 // from the totals its predecessors publish, a warp at a time (Merrill and Garland's decoupled
 // look-back, as CUB's DeviceScan).
 /****************************************************************************
@@ -17,9 +17,9 @@
 
 #define THREADS 256
 #define SEGMENT_ITEMS 4                  /* (a): consecutive elements per thread, one int4: a tile is SEGMENT */
-#define PASS_CHUNKS 4                    /* (b): tiles of 4 chunks of SEGMENT, 4096 ints */
+#define PASS_CHUNKS 8                    /* (b): tiles of 8 chunks of SEGMENT, 8192 ints */
 #define PASS_TILE (PASS_CHUNKS * SEGMENT)
-#define MAX_TILES (1 << 18)              /* n up to 2^30 */
+#define MAX_TILES (1 << 18)              /* n up to 2^31 */
 
 /* The inclusive sum of v over the lanes of a warp, with register shuffles. */
 __device__ __forceinline__ int warp_inclusive( int v )
@@ -32,14 +32,16 @@ __device__ __forceinline__ int warp_inclusive( int v )
     return v;
 }
 
-/* This thread's ITEMS consecutive elements from `start`, zeros past n: int4 loads. */
+/* This thread's ITEMS consecutive elements from `start`, zeros past n: int4
+   loads, marked streaming (__ldcs: each byte is read once, so it need not
+   stay in the caches: docs/scan.md measures it). */
 template <int ITEMS>
 __device__ __forceinline__ void load_items( const int *a, int n, long long start, int v[ITEMS] )
 {
     int k;
     if (start + ITEMS <= n) {
         for (k = 0; k < ITEMS; k += 4) {
-            const int4 q = *(const int4 *)(a + start + k);
+            const int4 q = __ldcs((const int4 *)(a + start + k));
             v[k] = q.x; v[k + 1] = q.y; v[k + 2] = q.z; v[k + 3] = q.w;
         }
     } else {
@@ -52,7 +54,7 @@ __device__ __forceinline__ void store_items( int *b, int n, long long start, con
 {
     int k;
     if (start + ITEMS <= n) {
-        for (k = 0; k < ITEMS; k += 4) *(int4 *)(b + start + k) = make_int4(v[k], v[k + 1], v[k + 2], v[k + 3]);
+        for (k = 0; k < ITEMS; k += 4) __stcs((int4 *)(b + start + k), make_int4(v[k], v[k + 1], v[k + 2], v[k + 3]));
     } else {
         for (k = 0; k < ITEMS; k++) if (start + k < n) b[start + k] = v[k];
     }
@@ -123,9 +125,9 @@ void scan_blocks( const int *d_a, int n, int *d_b )
 #define AGGREGATE 1ull  /* the low half is the tile's own total */
 #define PREFIX 2ull     /* the low half is the sum of this tile and all before it */
 
-/* One word per tile, and the tile counter after them: set to zero by each
-   call before its kernel (the same bytes, made when the program loads). */
-__device__ unsigned long long tile_status[MAX_TILES + 1];
+/* The tile counter, then one word per tile: set to zero by each call before
+   its kernel, in one memset (the same bytes, made when the program loads). */
+__device__ unsigned long long tile_status[1 + MAX_TILES];
 
 __device__ __forceinline__ void publish( unsigned long long *status, int tile, unsigned long long state, int sum )
 {
@@ -167,26 +169,29 @@ __device__ int look_back( const unsigned long long *status, int tile )
  * started: no deadlock whatever order the blocks run in), scans itself,
  * publishes its total, and looks back, a warp at a time (look_back), until
  * a tile that knows its whole prefix; then it publishes its own prefix and
- * adds the offset to its elements. Tiles of 4096 ints (four chunks of
+ * adds the offset to its elements. Tiles of 8192 ints (eight chunks of
  * SEGMENT, an int4 a thread each, loaded and stored coalesced) keep the
- * look-backs few.
+ * look-backs few; a thread issues its eight loads before it scans any chunk,
+ * so that they are all in flight at once (one after the other, the tile
+ * waited eight times for device memory: docs/scan.md measures both).
  */
 __global__ void scan_single_pass_kernel( const int *a, int n, int *b, unsigned long long *status )
 {
     __shared__ int tile_s, offset_s;
-    unsigned *counter = (unsigned *)&status[MAX_TILES];
+    unsigned *counter = (unsigned *)&status[-1];
     int v[PASS_CHUNKS][SEGMENT_ITEMS], total = 0, c, k;
     long long start;
 
     if (threadIdx.x == 0) tile_s = (int)atomicAdd(counter, 1u);
     __syncthreads();
-    /* the tile's chunks in turn, each load of a warp 512 consecutive bytes,
-       each chunk's sums carried into the next */
+    /* the tile's chunks, each load of a warp 512 consecutive bytes, all
+       issued first; then each chunk scanned, its sums carried into the next */
     for (c = 0; c < PASS_CHUNKS; c++) {
-        int chunk;
         start = (long long)tile_s * PASS_TILE + c * SEGMENT + threadIdx.x * SEGMENT_ITEMS;
         load_items<SEGMENT_ITEMS>(a, n, start, v[c]);
-        chunk = tile_scan<SEGMENT_ITEMS>(v[c]);
+    }
+    for (c = 0; c < PASS_CHUNKS; c++) {
+        const int chunk = tile_scan<SEGMENT_ITEMS>(v[c]);
         for (k = 0; k < SEGMENT_ITEMS; k++) v[c][k] += total;
         total += chunk;
     }
@@ -216,8 +221,7 @@ void scan( const int *d_a, int n, int *d_b )
     unsigned long long *status;
 
     cudaSafeCall( cudaGetSymbolAddress((void **)&status, tile_status) );
-    cudaSafeCall( cudaMemsetAsync(status, 0, tiles * sizeof(*status), 0) );
-    cudaSafeCall( cudaMemsetAsync(status + MAX_TILES, 0, sizeof(*status), 0) );
-    scan_single_pass_kernel<<<tiles, THREADS>>>(d_a, n, d_b, status);
+    cudaSafeCall( cudaMemsetAsync(status, 0, (1 + tiles) * sizeof(*status), 0) );
+    scan_single_pass_kernel<<<tiles, THREADS>>>(d_a, n, d_b, status + 1);
     cudaCheckError();
 }
