@@ -1,5 +1,6 @@
 #include "grade/class_report.h"
 
+#include "grade/threshold_audit.h"
 #include "util/escape.h"
 
 #include <fmt/format.h>
@@ -78,6 +79,7 @@ std::string class_report_markdown(const ClassFolder& cls, const Gradebook& book,
     }
 
     out += "\n## Speedups\n\n![each student's speedup against the baseline, the threshold in red](speedups.svg)\n";
+    out += threshold_audit_markdown(book);
 
     out += "\n## Held for a person\n\nVerdicts that do not become marks unseen: what the program claimed "
            "contradicts what hpclab saw (tampering), a sandbox limit, a speed hpclab could not call or found "

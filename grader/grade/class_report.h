@@ -1,8 +1,8 @@
 // The class at a glance, for the instructor: who was found and what was left
 // out, pass rates per lab and task, the verdicts given, the speedups as a
 // picture (speedups.svg: a dot per student on a log scale, the threshold
-// marked), the submissions a person must look at before marks go out, and
-// where the grading time went.
+// marked) and their audit (threshold_audit.h), the submissions a person must
+// look at before marks go out, and where the grading time went.
 #pragma once
 
 #include "intake/class_folder.h"
