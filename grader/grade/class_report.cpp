@@ -1,6 +1,7 @@
 #include "grade/class_report.h"
 
 #include "grade/threshold_audit.h"
+#include "grade/top_bugs.h"
 #include "util/escape.h"
 
 #include <fmt/format.h>
@@ -77,6 +78,8 @@ std::string class_report_markdown(const ClassFolder& cls, const Gradebook& book,
         out += fmt::format("| {} | {:g} | {} | {} | {} | {} |\n", book.columns[i].name(), book.columns[i].points, pass,
                            graded, handed, vs);
     }
+
+    out += top_bugs_markdown(book);
 
     out += "\n## Speedups\n\n![each student's speedup against the baseline, the threshold in red](speedups.svg)\n";
     out += threshold_audit_markdown(book);

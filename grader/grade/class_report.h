@@ -1,5 +1,6 @@
 // The class at a glance, for the instructor: who was found and what was left
-// out, pass rates per lab and task, the verdicts given, the speedups as a
+// out, pass rates per lab and task, the verdicts given, the failing files
+// that share their evidence (top_bugs.h), the speedups as a
 // picture (speedups.svg: a dot per student on a log scale, the threshold
 // marked) and their audit (threshold_audit.h), the submissions a person must
 // look at before marks go out, and where the grading time went.

@@ -4,54 +4,23 @@
 #include "grade/class_report.h"
 #include "grade/gradebook.h"
 #include "grade/threshold_audit.h"
-#include "test_support.h"
-
-#include <fmt/format.h>
+#include "one_task_class.h"
 
 #include <doctest/doctest.h>
 
 using namespace hpclab;
-using hpclab::test::catalog;
 using hpclab::test::contains;
-using hpclab::test::TempDir;
+using hpclab::test::OneTaskClass;
 
 namespace {
 
-struct Timed {
-    Verdict verdict;
-    std::optional<double> speedup;
-};
-
-// A class of one vecadd3 file per student, each graded with the verdict and
-// speedup given, against a threshold of 0.6x.
-struct AuditedClass {
-    TempDir dir;
-    ClassFolder cls;
-    std::vector<LabResult> results;
-    Gradebook book;
-
-    explicit AuditedClass(const std::vector<Timed>& timed)
-    {
-        for (std::size_t i = 0; i < timed.size(); ++i) dir.write(fmt::format("class/s{:02}/vecadd3.cu", i), "// mine\n");
-        cls = discover_class(dir.path() / "class", catalog());
-        for (std::size_t i = 0; i < timed.size(); ++i) {
-            const Submission& sub = cls.students.at(i).submissions.at(0);
-            LabResult r {.student = cls.students.at(i).id, .lab = "vecadd3", .content_hash = sub.content_hash};
-            r.tasks.push_back({.task = "add", .verdict = timed[i].verdict, .speedup = timed[i].speedup, .threshold = 0.6});
-            r.overall = timed[i].verdict;
-            results.push_back(r);
-        }
-        GradingConfig config;
-        book = make_gradebook(cls, results, catalog(), config);
-    }
-    std::size_t column() const
-    {
-        for (std::size_t i = 0; i < book.columns.size(); ++i)
-            if (book.columns[i].name() == "vecadd3.add") return i;
-        FAIL("no column vecadd3.add");
-        throw;
-    }
-};
+// A class of vecadd3 files timed against a threshold of 0.6x: each file's verdict and speedup.
+OneTaskClass timed_class(const std::vector<std::pair<Verdict, std::optional<double>>>& timed)
+{
+    std::vector<TaskResult> add;
+    for (const auto& [verdict, speedup] : timed) add.push_back({.verdict = verdict, .speedup = speedup, .threshold = 0.6});
+    return OneTaskClass(add);
+}
 
 }  // namespace
 
@@ -59,7 +28,7 @@ TEST_CASE("threshold audit: the slowest pass, the fastest too slow file, and wha
 {
     // Passes at 0.62 and 0.65 are within 10 % above 0.6 (below 0.66); too slow at 0.55 is within 10 %
     // below (at or above 0.54), 0.40 is not; the memcheck failure and the untimed pass are not timed.
-    const AuditedClass c({{Verdict::pass, 0.62}, {Verdict::pass, 0.65}, {Verdict::pass, 0.90}, {Verdict::pass, 1.4},
+    const OneTaskClass c = timed_class({{Verdict::pass, 0.62}, {Verdict::pass, 0.65}, {Verdict::pass, 0.90}, {Verdict::pass, 1.4},
                           {Verdict::too_slow, 0.55}, {Verdict::too_slow, 0.40}, {Verdict::inconclusive, 0.59},
                           {Verdict::memcheck, 2.0}, {Verdict::pass, std::nullopt}});
     const auto a = threshold_audit(c.book, c.column());
@@ -84,7 +53,7 @@ TEST_CASE("threshold audit: the slowest pass, the fastest too slow file, and wha
 
 TEST_CASE("threshold audit: a class far from its threshold is said to be, and one never timed too")
 {
-    const AuditedClass clear({{Verdict::pass, 1.5}, {Verdict::pass, 2.0}, {Verdict::too_slow, 0.2}});
+    const OneTaskClass clear = timed_class({{Verdict::pass, 1.5}, {Verdict::pass, 2.0}, {Verdict::too_slow, 0.2}});
     const auto a = threshold_audit(clear.book, clear.column());
     REQUIRE(a);
     CHECK(a->pass_at_lower + a->fail_at_higher == 0);
@@ -93,10 +62,10 @@ TEST_CASE("threshold audit: a class far from its threshold is said to be, and on
     CHECK(contains(threshold_audit_markdown(clear.book), "No threshold flips a tenth of its task's verdicts"));
 
     // Only passes: no gap to give; only failures to run: no row at all.
-    const AuditedClass passes({{Verdict::pass, 0.7}});
+    const OneTaskClass passes = timed_class({{Verdict::pass, 0.7}});
     CHECK_FALSE(threshold_audit(passes.book, passes.column())->gap());
     CHECK(contains(threshold_audit_markdown(passes.book), "| 0.70x | - | - | 0 | 0 |"));
-    const AuditedClass untimed({{Verdict::wrong_answer, std::nullopt}});
+    const OneTaskClass untimed = timed_class({{Verdict::wrong_answer, std::nullopt}});
     CHECK_FALSE(threshold_audit(untimed.book, untimed.column()));
     CHECK(contains(threshold_audit_markdown(untimed.book), "No file of this class was timed."));
 }
