@@ -25,6 +25,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The finding that decided the lab's verdict (its first task with that
+// verdict), for `hpclab hint`; empty for a pass, and for a verdict that is not
+// the student's to fix (hpclab's own failure, a held one: VerdictTraits::hint).
+CheckEvidence deciding_evidence(const LabCheck& c)
+{
+    if (c.overall == Verdict::pass || !verdict_info(c.overall).traits.hint) return {};
+    for (const TaskCheck& t : c.tasks) {
+        if (t.verdict.verdict != c.overall) continue;
+        const Finding& f = t.verdict.reason;
+        return {t.task->id, std::string(verdict_name(t.verdict.verdict)), f.where, f.message, f.hint};
+    }
+    return {};
+}
+
 // The grade record: always kept in the state folder's records/, and where
 // --json says. The student's progress, for their own lab file only.
 void keep_record(Context& ctx, const LabCheck& c, const CheckArgs& args)
@@ -39,7 +53,8 @@ void keep_record(Context& ctx, const LabCheck& c, const CheckArgs& args)
     if (!args.json.empty()) std::ofstream(args.json) << record << '\n';
     if (!args.file.empty() || args.variant != Variant::student || c.overall == Verdict::not_run) return;
     try {
-        record_check(ctx.catalog().root(), c.lab->id, verdict_name(c.overall), c.overall == Verdict::pass);
+        record_check(ctx.catalog().root(), c.lab->id, verdict_name(c.overall), c.overall == Verdict::pass,
+                     deciding_evidence(c));
     } catch (const std::exception& e) {
         fmt::print(stderr, "hpclab: could not save your progress: {}\n", e.what());
     }

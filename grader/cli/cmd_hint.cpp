@@ -2,6 +2,8 @@
 // the progress so that the next call gives the next one.
 #include "commands.h"
 #include "student/progress.h"
+#include "course/verdict.h"
+#include "util/escape.h"
 #include "util/text.h"
 
 #include <fmt/format.h>
@@ -13,6 +15,7 @@ namespace hpclab::cli {
 namespace {
 
 constexpr std::size_t kHintWidth = 100;
+constexpr int kEvidenceLines = 4;  // of a finding's message: the sanitizer's report and its site
 
 void print_hint(const LabInfo& lab, std::size_t k)  // k counts from 1
 {
@@ -80,11 +83,37 @@ int start_over(const Context& ctx, const LabInfo& lab)
 
 }  // namespace
 
+// The finding that decided the last check, with its likely bug: what the
+// student needs first (the ladder's hints are the same for every mistake).
+void print_evidence_hint(const LabInfo& lab, const LabProgress& l, std::size_t next_ladder_hint)
+{
+    const CheckEvidence& e = l.last_evidence;
+    const auto v = verdict_from_name(e.verdict);
+    fmt::print("From your last check of {} ({}): task {}, {}{}:\n", lab.id, for_terminal(l.last_check), for_terminal(e.task),
+               v ? std::string(verdict_title(*v)) : for_terminal(e.verdict),
+               e.where.empty() ? "" : " at " + for_terminal(e.where));
+    std::string_view message = e.message;
+    for (int k = 0; k < kEvidenceLines && !message.empty(); ++k) {
+        const auto end = message.find('\n');
+        fmt::print("  {}\n", for_terminal(message.substr(0, end)));
+        message = end == std::string_view::npos ? std::string_view {} : message.substr(end + 1);
+    }
+    if (!e.hint.empty()) fmt::print("{}", wrap(for_terminal(e.hint), kHintWidth, ""));
+    if (next_ladder_hint <= lab.hints.size())
+        fmt::print("\n'hpclab hint {}' again gives hint {} of {}.\n", lab.id, next_ladder_hint, lab.hints.size());
+}
+
 void show_next_hint(const Context& ctx, const LabInfo& lab)
 {
     Progress p = Progress::load(ctx.catalog().root());
     const std::size_t total = lab.hints.size();
     const auto shown = static_cast<std::size_t>(shown_so_far(lab, p));
+    if (const LabProgress* l = p.find(lab.id); l && evidence_hint_due(*l)) {
+        print_evidence_hint(lab, *l, shown + 1);
+        p.lab(lab.id).evidence_shown = true;
+        save_or_warn(p);
+        return;
+    }
     if (shown >= total) {
         // All shown: the most explicit one again, and where to go from here.
         print_hint(lab, total);

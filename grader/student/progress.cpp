@@ -32,6 +32,19 @@ struct NotProgress : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+CheckEvidence parse_evidence(const std::string& id, const json& j)
+{
+    if (!j.is_object()) throw NotProgress("labs." + id + ".last_evidence is not an object");
+    CheckEvidence e;
+    for (auto [key, to] : {std::pair {"task", &e.task}, {"verdict", &e.verdict}, {"where", &e.where},
+                           {"message", &e.message}, {"hint", &e.hint}}) {
+        if (!j.contains(key)) continue;
+        if (!j.at(key).is_string()) throw NotProgress("labs." + id + ".last_evidence." + key + " is not a string");
+        *to = j.at(key).get<std::string>();
+    }
+    return e;
+}
+
 LabProgress parse_lab(const std::string& id, const json& j)
 {
     if (!j.is_object()) throw NotProgress("labs." + id + " is not an object");
@@ -54,6 +67,11 @@ LabProgress parse_lab(const std::string& id, const json& j)
         if (!v->is_string()) throw NotProgress("labs." + id + ".last_check is not a string");
         p.last_check = v->get<std::string>();
     }
+    if (const json* v = field("evidence_shown")) {
+        if (!v->is_boolean()) throw NotProgress("labs." + id + ".evidence_shown is not true or false");
+        p.evidence_shown = v->get<bool>();
+    }
+    if (const json* v = field("last_evidence")) p.last_evidence = parse_evidence(id, *v);
     return p;
 }
 
@@ -78,11 +96,18 @@ std::string to_text(const std::map<std::string, LabProgress, std::less<>>& labs)
 {
     // Keys in this order, not sorted: the file is meant to be read by people too.
     nlohmann::ordered_json l = nlohmann::ordered_json::object();
-    for (const auto& [id, p] : labs)
+    for (const auto& [id, p] : labs) {
         l[id] = {{"solved", p.solved},
                  {"last_verdict", p.last_verdict},
                  {"last_check", p.last_check},
                  {"hints_shown", p.hints_shown}};
+        if (!p.last_evidence.empty()) {
+            const CheckEvidence& e = p.last_evidence;
+            l[id]["last_evidence"] = {{"task", e.task}, {"verdict", e.verdict}, {"where", e.where},
+                                      {"message", e.message}, {"hint", e.hint}};
+        }
+        if (!p.last_evidence.empty()) l[id]["evidence_shown"] = p.evidence_shown;
+    }
     return nlohmann::ordered_json {{"version", kFormatVersion}, {"labs", l}}.dump(2) + "\n";
 }
 
@@ -185,14 +210,21 @@ const LabProgress* Progress::find(std::string_view id) const
 }
 
 void record_check(const fs::path& root, std::string_view lab, std::string_view verdict_name, bool passed,
-                  const ProgressWarning& warn)
+                  const CheckEvidence& evidence, const ProgressWarning& warn)
 {
     Progress p = Progress::load(root, warn);
     LabProgress& l = p.lab(lab);
     l.last_verdict = std::string(verdict_name);
     l.solved = l.solved || passed;
     l.last_check = iso_time_now();
+    l.last_evidence = passed ? CheckEvidence {} : evidence;
+    l.evidence_shown = false;
     p.save();
+}
+
+bool evidence_hint_due(const LabProgress& l)
+{
+    return !l.last_evidence.empty() && l.last_verdict != "pass" && !l.evidence_shown;
 }
 
 std::string iso_time_now() { return now_text("%Y-%m-%dT%H:%M:%SZ", Zone::utc); }

@@ -16,11 +16,25 @@
 
 namespace hpclab {
 
+// The finding that decided a failing check (verdict.h's Finding), as the
+// student's progress keeps it for `hpclab hint`: the next hint comes from
+// the evidence before the lab's fixed ladder.
+struct CheckEvidence {
+    std::string task;     // "tiled"
+    std::string verdict;  // a verdict name: "race"
+    std::string where;    // "n=33"
+    std::string message;  // what went wrong, where
+    std::string hint;     // the likely bug, in the lab's words when it has some
+    bool empty() const { return verdict.empty(); }
+};
+
 struct LabProgress {
     int hints_shown = 0;      // hints 1..hints_shown have been shown
     std::string last_verdict; // a verdict name (verdict.h) of the last check; empty: never checked
     bool solved = false;      // a check has passed once (stays true after a later failure)
     std::string last_check;   // when, ISO 8601 in UTC ("2025-03-01T14:05:09Z"); empty: never
+    CheckEvidence last_evidence;  // of the last check, when it failed
+    bool evidence_shown = false;  // `hpclab hint` has shown it (each check's once)
 };
 
 // Told, in one line, what load() had to do about a file it could not read.
@@ -59,8 +73,14 @@ private:
 // lab's worst task verdict), whether it passed, and the time, saved at once.
 // A pass sets `solved` for good; the hints shown are left as they are.
 // Throws as save() does.
+// `evidence`: the finding that decided a failing check (empty for a pass).
 void record_check(const std::filesystem::path& root, std::string_view lab, std::string_view verdict_name, bool passed,
-                  const ProgressWarning& warn = warn_on_stderr);
+                  const CheckEvidence& evidence = {}, const ProgressWarning& warn = warn_on_stderr);
+
+// Whether `hpclab hint` gives the last check's evidence before the next hint
+// of the ladder: that check failed, its deciding finding is kept, and it has
+// not been shown yet (once per check: the next call goes on with the ladder).
+bool evidence_hint_due(const LabProgress& l);
 
 // Now, as ISO 8601 in UTC: "2025-03-01T14:05:09Z".
 std::string iso_time_now();

@@ -130,6 +130,27 @@ TEST_CASE("progress: record_check keeps the verdict and the time, and solved sta
     CHECK(Progress::load(root.path()).find("vecadd1")->hints_shown == 2);
 }
 
+TEST_CASE("progress: a failing check keeps its deciding evidence, a pass clears it, and both survive a reload")
+{
+    TempDir root;
+    const CheckEvidence race {"tiled", "race", "n=33", "racecheck reported an error at matmul.cu:44", "a barrier"};
+    record_check(root.path(), "matmul", "race", false, race);
+    LabProgress l = *Progress::load(root.path()).find("matmul");
+    CHECK(l.last_evidence.task == "tiled");
+    CHECK(l.last_evidence.verdict == "race");
+    CHECK(l.last_evidence.where == "n=33");
+    CHECK(l.last_evidence.message == race.message);
+    CHECK(l.last_evidence.hint == "a barrier");
+    CHECK(evidence_hint_due(l));
+    l.evidence_shown = true;
+    CHECK_FALSE(evidence_hint_due(l));  // once per check
+
+    record_check(root.path(), "matmul", "pass", true, race);  // a pass keeps no evidence, whatever it is given
+    l = *Progress::load(root.path()).find("matmul");
+    CHECK(l.last_evidence.empty());
+    CHECK_FALSE(evidence_hint_due(l));
+}
+
 TEST_CASE("progress: a corrupt file is kept aside, reported, and the progress starts anew")
 {
     TempDir root;
@@ -169,6 +190,9 @@ TEST_CASE("progress: valid JSON with the wrong shape is corrupt too, naming the 
         "{\"labs\": {\"hello\": {\"hints_shown\": -1}}}",
         "{\"labs\": {\"hello\": {\"solved\": \"yes\"}}}",
         "{\"labs\": {\"hello\": {\"last_verdict\": 7}}}",
+        "{\"labs\": {\"hello\": {\"last_evidence\": 3}}}",
+        "{\"labs\": {\"hello\": {\"last_evidence\": {\"task\": 3}}}}",
+        "{\"labs\": {\"hello\": {\"evidence_shown\": \"yes\"}}}",
     };
     for (const char* text : bad) {
         CAPTURE(text);

@@ -55,6 +55,37 @@ TEST_CASE("student loop: hint shows the next hint each time and remembers it")
     CHECK(hints_recorded(course, "beta") == 1);
 }
 
+TEST_CASE("student loop: after a failing check, hint gives its evidence first, once, then the ladder")
+{
+    MiniCourse course;
+    const CheckEvidence race {"tiled", "race", "n=33",
+                              "racecheck reported an error at alpha.cu:44\n(52736 errors in all)\n\x1b[2Jcleared?",
+                              "Threads of a block read shared memory that others write: a barrier between."};
+    record_check(course.root(), "alpha", "race", false, race);
+    ProcessResult r = course.hpclab({"hint", "alpha"});
+    CAPTURE(r.out);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "From your last check of alpha ("));
+    CHECK(contains(r.out, "): task tiled, data race (racecheck) at n=33:\n  racecheck reported an error at alpha.cu:44\n"));
+    CHECK(contains(r.out, "  (52736 errors in all)\n"));
+    CHECK(contains(r.out, "\\x1b[2Jcleared?"));  // the program's bytes, escaped
+    CHECK_FALSE(contains(r.out, "\x1b"));
+    CHECK(contains(r.out, "a barrier between."));
+    CHECK(contains(r.out, "'hpclab hint alpha' again gives hint 1 of 3."));
+    CHECK(hints_recorded(course, "alpha") == 0);
+
+    r = course.hpclab({"hint", "alpha"});  // the same check: the ladder
+    CHECK(contains(r.out, "Hint 1 of 3 for alpha:\n"));
+    CHECK_FALSE(contains(r.out, "From your last check"));
+
+    record_check(course.root(), "alpha", "race", false, race);  // a new check, the same mistake: its evidence again
+    CHECK(contains(course.hpclab({"hint", "alpha"}).out, "From your last check of alpha"));
+    CHECK(contains(course.hpclab({"hint", "alpha"}).out, "Hint 2 of 3 for alpha:\n"));
+
+    record_check(course.root(), "alpha", "pass", true);  // passed: nothing to show but the ladder
+    CHECK(contains(course.hpclab({"hint", "alpha"}).out, "Hint 3 of 3 for alpha:\n"));
+}
+
 TEST_CASE("student loop: a long hint is wrapped at about 100 columns, words whole")
 {
     MiniCourse course;
