@@ -6,7 +6,9 @@
  * Not part of the lesson: a benchmark variant that shows how far plain
  * CUDA C gets towards cuBLAS in fp32 (no tensor cores). The walkthrough is
  * docs/matmul-further.md: naive -> shared tiles -> several outputs per
- * thread -> an 8 x 8 block of outputs in registers -> 16-byte shared loads.
+ * thread -> an 8 x 8 block of outputs in registers -> 16-byte shared loads
+ * -> double buffering -> warp tiles, the operands one step ahead -> the
+ * multiply-adds in snake order.
  *
  * Same contract as labs/matmul/matmul.h: row-major n x n floats, device
  * pointers, any n from 1 to 32768. matmul_naive here is the same kernel as
