@@ -33,7 +33,7 @@ std::string memcheck_at(int line, int thread, int block)
 
 }  // namespace
 
-TEST_CASE("top bugs: the same mistake at other lines, elements and threads is one group; another is another")
+TEST_CASE("top bugs: the same mistake at other lines, elements and threads is one group, another is another")
 {
     const OneTaskClass c = failing_class({{Verdict::memcheck, memcheck_at(23, 96, 1)},
                           {Verdict::memcheck, memcheck_at(31, 5, 4095)},
@@ -65,7 +65,7 @@ TEST_CASE("top bugs: the same mistake at other lines, elements and threads is on
     CHECK(contains(class_report_markdown(c.cls, c.book, c.results), "## Top bugs"));
 }
 
-TEST_CASE("top bugs: a class without shared mistakes says so; a long message is cut whole characters at a time")
+TEST_CASE("top bugs: a class without shared mistakes says so, and a long message is cut whole characters at a time")
 {
     const OneTaskClass lone = failing_class({{Verdict::wrong_answer, "c[3] is 1 where 2 was expected"}, {Verdict::pass, ""}});
     CHECK(top_bugs(lone.book).empty());
