@@ -81,8 +81,6 @@ int start_over(const Context& ctx, const LabInfo& lab)
     return kPass;
 }
 
-}  // namespace
-
 // The finding that decided the last check, with its likely bug: what the
 // student needs first (the ladder's hints are the same for every mistake).
 void print_evidence_hint(const LabInfo& lab, const LabProgress& l, std::size_t next_ladder_hint)
@@ -102,6 +100,8 @@ void print_evidence_hint(const LabInfo& lab, const LabProgress& l, std::size_t n
     if (next_ladder_hint <= lab.hints.size())
         fmt::print("\n'hpclab hint {}' again gives hint {} of {}.\n", lab.id, next_ladder_hint, lab.hints.size());
 }
+
+}  // namespace
 
 void show_next_hint(const Context& ctx, const LabInfo& lab)
 {

@@ -26,6 +26,7 @@ using nlohmann::json;
 namespace {
 
 constexpr int kFormatVersion = 1;
+constexpr std::size_t kEvidenceBytes = 4096;  // of a finding's message kept in the progress
 
 // Why a progress file cannot be read: becomes the warning's text.
 struct NotProgress : std::runtime_error {
@@ -105,10 +106,14 @@ std::string to_text(const std::map<std::string, LabProgress, std::less<>>& labs)
             const CheckEvidence& e = p.last_evidence;
             l[id]["last_evidence"] = {{"task", e.task}, {"verdict", e.verdict}, {"where", e.where},
                                       {"message", e.message}, {"hint", e.hint}};
+            l[id]["evidence_shown"] = p.evidence_shown;
         }
-        if (!p.last_evidence.empty()) l[id]["evidence_shown"] = p.evidence_shown;
     }
-    return nlohmann::ordered_json {{"version", kFormatVersion}, {"labs", l}}.dump(2) + "\n";
+    // The evidence quotes the student's program, whose bytes may be anything:
+    // what is not UTF-8 is saved as U+FFFD rather than failing the save.
+    return nlohmann::ordered_json {{"version", kFormatVersion}, {"labs", l}}.dump(
+               2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+           "\n";
 }
 
 // Moves the unreadable file to the first free name among progress.json.corrupt,
@@ -218,6 +223,9 @@ void record_check(const fs::path& root, std::string_view lab, std::string_view v
     l.solved = l.solved || passed;
     l.last_check = iso_time_now();
     l.last_evidence = passed ? CheckEvidence {} : evidence;
+    // What `hpclab hint` shows of it: a finding quoting a program's output
+    // could be a megabyte, which the progress file has no use for.
+    if (l.last_evidence.message.size() > kEvidenceBytes) l.last_evidence.message.resize(kEvidenceBytes);
     l.evidence_shown = false;
     p.save();
 }

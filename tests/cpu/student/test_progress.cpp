@@ -149,6 +149,14 @@ TEST_CASE("progress: a failing check keeps its deciding evidence, a pass clears 
     l = *Progress::load(root.path()).find("matmul");
     CHECK(l.last_evidence.empty());
     CHECK_FALSE(evidence_hint_due(l));
+
+    // A finding that quotes a program's bytes (not UTF-8, a megabyte of them) is kept, cut, and the save succeeds.
+    const CheckEvidence noisy {"tiled", "crash", "n=33", "printed: \xff\xfe" + std::string(1 << 20, 'x'), ""};
+    record_check(root.path(), "matmul", "crash", false, noisy);
+    l = *Progress::load(root.path()).find("matmul");
+    CHECK(l.last_verdict == "crash");
+    CHECK(l.last_evidence.message.rfind("printed: \xef\xbf\xbd", 0) == 0);  // U+FFFD
+    CHECK(l.last_evidence.message.size() < 5000);
 }
 
 TEST_CASE("progress: a corrupt file is kept aside, reported, and the progress starts anew")
