@@ -1,6 +1,7 @@
 #include "grade/top_bugs.h"
 
 #include "util/escape.h"
+#include "util/text.h"
 
 #include <fmt/format.h>
 
@@ -31,19 +32,14 @@ std::string numbers_hidden(std::string_view text)
     return out;
 }
 
-// The first `n` lines of `text`, each trimmed.
-std::string first_lines(std::string_view text, int n)
+// The first two non-empty lines of a message, each trimmed (a sanitizer
+// indents its site), joined as util's first_lines joins them.
+std::string first_two_lines(const std::string& text)
 {
+    std::vector<std::string> lines = split(text, '\n');
+    if (lines.size() > 2) lines.resize(2);
     std::string out;
-    for (int k = 0; k < n && !text.empty(); ++k) {
-        const auto end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
-        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
-        if (!out.empty()) out += " / ";
-        out += line;
-        text = end == std::string_view::npos ? std::string_view {} : text.substr(end + 1);
-    }
+    for (const std::string& line : lines) out += (out.empty() ? "" : " / ") + trimmed(line);
     return out;
 }
 
@@ -53,7 +49,7 @@ bool fails(const BookCell& c) { return c.state == BookCell::State::graded && c.r
 
 std::string evidence_signature(const TaskResult& result)
 {
-    return fmt::format("{}: {}", verdict_name(result.verdict), numbers_hidden(first_lines(result.message, 2)));
+    return fmt::format("{}: {}", verdict_name(result.verdict), numbers_hidden(first_two_lines(result.message)));
 }
 
 std::vector<BugGroup> top_bugs(const Gradebook& book, std::size_t per_task)
@@ -64,8 +60,9 @@ std::vector<BugGroup> top_bugs(const Gradebook& book, std::size_t per_task)
         for (const BookRow& r : book.rows) {
             const BookCell& c = r.cells.at(i);
             if (!fails(c)) continue;
-            BugGroup& g = groups[evidence_signature(*c.result)];
-            if (g.students.empty()) g = {book.columns[i].name(), evidence_signature(*c.result), {}, c.result};
+            std::string signature = evidence_signature(*c.result);
+            BugGroup& g = groups[signature];
+            if (g.students.empty()) g = {book.columns[i].name(), std::move(signature), {}, c.result};
             g.students.push_back(r.student);
         }
         std::vector<BugGroup> shared;
@@ -89,7 +86,7 @@ std::string top_bugs_markdown(const Gradebook& book)
     if (groups.empty()) return out + "No two failing files of a task share their evidence.\n";
     out += "| task | students | verdict | for example | who |\n|---|---|---|---|---|\n";
     for (const BugGroup& g : groups) {
-        std::string example = first_lines(g.example->message, 2);
+        std::string example = first_two_lines(g.example->message);
         if (example.size() > kExcerpt) {
             std::size_t cut = kExcerpt;  // not inside a UTF-8 character
             while (cut > 0 && (static_cast<unsigned char>(example[cut]) & 0xC0) == 0x80) --cut;
