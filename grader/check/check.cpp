@@ -8,6 +8,8 @@
 #include "check/decide.h"
 #include "check/evidence.h"
 #include "check/feedback.h"
+#include "check/profile.h"
+#include "run/profiler.h"
 #include "run/gpu_health.h"
 #include "run/task_runner.h"
 #include "util/text_file.h"
@@ -320,11 +322,31 @@ public:
         measure_speeds(out, timing_, o_.timing, programs_over);
         out.timing_s = seconds_since(t0);
         timeline_note(phase_start, on_timeline(CheckPhase::timing));
+        const bool profiled = profile_slow_tasks();
         if (!watch) return;
         std::optional<GpuHealth> health;
         if (early_look.valid()) health = early_look.get();
-        if (!health || (health->healthy && timing_.programs_ran_after_over())) health = look_at_gpu();
+        if (!health || (health->healthy && (timing_.programs_ran_after_over() || profiled))) health = look_at_gpu();
         void_if_gpu_broken(*health, gpu_, o_.gpu_service_dir, out);
+    }
+
+    // 4b. Each slow task once more under ncu, for the lesson's sentence
+    // (check/profile.h); true when any ran.
+    bool profile_slow_tasks()
+    {
+        if (!o_.profile) return false;
+        const auto t0 = Clock::now();
+        const double phase_start = timeline_clock();
+        std::optional<ProfileSetup> setup;
+        for (TaskCheck& t : out.tasks) {
+            if (!wants_profile(t)) continue;
+            if (!setup) setup = ProfileSetup {find_ncu(tc_.nvcc), &gpu_, o_.gpu_turns, out.seed};
+            t.profile = profile_task(*setup, *out.lab, t, out.build.program, out.build.facts);
+        }
+        if (!setup) return false;
+        out.profile_s = seconds_since(t0);
+        timeline_note(phase_start, on_timeline(CheckPhase::profile));
+        return true;
     }
 
     // 6. Each task's verdict.

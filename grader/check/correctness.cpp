@@ -30,7 +30,7 @@ std::uint64_t run_seed(std::uint64_t check_seed, const TaskInfo& task, const Pla
     return run.again > 0 ? mix64(seed + static_cast<std::uint64_t>(run.again)) : seed;
 }
 
-RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, const SanitizerLog* log)
+RunRequest planned_request(const CorrectnessRuns& runs, const PlannedRun& p, const ToolLog* log)
 {
     const TaskInfo& task = *runs.tasks[p.task];
     RunRequest req = correctness_run({.lab = runs.lab,
@@ -227,7 +227,7 @@ private:
     std::vector<std::optional<RunReport>> run_together(std::size_t k, const std::vector<std::size_t>& js)
     {
         const PlannedRun& first = plan_[js.front()];
-        const auto log = first.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
+        const auto log = first.sanitizer() ? std::make_unique<ToolLog>() : nullptr;
         std::vector<RunRequest> reqs;
         for (std::size_t j : js) reqs.push_back(planned_request(runs_, plan_[j], log.get()));
         reqs.front().cancel = &cancel_[k];
@@ -274,7 +274,7 @@ private:
     {
         const PlannedRun& p = plan_[j];
         if (timed_out_[p.task]) return std::nullopt;
-        const auto log = p.sanitizer() ? std::make_unique<SanitizerLog>() : nullptr;
+        const auto log = p.sanitizer() ? std::make_unique<ToolLog>() : nullptr;
         RunRequest req = planned_request(runs_, p, log.get());
         req.cancel = &timed_out_[p.task];
         req.at = moments_of_job(k);

@@ -129,6 +129,9 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                               {"student_harness_ms", t.timing->student_harness_ms},
                               {"student_claimed_ms", t.timing->student_claimed_ms},
                               {"note", t.timing->note}};
+        if (t.profile)
+            task["profile"] = {{"sentence", t.profile->sentence}, {"measured", t.profile->measured},
+                               {"inconclusive", t.profile->inconclusive}, {"seconds", t.profile->seconds}};
         tasks.push_back(std::move(task));
     }
     return {

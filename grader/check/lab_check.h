@@ -75,6 +75,7 @@ struct CheckOptions {
     std::optional<std::uint64_t> seed;
     bool sanitizer = true;
     bool timing = true;
+    bool profile = true;            // a slow task runs once more under ncu (check/profile.h)
     bool big = false;               // also the sizes past 2^31 bytes
     int parallel_runs = 4;          // correctness runs at once (the GPU shares well; timing runs alone)
     std::function<void(const std::string&)> progress;  // a line as each step ends
@@ -113,6 +114,15 @@ struct SanitizerRun {
     bool plain_runs_finished = true;
 };
 
+// What the profiler found of a slow task (check/profile.h), for the student.
+struct TaskProfile {
+    std::string sentence;      // the lesson's first rule that holds; empty: none holds
+    std::string measure;       // that rule's measure (course/profile_rules.h)
+    std::string measured;      // every measure known, "name value" each
+    std::string inconclusive;  // non-empty: nothing could be measured, and why
+    double seconds = 0;        // the profiler's run, ncu's start included
+};
+
 struct TaskCheck {
     const TaskInfo* task = nullptr;
     std::vector<SizeRun> runs;
@@ -123,6 +133,7 @@ struct TaskCheck {
     bool traced = false;
     TaskEvidence evidence;
     TaskVerdict verdict;
+    std::optional<TaskProfile> profile;  // a slow task's (check/profile.h wants_profile)
 };
 
 struct LabCheck {
@@ -136,7 +147,7 @@ struct LabCheck {
     Verdict overall = Verdict::pass;
     std::string sanitizer_note;       // why the sanitizer did not run, if it did not
     std::string gpu_health_note;      // what was wrong with the GPU after the runs, or why it could not be told
-    double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0, total_s = 0;
+    double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0, profile_s = 0, total_s = 0;
     // A whole program's check (course/lab_kind.h, not tasks_at_sizes): what it
     // printed against hpclab's own observations, for a person to read.
     std::shared_ptr<const ProgramCheck> whole_program;
@@ -147,7 +158,7 @@ struct LabCheck {
 // check.cpp's CheckSteps and check/timing.h). The timeline names them by
 // `name`; a check's summary and its record give the seconds of those timed
 // apart under `key`.
-enum class CheckPhase { build, runs, sanitizer, evidence, timing, verdicts };
+enum class CheckPhase { build, runs, sanitizer, evidence, timing, profile, verdicts };
 
 struct CheckPhaseInfo {
     CheckPhase id;
@@ -173,6 +184,9 @@ inline constexpr CheckPhaseInfo kCheckPhases[] = {
     {CheckPhase::timing, "timing", "timing", &LabCheck::timing_s,
      "every task's evidence (a task is timed only where everything else is right), and the GPU alone (a turn)",
      "the GPU's health, looked at once the last program has ended"},
+    {CheckPhase::profile, "profile", "profile", &LabCheck::profile_s,
+     "the timing: only a task too slow, or close to its threshold, runs once more under ncu (check/profile.h)",
+     "nothing (a shared turn of the GPU); the GPU's health is looked at after it"},
     {CheckPhase::verdicts, "verdicts", "", nullptr,
      "the timing and the GPU's health (a GPU the runs left broken voids the check)", "nothing"},
 };

@@ -4,12 +4,14 @@
 #include "check/check.h"
 #include "check/evidence.h"
 #include "check/grade_record.h"
+#include "check/profile.h"
 #include "check/program_check.h"
 #include "view/check_view.h"
 #include "gpu/gpu_probe.h"
 #include "process/sandbox.h"
 #include "student/progress.h"
 #include "student/state_dir.h"
+#include "util/escape.h"
 #include "util/text.h"
 #include "util/timeline.h"
 
@@ -82,6 +84,23 @@ CheckOptions options_of(const LabInfo& lab, const CheckArgs& args)
     return o;
 }
 
+// --expect-profile: some task's profile chose the lesson's sentence on `measure`.
+bool profiled_as_expected(const LabCheck& c, const std::string& measure)
+{
+    std::string got;
+    for (const TaskCheck& t : c.tasks) {
+        if (!t.profile) continue;
+        if (t.profile->measure == measure) {
+            fmt::print("expected the profiler's sentence on {}: yes\n", measure);
+            return true;
+        }
+        got += fmt::format("{}{}: {}", got.empty() ? "" : "; ", t.task->id, profile_line(*t.profile));
+    }
+    fmt::print("expected the profiler's sentence on {}: NO, got {}\n", measure,
+               got.empty() ? "no profile" : escaped_text(got));
+    return false;
+}
+
 }  // namespace
 
 int cmd_check(Context& ctx, const CheckArgs& args)
@@ -129,7 +148,9 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     else print_check(ctx.catalog().root(), c);
     keep_record(ctx, c, args);
     timeline_note(since, "the check printed and its record kept");
-    return exit_of_check(ctx, c.overall, expect);
+    const int status = exit_of_check(ctx, c.overall, expect);
+    return status == kPass && !args.expect_profile.empty() && !profiled_as_expected(c, args.expect_profile) ? kFail
+                                                                                                          : status;
 }
 
 int exit_of_check(Context& ctx, Verdict got, std::optional<Verdict> expect)

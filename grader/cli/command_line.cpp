@@ -116,6 +116,8 @@ ParsedCommand check_command(CLI::App& app, Context& ctx)
     c->add_flag("--big", a.big, "Also the sizes past 2^31 bytes");
     c->add_flag("--quiet", a.quiet, "Less progress output");
     c->add_option("--expect", a.expect, "A verdict name: exit 0 only if the check gives exactly that verdict");
+    c->add_option("--expect-profile", a.expect_profile,
+                  "A profiler measure: and only if a slow task's sentence is the lesson's rule on it");
     add_needs_option(c, a.needs);
     c->add_option("--json", a.json, "Also write the grade record to this file");
     return {c, [&, seed_opt] {

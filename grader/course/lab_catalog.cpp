@@ -260,6 +260,20 @@ std::map<Invariant, std::string> read_opt_outs(const Reader& r)
     return out;
 }
 
+// "profile": the profiler's rules (course/profile_rules.h), in order.
+std::vector<ProfileRule> read_profile_rules(const Reader& r)
+{
+    std::vector<ProfileRule> out;
+    const json& rules = r.array("profile");
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        const Reader p = r.element("profile", i);
+        ProfileRule rule;
+        if (const auto bad = parse_profile_rule(p.str("when"), p.str("say"), rule)) p.fail("", *bad);
+        out.push_back(std::move(rule));
+    }
+    return out;
+}
+
 TaskInfo read_task(const Reader& r, const LabInfo& lab)
 {
     TaskInfo t;
@@ -326,6 +340,10 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
         if (x.min_speedup <= 0) th.fail("min_speedup", "must be positive");
         x.shipped = x.min_speedup;
         t.threshold = x;
+    }
+    if (r.has("profile")) {
+        if (!t.threshold) r.fail("profile", "needs a \"threshold\": the profiler runs on a file too slow for it");
+        t.profile = read_profile_rules(r);
     }
     if (r.has("points")) {
         t.points = r.number("points");
@@ -507,6 +525,10 @@ void read_tasks(const Reader& r, LabInfo& lab)
         if (t.threshold && t.threshold->baseline != "reference" && !task_ids.count(t.threshold->baseline))
             r.fail("tasks." + t.id + ".threshold.baseline",
                    "must be \"reference\" or the id of another task of this lab");
+    if (!r.has("profile")) return;
+    if (std::none_of(lab.tasks.begin(), lab.tasks.end(), [](const TaskInfo& t) { return t.threshold.has_value(); }))
+        r.fail("profile", "no task has a \"threshold\": the profiler runs on a file too slow for one");
+    lab.profile = read_profile_rules(r);
 }
 
 // lab.json "similarity": the score measured on the generated class

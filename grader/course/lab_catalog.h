@@ -6,6 +6,7 @@
 #include "course/invariants.h"
 #include "course/lab_kind.h"
 #include "course/params.h"
+#include "course/profile_rules.h"
 
 #include <filesystem>
 #include <map>
@@ -119,6 +120,9 @@ struct TaskInfo {
     std::vector<Params> bench_sizes;
     LaunchExpectation expect;
     std::optional<Threshold> threshold;
+    // What the profiler's measures of a slow file say, in the lesson's words
+    // (lab.json "profile", course/profile_rules.h): the first that holds.
+    std::vector<ProfileRule> profile;
     // What the task is worth in a class's gradebook (lab.json "points",
     // default 1); a course's grading config can weigh it otherwise.
     double points = 1;
@@ -165,6 +169,9 @@ struct LabInfo {
     // The likely bug behind a verdict, in this lab's words ("no_output" -> "does the grid cover n?").
     std::map<std::string, std::string> feedback;
     std::vector<TaskInfo> tasks;
+    // The profiler's rules of every timed task, after the task's own
+    // (lab.json "profile" at the lab's level: course/profile_rules.h).
+    std::vector<ProfileRule> profile;
     std::vector<Mistake> mistakes;  // the classic mistakes, each a file of the broken set
     // lab.json "similarity": the score from which two files' likeness is
     // worth a person's look (similarity/lab_similarity.h LookScore); none:

@@ -1,5 +1,7 @@
 #include "grade/lab_result.h"
 
+#include "check/profile.h"
+
 #include "util/text.h"
 
 #include <fmt/format.h>
@@ -58,6 +60,7 @@ LabResult lab_result_of(const LabCheck& c, const std::string& student, const std
             tr.speedup = t.timing->ratio;
             tr.threshold = t.timing->threshold;
         }
+        if (t.profile) tr.profile = profile_line(*t.profile);
         r.tasks.push_back(std::move(tr));
     }
     return r;
@@ -73,7 +76,8 @@ json to_json(const LabResult& r)
                          {"where", t.where},
                          {"hint", t.hint},
                          {"speedup", t.speedup ? json(*t.speedup) : json(nullptr)},
-                         {"threshold", t.threshold ? json(*t.threshold) : json(nullptr)}});
+                         {"threshold", t.threshold ? json(*t.threshold) : json(nullptr)},
+                         {"profile", t.profile}});
     return {{"student", r.student},
             {"lab", r.lab},
             {"content_hash", fmt::format("{:016x}", r.content_hash)},
@@ -100,7 +104,7 @@ LabResult lab_result_from_json(const json& j)
             r.tasks.push_back({.task = t.at("task").get<std::string>(), .verdict = verdict_of(t, "verdict"),
                                .message = t.value("message", ""), .where = t.value("where", ""),
                                .hint = t.value("hint", ""), .speedup = optional_number(t, "speedup"),
-                               .threshold = optional_number(t, "threshold")});
+                               .threshold = optional_number(t, "threshold"), .profile = t.value("profile", "")});
         r.gpu = j.value("gpu", "");
         r.covered = j.value("covered", true);
         const json& s = j.at("seconds");

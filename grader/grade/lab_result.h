@@ -21,6 +21,7 @@ struct TaskResult {
     std::string message, where, hint;
     std::optional<double> speedup;    // baseline time / the student's, when it was timed
     std::optional<double> threshold;  // what the speedup had to reach
+    std::string profile;              // a slow task's profiler sentence (check/profile.h profile_line)
 };
 
 struct LabResult {

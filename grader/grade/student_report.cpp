@@ -44,6 +44,7 @@ std::string cell_text(const BookCell& cell)
     if (!t.hint.empty()) out += "\nWhat to look at: " + t.hint + "\n";
     if (t.speedup && t.threshold)
         out += fmt::format("\nSpeed: {:.2f}x the baseline; {:.2f}x was needed.\n", *t.speedup, *t.threshold);
+    if (!t.profile.empty()) out += "\nThe profiler (Nsight Compute): " + for_markdown(t.profile) + "\n";
     if (held_for_a_person(t.verdict)) out += "\nYour instructor looks at this one before it counts.\n";
     return out;
 }

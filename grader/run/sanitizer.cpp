@@ -36,7 +36,7 @@ std::vector<std::string> sanitizer_command(const fs::path& sanitizer, std::strin
     return cmd;
 }
 
-std::string SanitizerLog::read() const
+std::string ToolLog::read() const
 {
     constexpr std::size_t kLimit = 1 << 20;
     std::ifstream in(file(), std::ios::binary);

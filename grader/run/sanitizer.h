@@ -27,16 +27,17 @@ std::optional<std::filesystem::path> find_compute_sanitizer(const std::filesyste
 std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitizer, std::string_view tool,
                                            const std::filesystem::path& log_file);
 
-// A private folder for one sanitizer run's log, removed with this object.
-class SanitizerLog {
+// A private folder for one tool's log (compute-sanitizer's, ncu's:
+// run/profiler.h), removed with this object.
+class ToolLog {
 public:
-    std::filesystem::path file() const { return dir_.path() / "sanitizer.log"; }
+    std::filesystem::path file() const { return dir_.path() / "tool.log"; }
     std::filesystem::path dir() const { return dir_.path(); }
     // What the tool wrote, up to a limit (a report is short; the rest is cut).
     std::string read() const;
 
 private:
-    WorkDir dir_ {"sanitizer"};
+    WorkDir dir_ {"tool"};
 };
 
 struct SanitizerReport {

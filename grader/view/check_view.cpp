@@ -73,6 +73,18 @@ void print_verdict(const TaskVerdict& v)
                    v.also[i].message.substr(0, v.also[i].message.find('\n')));
 }
 
+// The profiler's sentence (check/profile.h): the lesson's words, or why none.
+void print_profile(const TaskProfile& p)
+{
+    if (!p.inconclusive.empty()) {
+        fmt::print("     profiler: inconclusive: {}\n", escaped_text(p.inconclusive, false));
+        return;
+    }
+    fmt::print("     profiler ({:.1f} s): {}\n", p.seconds,
+               p.sentence.empty() ? "no sentence of the lesson fits what it measured" : p.sentence);
+    fmt::print("     measured: {}\n", p.measured);
+}
+
 }  // namespace
 
 void print_check(const fs::path& root, const LabCheck& c)
@@ -95,6 +107,7 @@ void print_check(const fs::path& root, const LabCheck& c)
         print_size_marks(t);
         print_observations(t);
         print_verdict(t.verdict);
+        if (t.profile) print_profile(*t.profile);
     }
     if (!c.sanitizer_note.empty()) fmt::print("\nSanitizer: {}\n", c.sanitizer_note);
     if (!c.gpu_health_note.empty()) fmt::print("GPU after the runs: {}\n", c.gpu_health_note);

@@ -1,4 +1,5 @@
 // expect: too_slow
+// profile: lanes_per_warp
 // why: move_soa launches n blocks of one thread: the answers are right, but each warp has one busy lane, so the SoA update is far slower than the AoS baseline it must beat.
 // task: soa
 /*

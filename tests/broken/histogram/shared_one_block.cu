@@ -1,4 +1,5 @@
 // expect: too_slow
+// profile: sm_busy_pct
 // why: the grid-stride kernel with a grid of one block: right at every size, and one multiprocessor of the GPU's 132 counts all 2^24 elements of the timed calls.
 // task: shared
 /*

@@ -1,4 +1,5 @@
 // expect: too_slow
+// profile: atomics_per_block
 // why: no tree: every thread atomicAdd()s its own element into *d_sum. The sum is right (integer atomics in any order), and the block's elements still go through shared memory, but n atomic operations on one address are done one after the other in the L2 cache: far below the reduction's threshold.
 // task: atomic
 /*

@@ -1,4 +1,5 @@
 // expect: too_slow
+// profile: kernel_share_pct
 // task: poly
 // why: the coefficients copied one at a time, cudaMemcpyToSymbol with each one's offset in bytes: every value is right and the kernel reads __constant__ memory, but each call makes 64 copies from the host, each costing microseconds of its own, several times the kernel's time at 2^24 points: slower than the global-memory baseline's single copy and kernel.
 /*

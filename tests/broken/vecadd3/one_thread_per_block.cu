@@ -1,4 +1,5 @@
 // expect: too_slow
+// profile: lanes_per_warp
 // why: vecadd1's layout, n blocks of ONE thread: the index formula still gives blockIdx.x, so every element is right and in bounds, but 31 of 32 lanes of each warp idle and few loads are in flight: about 100x slower than the reference, far below the threshold.
 /*
  * vecadd3.cu with one mistake: blocks of one thread.

@@ -1,4 +1,5 @@
 // expect: too_slow
+// profile: atomics_per_block
 // why: no warp sums: every element is atomicAdd()ed into *d_sum inside the grid-stride loop. The sum is right, and the compiler combines each warp's atomics into one (a REDUX warp reduction on sm_80 and up, which the warp_shuffle rule accepts), but that is still n / 32 atomics on one address, done one after the other in the L2 cache: far below the threshold against the course's tree.
 // task: sum
 /*

@@ -1,4 +1,5 @@
 // expect: too_slow
+// profile: sm_busy_pct
 // why: the grid-stride max kernel launched with one block for the whole array: the maximum is right and the grid is within the grid check, but one multiprocessor of the GPU reads all of a[]: far below the threshold against the course's tree.
 // task: max
 /*

@@ -55,7 +55,7 @@ TEST_CASE("sanitizer trust: each run's log lives in a private folder, read back 
 {
     std::filesystem::path dir;
     {
-        const SanitizerLog log;
+        const ToolLog log;
         dir = log.dir();
         CHECK(std::filesystem::is_directory(dir));
         std::ofstream(log.file()) << "========= Invalid __global__ read of size 4\n";

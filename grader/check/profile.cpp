@@ -1,0 +1,102 @@
+#include "check/profile.h"
+
+#include "check/decide.h"
+#include "run/profiler.h"
+#include "run/run_recipe.h"
+#include "run/sanitizer.h"
+#include "run/task_runner.h"
+#include "util/statistics.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace hpclab {
+
+bool wants_profile(const TaskCheck& t)
+{
+    if (!t.task->threshold || !t.timing) return false;
+    const Verdict v = decide(t.evidence).verdict;
+    if (v == Verdict::too_slow) return true;
+    return v == Verdict::pass && t.timing->ratio < t.timing->threshold * kSlowPassMargin;
+}
+
+namespace {
+
+// The student's kernels: those of its own object's machine code (the
+// harness's are in the program too, and are not the student's to explain).
+std::vector<std::string> student_kernels(const ProgramFacts& facts)
+{
+    std::vector<std::string> out;
+    for (const KernelCode& k : facts.code) out.push_back(k.name);
+    return out;
+}
+
+std::string every_measure(const ProfileValues& v)
+{
+    std::string out;
+    for (const ProfileMeasure& m : kProfileMeasures)
+        if (v.knows(m.name)) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", m.name, v.shown(m.name));
+    return out;
+}
+
+// The run's own failure, in a line: ncu's log says nothing then.
+std::string run_problem(const RunReport& r)
+{
+    if (r.status == RunStatus::completed) return "";
+    return fmt::format("the program did not finish under ncu ({})",
+                       r.status_message.empty() ? "no reason given" : r.status_message);
+}
+
+}  // namespace
+
+std::string profile_line(const TaskProfile& p)
+{
+    if (!p.inconclusive.empty()) return "inconclusive: " + p.inconclusive;
+    if (!p.sentence.empty()) return p.sentence;
+    return "no sentence of the lesson fits what it measured (" + p.measured + ")";
+}
+
+TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const TaskCheck& t,
+                         const std::filesystem::path& program, const ProgramFacts& facts)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    TaskProfile out;
+    const std::vector<std::string> kernels = student_kernels(facts);
+    if (!setup.ncu) out.inconclusive = "Nsight Compute (ncu) is not installed beside nvcc";
+    else if (!facts.code_known || kernels.empty()) out.inconclusive = "the program's kernels are not known";
+    if (!out.inconclusive.empty()) return out;
+    ToolLog log;
+    RunRequest req = correctness_run({.lab = &lab,
+                                      .task = t.task,
+                                      .program = program,
+                                      .params = t.task->timing,
+                                      .seed = setup.seed,
+                                      .gpu_memory_bytes = setup.gpu->memory_bytes,
+                                      .gpu_minor = setup.gpu->minor,
+                                      .gpu_uuid = setup.gpu->visible_as(),
+                                      .facts = facts},
+                                     {.under_sanitizer = true});  // no trace (ncu holds the counters), its limit
+    req.wrapper = profiler_command(*setup.ncu, kernels, log.file());
+    req.writable.push_back(log.dir());
+    const RunReport r = while_program_runs(setup.turns, false, req, [&] { return run_task(req); });
+    const NcuReading reading = read_ncu_log(log.read());
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!reading.problem.empty()) {
+        const std::string ran = run_problem(r);
+        out.inconclusive = ran.empty() ? reading.problem : ran + "; " + reading.problem;
+        return out;
+    }
+    const CallBasis basis {.ideal_bytes = r.work.bytes, .call_ms = t.timing ? median(t.timing->student_ms) : 0};
+    const ProfileValues values = profile_values(reading.launches, basis);
+    out.measured = every_measure(values);
+    std::vector<ProfileRule> rules = t.task->profile;  // the task's own first, then the lab's
+    rules.insert(rules.end(), lab.profile.begin(), lab.profile.end());
+    if (auto said = profile_sentence(rules, values)) {
+        out.sentence = std::move(said->text);
+        out.measure = std::move(said->measure);
+    }
+    return out;
+}
+
+}  // namespace hpclab

@@ -1,0 +1,41 @@
+// The profiler in one sentence (issue 49): a task that is too slow, or
+// passes close to its threshold, runs once more at its timed size under
+// Nsight Compute (run/profiler.h), and its lesson's rules (lab.json
+// "profile", course/profile_rules.h) turn the counters into the sentence
+// the lesson's data supports. Only slow files pay for it (ncu's start and
+// its replays: seconds); it explains and decides nothing.
+#pragma once
+
+#include "check/lab_check.h"
+#include "gpu/gpu_probe.h"
+#include "gpu/gpu_turns.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace hpclab {
+
+// A pass whose ratio is below the threshold times this is slow enough to
+// explain too: the student sees why before a noisier GPU turns it too slow.
+inline constexpr double kSlowPassMargin = 1.2;
+
+// The task is too slow, or passes within kSlowPassMargin of its threshold.
+bool wants_profile(const TaskCheck& t);
+
+struct ProfileSetup {
+    std::optional<std::filesystem::path> ncu;  // none: not installed
+    const GpuInfo* gpu = nullptr;
+    GpuTurns* turns = nullptr;  // the run takes a shared turn, as a sanitizer's run does
+    std::uint64_t seed = 0;
+};
+
+// The profile in one line, for a record and feedback.md: the sentence,
+// else what was measured, else why nothing was.
+std::string profile_line(const TaskProfile& p);
+
+// One run of `program` for task `t` at its timed size, under ncu.
+TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const TaskCheck& t,
+                         const std::filesystem::path& program, const ProgramFacts& facts);
+
+}  // namespace hpclab

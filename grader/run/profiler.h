@@ -1,0 +1,56 @@
+// Nsight Compute's command line (ncu, the toolkit's own, beside nvcc): one
+// run of a slow file's program under it, a fixed set of hardware counters
+// of the student's kernels, read back as the measures of
+// course/profile_rules.h. It explains a verdict the timing already gave and
+// decides none: ncu's counters are read by its library inside the student's
+// process, whose code could rewrite them.
+#pragma once
+
+#include "course/profile_rules.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hpclab {
+
+// The ncu beside this nvcc, or on PATH; nothing if none.
+std::optional<std::filesystem::path> find_ncu(const std::filesystem::path& nvcc);
+
+// Launches profiled at most: each is replayed once per pass of counters (a
+// few passes), and a call of the course launches one to three kernels.
+inline constexpr int kProfiledLaunches = 16;
+
+// The command prefix that runs a program under ncu, profiling the kernels
+// named (mangled; the student's, from its machine code: none of the
+// harness's), its report written as CSV into `log_file`, not into the
+// program's output.
+std::vector<std::string> profiler_command(const std::filesystem::path& ncu, const std::vector<std::string>& kernels,
+                                          const std::filesystem::path& log_file);
+
+// One profiled launch: its kernel and its counters by ncu's metric name.
+struct KernelCounters {
+    std::string kernel;
+    std::map<std::string, double> counters;
+};
+
+// ncu's log: the launches, or what made it unusable (its error, no kernel
+// profiled, a counter missing).
+struct NcuReading {
+    std::vector<KernelCounters> launches;
+    std::string problem;  // non-empty: nothing measured can be trusted to mean what it says
+};
+NcuReading read_ncu_log(std::string_view log);
+
+// What the measures compare with, known to the parent: the fewest bytes a
+// call moves (TaskSpec's work) and the call's time on hpclab's clock.
+struct CallBasis {
+    double ideal_bytes = 0;  // 0: unknown
+    double call_ms = 0;      // 0: unknown
+};
+ProfileValues profile_values(const std::vector<KernelCounters>& launches, const CallBasis& basis);
+
+}  // namespace hpclab
