@@ -6,6 +6,7 @@
 #include "run/sanitizer.h"
 #include "run/task_runner.h"
 #include "util/statistics.h"
+#include "util/text.h"
 
 #include <fmt/format.h>
 
@@ -40,12 +41,16 @@ std::string every_measure(const ProfileValues& v)
     return out;
 }
 
-// The run's own failure, in a line: ncu's log says nothing then.
+// The run's own failure, in a line, with what its last lines of errors
+// said (ncu's own, when it stopped before its log was open).
 std::string run_problem(const RunReport& r)
 {
     if (r.status == RunStatus::completed) return "";
-    return fmt::format("the program did not finish under ncu ({})",
-                       r.status_message.empty() ? "no reason given" : r.status_message);
+    std::string said = trimmed(r.process.err);
+    if (said.size() > 300) said = "..." + said.substr(said.size() - 300);
+    return fmt::format("the program did not finish under ncu ({}){}",
+                       r.status_message.empty() ? "no reason given" : r.status_message,
+                       said.empty() ? "" : ": " + said);
 }
 
 }  // namespace
@@ -55,6 +60,18 @@ std::string profile_line(const TaskProfile& p)
     if (!p.inconclusive.empty()) return "inconclusive: " + p.inconclusive;
     if (!p.sentence.empty()) return p.sentence;
     return "no sentence of the lesson fits what it measured (" + p.measured + ")";
+}
+
+ProfileExpectation profile_against(const LabCheck& c, const std::string& measure)
+{
+    ProfileExpectation out;
+    for (const TaskCheck& t : c.tasks) {
+        if (!t.profile) continue;
+        if (t.profile->measure == measure) return {.met = true};
+        out.got += fmt::format("{}{}: {}", out.got.empty() ? "" : "; ", t.task->id, profile_line(*t.profile));
+    }
+    if (out.got.empty()) out.got = "no profile";
+    return out;
 }
 
 TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const TaskCheck& t,

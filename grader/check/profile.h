@@ -34,6 +34,14 @@ struct ProfileSetup {
 // else what was measured, else why nothing was.
 std::string profile_line(const TaskProfile& p);
 
+// hpclab check --expect-profile: whether a task's profile chose the lesson's
+// sentence on `measure`, and what the profiles said otherwise.
+struct ProfileExpectation {
+    bool met = false;
+    std::string got;  // when not met: each profiled task's line, or "no profile"
+};
+ProfileExpectation profile_against(const LabCheck& c, const std::string& measure);
+
 // One run of `program` for task `t` at its timed size, under ncu.
 TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const TaskCheck& t,
                          const std::filesystem::path& program, const ProgramFacts& facts);

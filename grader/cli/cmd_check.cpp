@@ -84,23 +84,6 @@ CheckOptions options_of(const LabInfo& lab, const CheckArgs& args)
     return o;
 }
 
-// --expect-profile: some task's profile chose the lesson's sentence on `measure`.
-bool profiled_as_expected(const LabCheck& c, const std::string& measure)
-{
-    std::string got;
-    for (const TaskCheck& t : c.tasks) {
-        if (!t.profile) continue;
-        if (t.profile->measure == measure) {
-            fmt::print("expected the profiler's sentence on {}: yes\n", measure);
-            return true;
-        }
-        got += fmt::format("{}{}: {}", got.empty() ? "" : "; ", t.task->id, profile_line(*t.profile));
-    }
-    fmt::print("expected the profiler's sentence on {}: NO, got {}\n", measure,
-               got.empty() ? "no profile" : escaped_text(got));
-    return false;
-}
-
 }  // namespace
 
 int cmd_check(Context& ctx, const CheckArgs& args)
@@ -149,8 +132,11 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     keep_record(ctx, c, args);
     timeline_note(since, "the check printed and its record kept");
     const int status = exit_of_check(ctx, c.overall, expect);
-    return status == kPass && !args.expect_profile.empty() && !profiled_as_expected(c, args.expect_profile) ? kFail
-                                                                                                          : status;
+    if (args.expect_profile.empty()) return status;
+    const ProfileExpectation profiled = profile_against(c, args.expect_profile);
+    fmt::print("expected the profiler's sentence on {}: {}\n", args.expect_profile,
+               profiled.met ? "yes" : "NO, got " + escaped_text(profiled.got));
+    return status == kPass && !profiled.met ? kFail : status;
 }
 
 int exit_of_check(Context& ctx, Verdict got, std::optional<Verdict> expect)

@@ -260,9 +260,11 @@ std::map<Invariant, std::string> read_opt_outs(const Reader& r)
     return out;
 }
 
-// "profile": the profiler's rules (course/profile_rules.h), in order.
-std::vector<ProfileRule> read_profile_rules(const Reader& r)
+// "profile": the profiler's rules (course/profile_rules.h), in order; only
+// where a threshold is (`timed`): the profiler runs on a file too slow for one.
+std::vector<ProfileRule> read_profile_rules(const Reader& r, bool timed)
 {
+    if (!timed) r.fail("profile", "no \"threshold\" here: the profiler runs on a file too slow for one");
     std::vector<ProfileRule> out;
     const json& rules = r.array("profile");
     for (std::size_t i = 0; i < rules.size(); ++i) {
@@ -341,10 +343,7 @@ TaskInfo read_task(const Reader& r, const LabInfo& lab)
         x.shipped = x.min_speedup;
         t.threshold = x;
     }
-    if (r.has("profile")) {
-        if (!t.threshold) r.fail("profile", "needs a \"threshold\": the profiler runs on a file too slow for it");
-        t.profile = read_profile_rules(r);
-    }
+    if (r.has("profile")) t.profile = read_profile_rules(r, t.threshold.has_value());
     if (r.has("points")) {
         t.points = r.number("points");
         if (t.points < 0) r.fail("points", "must be zero or more");
@@ -525,10 +524,9 @@ void read_tasks(const Reader& r, LabInfo& lab)
         if (t.threshold && t.threshold->baseline != "reference" && !task_ids.count(t.threshold->baseline))
             r.fail("tasks." + t.id + ".threshold.baseline",
                    "must be \"reference\" or the id of another task of this lab");
-    if (!r.has("profile")) return;
-    if (std::none_of(lab.tasks.begin(), lab.tasks.end(), [](const TaskInfo& t) { return t.threshold.has_value(); }))
-        r.fail("profile", "no task has a \"threshold\": the profiler runs on a file too slow for one");
-    lab.profile = read_profile_rules(r);
+    if (r.has("profile"))
+        lab.profile = read_profile_rules(r, std::any_of(lab.tasks.begin(), lab.tasks.end(),
+                                                        [](const TaskInfo& t) { return t.threshold.has_value(); }));
 }
 
 // lab.json "similarity": the score measured on the generated class

@@ -57,7 +57,9 @@ TEST_CASE("check phases: declared once, in the order they run, each timed one's 
     c.run_s = 2;
     c.sanitizer_s = 3;
     c.timing_s = 4;
+    c.profile_s = 0.5;
     c.total_s = 11;
     const nlohmann::json seconds = grade_record(c, Toolchain {})["seconds"];
-    CHECK(seconds == nlohmann::json {{"compile", 1.5}, {"runs", 2.0}, {"sanitizer", 3.0}, {"timing", 4.0}, {"total", 11.0}});
+    CHECK(seconds == nlohmann::json {{"compile", 1.5}, {"runs", 2.0}, {"sanitizer", 3.0}, {"timing", 4.0},
+                                         {"profile", 0.5}, {"total", 11.0}});
 }
