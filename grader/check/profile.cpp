@@ -94,7 +94,8 @@ TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const Ta
                                       .gpu_uuid = setup.gpu->visible_as(),
                                       .facts = facts},
                                      {.under_sanitizer = true});  // no trace (ncu holds the counters), its limit
-    req.wrapper = profiler_command(*setup.ncu, kernels, log.file());
+    req.wrapper = profiler_command(setup.ncu->ncu, kernels, log.file());
+    if (!setup.ncu->folder.empty()) req.wrapper_folders.push_back(setup.ncu->folder);
     req.writable.push_back(log.dir());
     const RunReport r = while_program_runs(setup.turns, false, req, [&] { return run_task(req); });
     const NcuReading reading = read_ncu_log(log.read());

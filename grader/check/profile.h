@@ -9,6 +9,7 @@
 #include "check/lab_check.h"
 #include "gpu/gpu_probe.h"
 #include "gpu/gpu_turns.h"
+#include "run/profiler.h"
 
 #include <filesystem>
 #include <optional>
@@ -24,7 +25,7 @@ inline constexpr double kSlowPassMargin = 1.2;
 bool wants_profile(const TaskCheck& t);
 
 struct ProfileSetup {
-    std::optional<std::filesystem::path> ncu;  // none: not installed
+    std::optional<NcuInstall> ncu;  // none: not installed
     const GpuInfo* gpu = nullptr;
     GpuTurns* turns = nullptr;  // the run takes a shared turn, as a sanitizer's run does
     std::uint64_t seed = 0;

@@ -57,6 +57,7 @@ std::optional<SandboxSpec> submission_sandbox(const SubmissionView& view)
     if (sb.read_only.empty()) return std::nullopt;
     sb.read_only.push_back(std::filesystem::absolute(view.program));
     if (!view.wrapper.empty()) sb.read_only.push_back(std::filesystem::absolute(view.wrapper));
+    for (const auto& folder : view.wrapper_folders) sb.read_only.push_back(std::filesystem::absolute(folder));
     sb.writable = view.writable;
     sb.writable.push_back(view.work_dir);
     sb.work_dir = view.work_dir;

@@ -40,6 +40,7 @@ struct SubmissionView {
     std::filesystem::path course_root;
     std::filesystem::path program;
     std::filesystem::path wrapper;  // empty: none
+    std::vector<std::filesystem::path> wrapper_folders;  // what the wrapper reads besides its file (ncu's install)
     std::filesystem::path work_dir;
     std::vector<std::filesystem::path> writable;
     int gpu_minor = -1;

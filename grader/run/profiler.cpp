@@ -109,12 +109,35 @@ std::string tool_messages(std::string_view log, std::string_view tag)
 
 }  // namespace
 
-std::optional<fs::path> find_ncu(const fs::path& nvcc)
+namespace {
+
+// The newest folder of `parent` whose name starts with `prefix` and that holds an ncu.
+std::optional<NcuInstall> newest_install(const fs::path& parent, std::string_view prefix)
 {
     std::error_code ec;
-    if (!nvcc.empty())
-        if (const fs::path beside = nvcc.parent_path() / "ncu"; fs::exists(beside, ec)) return beside;
-    return find_on_path("ncu");
+    std::vector<fs::path> found;
+    for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().filename().string().rfind(prefix, 0) == 0 && fs::exists(it->path() / "ncu", ec))
+            found.push_back(it->path());
+    if (found.empty()) return std::nullopt;
+    const fs::path newest = *std::max_element(found.begin(), found.end());
+    return NcuInstall {newest / "ncu", newest};
+}
+
+}  // namespace
+
+std::optional<NcuInstall> find_ncu(const fs::path& nvcc)
+{
+    std::error_code ec;
+    const fs::path cuda = nvcc.empty() ? fs::path {} : fs::weakly_canonical(nvcc, ec).parent_path().parent_path();
+    if (!cuda.empty())
+        if (auto own = newest_install(cuda, "nsight-compute")) return own;
+    if (auto opt = newest_install("/opt/nvidia", "nsight-compute")) return opt;     // nsight-compute-<version>/
+    if (auto opt = newest_install("/opt/nvidia/nsight-compute", "")) return opt;  // nsight-compute/<version>/
+    if (!cuda.empty())
+        if (const fs::path beside = cuda / "bin" / "ncu"; fs::exists(beside, ec)) return NcuInstall {beside, {}};
+    if (auto on_path = find_on_path("ncu")) return NcuInstall {*on_path, {}};
+    return std::nullopt;
 }
 
 std::vector<std::string> profiler_command(const fs::path& ncu, const std::vector<std::string>& kernels,

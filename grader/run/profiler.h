@@ -17,8 +17,17 @@
 
 namespace hpclab {
 
-// The ncu beside this nvcc, or on PATH; nothing if none.
-std::optional<std::filesystem::path> find_ncu(const std::filesystem::path& nvcc);
+// Nsight Compute as installed: its ncu and the folder that holds it all.
+// The toolkit's bin/ncu is a script that looks for that folder beside the
+// toolkit or under /opt/nvidia, where a sandbox does not show it: the run
+// calls the folder's own ncu, and the sandbox shows the folder (call 19c).
+struct NcuInstall {
+    std::filesystem::path ncu;
+    std::filesystem::path folder;  // empty: not known (an ncu found on PATH alone)
+};
+// The toolkit's own (<cuda>/nsight-compute-<version>), else the newest under
+// /opt/nvidia (nsight-compute-<version> or nsight-compute/<version>), else an ncu beside nvcc or on PATH; none if none.
+std::optional<NcuInstall> find_ncu(const std::filesystem::path& nvcc);
 
 // Launches profiled at most: each is replayed once per pass of counters (a
 // few passes), and a call of the course launches one to three kernels.

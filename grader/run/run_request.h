@@ -89,6 +89,7 @@ struct RunManner {
     // baseline). Its calls then all count as passed.
     bool judge_outputs = true;
     std::vector<std::string> wrapper;  // a command the program runs under (compute-sanitizer ...)
+    std::vector<std::filesystem::path> wrapper_folders;  // what it reads besides its own file (ncu's install)
     double linger_limit_s = kLingerLimitSeconds;
     // Reference operations per call before outputs are sampled: timed calls
     // need less (a cached or skipped result is wrong nearly everywhere).

@@ -130,6 +130,7 @@ std::optional<SandboxSpec> run_sandbox(const RunRequest& req, const std::filesys
     return submission_sandbox({.course_root = req.lab->lab_dir.parent_path().parent_path(),
                                .program = req.program,
                                .wrapper = req.wrapper.empty() ? std::filesystem::path {} : std::filesystem::path(req.wrapper.front()),
+                               .wrapper_folders = req.wrapper_folders,
                                .work_dir = work_dir,
                                .writable = req.writable,
                                .gpu_minor = req.gpu_minor,

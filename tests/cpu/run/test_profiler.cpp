@@ -2,6 +2,7 @@
 // table, its refusals as a problem (never a number), and the measures made
 // from the counters.
 #include "run/profiler.h"
+#include "util/text_file.h"
 
 #include <doctest/doctest.h>
 
@@ -142,4 +143,26 @@ TEST_CASE("profiler: a call cut at the launches profiled has no whole-call measu
     CHECK(v.knows("lanes_per_warp"));
     CHECK_FALSE(v.knows("kernel_share_pct"));
     CHECK_FALSE(v.knows("dram_bytes_per_ideal"));
+}
+
+TEST_CASE("profiler: ncu's own log of kernels with one known profile each (an H200, ncu 2025.3)")
+{
+    // tests/data/ncu/probe.cu under ncu with the profiler's counters (device call 19c).
+    const auto log = read_text_file(std::filesystem::path(HPCLAB_TEST_DATA) / "ncu" / "probe-h200.csv");
+    REQUIRE(log);
+    const NcuReading r = read_ncu_log(*log);
+    REQUIRE_MESSAGE(r.problem.empty(), r.problem);
+    REQUIRE(r.launches.size() == 6);
+    const auto of = [&](std::size_t i) { return profile_values({r.launches[i]}, {}); };
+    CHECK(r.launches[0].kernel.rfind("copy_coalesced(", 0) == 0);  // ncu prints names demangled
+    CHECK(of(0).numbers.at("load_sectors_per_request") == doctest::Approx(4));
+    CHECK(of(0).numbers.at("lanes_per_warp") == doctest::Approx(32));
+    CHECK(of(1).numbers.at("load_sectors_per_request") == doctest::Approx(32));   // copy_strided
+    CHECK(of(2).numbers.at("lanes_per_warp") == doctest::Approx(1));              // one_thread_blocks
+    CHECK(of(2).numbers.at("occupancy_pct") < 20);
+    CHECK(of(3).numbers.at("shared_wavefronts_per_request") > 16);                 // bank_conflicts
+    CHECK(of(4).numbers.at("sm_busy_pct") < 2);                                    // atomics_one_block
+    CHECK(of(4).numbers.at("atomics_per_block") > 1000);
+    CHECK(of(5).names.at("top_stall") == "barrier");                               // barrier_heavy
+    CHECK(of(5).numbers.at("shared_wavefronts_per_request") == doctest::Approx(1).epsilon(0.01));
 }
