@@ -36,7 +36,10 @@ CheckEvidence deciding_evidence(const LabCheck& c)
     for (const TaskCheck& t : c.tasks) {
         if (t.verdict.verdict != c.overall) continue;
         const Finding& f = t.verdict.reason;
-        return {t.task->id, std::string(verdict_name(t.verdict.verdict)), f.where, f.message, f.hint};
+        // A slow task's profiler sentence is the likeliest bug: its own measure, in the lesson's words.
+        const bool said = t.profile && !t.profile->sentence.empty();
+        return {t.task->id, std::string(verdict_name(t.verdict.verdict)), f.where, f.message,
+                said ? t.profile->sentence : f.hint};
     }
     return {};
 }
