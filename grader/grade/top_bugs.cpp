@@ -49,7 +49,9 @@ bool fails(const BookCell& c) { return c.state == BookCell::State::graded && c.r
 
 std::string evidence_signature(const TaskResult& result)
 {
-    return fmt::format("{}: {}", verdict_name(result.verdict), numbers_hidden(first_two_lines(result.message)));
+    // A slow file's measured cause tells one slowness from another (the speed's message is the same for all).
+    return fmt::format("{}: {}{}", verdict_name(result.verdict), numbers_hidden(first_two_lines(result.message)),
+                       result.profile.empty() ? "" : " / the profiler: " + numbers_hidden(result.profile));
 }
 
 std::vector<BugGroup> top_bugs(const Gradebook& book, std::size_t per_task)

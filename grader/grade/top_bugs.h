@@ -15,7 +15,9 @@ namespace hpclab {
 // files with the same mistake share: the verdict, and the first two lines of
 // its message (the sanitizer's report and its site's kernel, the first
 // mismatch, the missing technique's fact) with every number made "#" - the
-// elements, sizes, lines and addresses that differ from file to file.
+// elements, sizes, lines and addresses that differ from file to file; a slow
+// file's profiler sentence too, numbers hidden (check/profile.h): the cause
+// its counters show.
 std::string evidence_signature(const TaskResult& result);
 
 struct BugGroup {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 using namespace hpclab;
+using hpclab::test::contains;
 using hpclab::test::TempDir;
 
 namespace {
@@ -274,4 +275,23 @@ TEST_CASE("catalog: a lab-wide allow_libraries is refused: a task opts out of ow
     CHECK_FALSE(t.judged_by(Invariant::own_code));
     CHECK(t.opted_out.at(Invariant::own_code) == "it asks for CUB");
     CHECK(t.judged_by(Invariant::device_finishes));
+}
+
+TEST_CASE("catalog: the profiler's rules load in order, and a wrong one is refused with where it is")
+{
+    TempDir dir;
+    const auto file = dir.write(
+        "labs/demo/lab.json",
+        variant("\"tasks\": [", "\"profile\": [{\"when\": \"sm_busy_pct < 25\", \"say\": \"busy {sm_busy_pct}%\"}], "
+                                "\"tasks\": ["));
+    const LabInfo lab = Catalog::load_lab(dir.path(), file);
+    REQUIRE(lab.profile.size() == 1);
+    CHECK(lab.profile[0].measure == "sm_busy_pct");
+    CHECK(contains(load_error(variant("\"tasks\": [", "\"profile\": [{\"when\": \"busy < 25\", \"say\": \"x\"}], "
+                                                      "\"tasks\": [")),
+                   "lab.json.profile[0]: \"when\" names busy, which is no measure"));
+    // A task without a threshold is never profiled: rules there are a mistake.
+    CHECK(contains(load_error(variant("\"threshold\": {\"baseline\": \"reference\", \"min_speedup\": 0.5}",
+                                      "\"profile\": [{\"when\": \"sm_busy_pct < 25\", \"say\": \"x\"}]")),
+                   "no \"threshold\" here"));
 }

@@ -1,6 +1,7 @@
 // The class's top bugs in report.md: failing files grouped by their evidence
-// (verdict, the message's first lines with the numbers hidden), groups of two
-// students or more, the largest first, names and messages escaped.
+// (verdict, the message's first lines with the numbers hidden, a slow file's
+// profiler sentence), groups of two students or more, the largest first,
+// names and messages escaped.
 #include "grade/class_report.h"
 #include "grade/gradebook.h"
 #include "grade/top_bugs.h"
@@ -56,6 +57,16 @@ TEST_CASE("top bugs: the same mistake at other lines, elements and threads is on
     TaskResult write {.verdict = Verdict::memcheck, .message = "Invalid __global__ write of size 4 bytes\n    at vec_add(...)"};
     CHECK(evidence_signature(read) != evidence_signature(write));
     CHECK(evidence_signature(other) != evidence_signature(write));
+    // Two too-slow files are one mistake when the profiler measured the same cause, at any number.
+    TaskResult lanes {.verdict = Verdict::too_slow, .message = "0.01x tuned.cu (0.01..0.01; needs 0.50x)",
+                      .profile = "your warps run 1 of their 32 lanes on average"};
+    TaskResult lanes2 = lanes;
+    lanes2.message = "0.02x tuned.cu (0.02..0.03; needs 0.50x)";
+    lanes2.profile = "your warps run 2 of their 32 lanes on average";
+    TaskResult busy = lanes;
+    busy.profile = "the GPU's multiprocessors had work 0.76% of the kernel's time";
+    CHECK(evidence_signature(lanes) == evidence_signature(lanes2));
+    CHECK(evidence_signature(lanes) != evidence_signature(busy));
 
     const std::string md = top_bugs_markdown(c.book);
     CHECK(contains(md, "| vecadd3.add | 3 | memcheck | Invalid \\_\\_global\\_\\_ write of size 4 bytes"));
