@@ -131,7 +131,8 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                               {"note", t.timing->note}};
         if (t.profile)
             task["profile"] = {{"sentence", t.profile->sentence}, {"measured", t.profile->measured},
-                               {"inconclusive", t.profile->inconclusive}, {"seconds", t.profile->seconds}};
+                               {"inconclusive", t.profile->inconclusive}, {"tool", t.profile->tool},
+                               {"seconds", t.profile->seconds}};
         tasks.push_back(std::move(task));
     }
     return {

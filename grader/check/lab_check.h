@@ -120,6 +120,7 @@ struct TaskProfile {
     std::string measure;       // that rule's measure (course/profile_rules.h)
     std::string measured;      // every measure known, "name value" each
     std::string inconclusive;  // non-empty: nothing could be measured, and why
+    std::string tool;          // which ncu measured ("ncu 2025.3.1")
     double seconds = 0;        // the profiler's run, ncu's start included
 };
 

@@ -83,6 +83,7 @@ TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const Ta
     if (!setup.ncu) out.inconclusive = "Nsight Compute (ncu) is not installed beside nvcc";
     else if (!facts.code_known || kernels.empty()) out.inconclusive = "the program's kernels are not known";
     if (!out.inconclusive.empty()) return out;
+    out.tool = setup.ncu->name();
     ToolLog log;
     RunRequest req = correctness_run({.lab = &lab,
                                       .task = t.task,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <sstream>
 #include <system_error>
@@ -108,6 +109,14 @@ std::string tool_messages(std::string_view log, std::string_view tag)
 }
 
 }  // namespace
+
+std::string NcuInstall::name() const
+{
+    std::string version = folder.filename().string();
+    if (version.rfind("nsight-compute-", 0) == 0) version.erase(0, std::string("nsight-compute-").size());
+    if (version.empty() || !std::isdigit(static_cast<unsigned char>(version[0]))) return ncu.string();
+    return "ncu " + version;
+}
 
 namespace {
 

@@ -24,6 +24,9 @@ namespace hpclab {
 struct NcuInstall {
     std::filesystem::path ncu;
     std::filesystem::path folder;  // empty: not known (an ncu found on PATH alone)
+    // "ncu 2025.3.1" (from the folder's name), or the path: which version
+    // measured, in the record (the counters' names are this version's).
+    std::string name() const;
 };
 // The toolkit's own (<cuda>/nsight-compute-<version>), else the newest under
 // /opt/nvidia (nsight-compute-<version> or nsight-compute/<version>), else an ncu beside nvcc or on PATH; none if none.

@@ -80,7 +80,7 @@ void print_profile(const TaskProfile& p)
         fmt::print("     profiler: inconclusive: {}\n", escaped_text(p.inconclusive, false));
         return;
     }
-    fmt::print("     profiler ({:.1f} s): {}\n", p.seconds,
+    fmt::print("     profiler ({}, {:.1f} s): {}\n", p.tool, p.seconds,
                p.sentence.empty() ? "no sentence of the lesson fits what it measured" : p.sentence);
     fmt::print("     measured: {}\n", p.measured);
 }

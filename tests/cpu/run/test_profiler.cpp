@@ -166,3 +166,12 @@ TEST_CASE("profiler: ncu's own log of kernels with one known profile each (an H2
     CHECK(of(5).names.at("top_stall") == "barrier");                               // barrier_heavy
     CHECK(of(5).numbers.at("shared_wavefronts_per_request") == doctest::Approx(1).epsilon(0.01));
 }
+
+TEST_CASE("profiler: the record names the ncu that measured, by its install's version")
+{
+    CHECK(NcuInstall {"/opt/nvidia/nsight-compute/2025.3.1/ncu", "/opt/nvidia/nsight-compute/2025.3.1"}.name() ==
+          "ncu 2025.3.1");
+    CHECK(NcuInstall {"/usr/local/cuda/nsight-compute-2025.3.1/ncu", "/usr/local/cuda/nsight-compute-2025.3.1"}.name() ==
+          "ncu 2025.3.1");
+    CHECK(NcuInstall {"/usr/bin/ncu", {}}.name() == "/usr/bin/ncu");
+}
