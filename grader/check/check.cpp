@@ -340,7 +340,7 @@ public:
         std::optional<ProfileSetup> setup;
         for (TaskCheck& t : out.tasks) {
             if (!wants_profile(t)) continue;
-            if (!setup) setup = ProfileSetup {find_ncu(tc_.nvcc), &gpu_, o_.gpu_turns, out.seed};
+            if (!setup) setup = ProfileSetup {find_ncu(tc_.nvcc), &gpu_, o_.gpu_turns, out.seed, o_.hang_after_s};
             t.profile = profile_task(*setup, *out.lab, t, out.build.program, out.build.facts);
         }
         if (!setup) return false;

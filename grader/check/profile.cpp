@@ -94,7 +94,8 @@ TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const Ta
                                       .gpu_minor = setup.gpu->minor,
                                       .gpu_uuid = setup.gpu->visible_as(),
                                       .facts = facts},
-                                     {.under_sanitizer = true});  // no trace (ncu holds the counters), its limit
+                                     // no trace (ncu holds the counters), a sanitizer run's limit
+                                     {.under_sanitizer = true, .hang_after_s = setup.hang_after_s});
     req.wrapper = profiler_command(setup.ncu->ncu, kernels, log.file());
     if (!setup.ncu->folder.empty()) req.wrapper_folders.push_back(setup.ncu->folder);
     req.writable.push_back(log.dir());

@@ -29,6 +29,10 @@ struct ProfileSetup {
     const GpuInfo* gpu = nullptr;
     GpuTurns* turns = nullptr;  // the run takes a shared turn, as a sanitizer's run does
     std::uint64_t seed = 0;
+    // The check's cut of a plain size (CheckOptions::hang_after_s): the run
+    // has a sanitizer run's limit, 4 times it (run/run_recipe.h), so that a
+    // program that stalls under ncu holds the GPU's shared turn no longer.
+    double hang_after_s = 0;
 };
 
 // The profile in one line, for a record and feedback.md: the sentence,

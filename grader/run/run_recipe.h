@@ -94,7 +94,7 @@ struct RunTarget {
 //                             hpclab check, kHangAfterSeconds; see below)
 //   a size past 2^31 bytes    "big_wall_s"
 //   under compute-sanitizer   4 x "wall_s", at least 60 s: the tool slows a program
-//                             tenfold and more, and takes seconds to start; a
+//   (or ncu: check/profile.h) tenfold and more, and takes seconds to start; a
 //                             command that cuts plain sizes cuts these at 4 x its cut
 //   a timed run               "wall_s", or "big_wall_s" at a big size; never cut
 // and every run has kStartupLimitSeconds until its CUDA context is made and
