@@ -24,6 +24,10 @@ bool wants_profile(const TaskCheck& t)
 
 namespace {
 
+// The longest a profile waits for another's to let the counters go: a few
+// seconds each (docs/results/profile-h200.txt), and at most a run's limit.
+constexpr double kCountersWait_s = 120;
+
 // The student's kernels: those of its own object's machine code (the
 // harness's are in the program too, and are not the student's to explain).
 std::vector<std::string> student_kernels(const ProgramFacts& facts)
@@ -99,6 +103,7 @@ TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const Ta
     req.wrapper = profiler_command(setup.ncu->ncu, kernels, log.file());
     if (!setup.ncu->folder.empty()) req.wrapper_folders.push_back(setup.ncu->folder);
     req.writable.push_back(log.dir());
+    const GpuTurns::Counters counters(kCountersWait_s);
     const RunReport r = while_program_runs(setup.turns, false, req, [&] { return run_task(req); });
     const NcuReading reading = read_ncu_log(log.read());
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

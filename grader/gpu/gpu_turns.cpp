@@ -105,6 +105,24 @@ fs::path GpuTurns::lock_folder()
 // before they held across processes. The checks are then as right as they
 // always were; only other processes on the GPU may disturb their timing,
 // which the timing sees (NVML's other processes) and says (timing.cpp).
+GpuTurns::Counters::Counters(double wait_s)
+{
+    const fs::path dir = lock_folder();
+    if (!make_lock_folder(dir)) return;
+    fd_ = open_lock_file(dir / kCountersName);
+    if (fd_ < 0) return;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                              std::chrono::duration<double>(wait_s));
+    if (lock_until(fd_, LOCK_EX, until)) return;
+    close(fd_);
+    fd_ = -1;
+}
+
+GpuTurns::Counters::~Counters()
+{
+    if (fd_ >= 0) let_go(fd_);
+}
+
 GpuTurns::GpuTurns(const std::string& uuid, double wait_s) : wait_s_(wait_s)
 {
     if (uuid.empty()) return;

@@ -80,6 +80,29 @@ public:
     GpuTurns(const GpuTurns&) = delete;
     GpuTurns& operator=(const GpuTurns&) = delete;
 
+    // The GPUs' performance counters, one profiler at a time on the machine:
+    // a second ncu while one profiles is refused by the driver ("a driver
+    // resource was unavailable": two too-slow files' checks in one test run,
+    // call 19e). Held, besides a shared turn, for an ncu run's life (check/
+    // profile.h); other programs share the GPU meanwhile. Across processes by
+    // flock on a lock file of its own (kCountersName; in one process too: each
+    // hold opens the file anew). `held()` false: not had within `wait_s`
+    // (another profiler kept it), or no lock file could be made; the profile
+    // goes on, and if another profiler runs, the driver's refusal makes it
+    // inconclusive.
+    class Counters {
+    public:
+        explicit Counters(double wait_s);
+        ~Counters();
+        Counters(const Counters&) = delete;
+        Counters& operator=(const Counters&) = delete;
+        bool held() const { return fd_ >= 0; }
+
+    private:
+        int fd_ = -1;
+    };
+    static constexpr const char* kCountersName = "counters";
+
     // No turns (a null GpuTurns*) is a GPU of one's own: every turn is free.
     static Turn shared(GpuTurns* turns) { return Turn(turns, false); }
     static Turn alone(GpuTurns* turns) { return Turn(turns, true); }

@@ -386,3 +386,22 @@ TEST_CASE("gpu turns across processes: a turn held for ever elsewhere costs one 
     // Let go: the turns hold across processes again.
     check_keeps_out(patient, false, stuck, true);
 }
+
+TEST_CASE("gpu counters: one profiler at a time on the machine, held apart from the GPU's turns")
+{
+    TempDir dir;
+    const TurnsFolder folder(dir.path());
+    std::optional<GpuTurns::Counters> first(std::in_place, 5.0);
+    REQUIRE(first->held());
+    {
+        // A second profiler waits, and is not given the counters while the first holds them.
+        const GpuTurns::Counters second(0.2);
+        CHECK_FALSE(second.held());
+        // The GPU's own turns are not the counters': a shared turn is had meanwhile.
+        GpuTurns turns(kUuid, 1.0);
+        const GpuTurns::Turn shared = GpuTurns::shared(&turns);
+    }
+    first.reset();
+    const GpuTurns::Counters third(5.0);
+    CHECK(third.held());
+}
