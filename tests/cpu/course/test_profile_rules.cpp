@@ -5,12 +5,11 @@
 // file's "// profile:" measure is one its lab has a rule on.
 #include "course/profile_rules.h"
 #include "test_support.h"
+#include "util/text_file.h"
 
 #include <doctest/doctest.h>
 
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 using namespace hpclab;
 using hpclab::test::catalog;
@@ -30,14 +29,6 @@ std::string refusal(const std::string& when, const std::string& say = "text")
 {
     ProfileRule r;
     return parse_profile_rule(when, say, r).value_or("");
-}
-
-std::string read(const std::filesystem::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 }  // namespace
@@ -98,7 +89,7 @@ TEST_CASE("profile rules: every sentence of the course names a section its walkt
             std::smatch m;
             INFO(lab.id << ": " << r.say);
             REQUIRE(std::regex_search(r.say, m, reference));
-            const std::string doc = read(course_root() / m[1].str());
+            const std::string doc = read_text_file(course_root() / m[1].str()).value_or("");
             CHECK(doc.find("# " + m[2].str() + "\n") != std::string::npos);
         }
     }
@@ -113,7 +104,7 @@ TEST_CASE("profile rules: each too-slow broken file's measure is one its lab has
         const auto dir = course_root() / "tests" / "broken" / lab.id;
         if (!std::filesystem::exists(dir)) continue;
         for (const auto& e : std::filesystem::directory_iterator(dir)) {
-            const std::string text = read(e.path());
+            const std::string text = read_text_file(e.path()).value_or("");
             if (text.rfind("// expect: too_slow\n", 0) != 0) continue;
             ++files;
             INFO(e.path().string());

@@ -2,6 +2,7 @@
 // table, its refusals as a problem (never a number), and the measures made
 // from the counters.
 #include "run/profiler.h"
+#include "util/text.h"
 #include "util/text_file.h"
 
 #include <doctest/doctest.h>
@@ -37,14 +38,7 @@ std::vector<std::string> asked_metrics()
     const auto cmd = profiler_command("/usr/bin/ncu", {"_Z3addPKiS0_Pii"}, "/tmp/log");
     const auto at = std::find(cmd.begin(), cmd.end(), "--metrics");
     REQUIRE(at != cmd.end());
-    std::vector<std::string> out;
-    std::string s = *(at + 1);
-    for (std::size_t p = 0, q; p <= s.size(); p = q + 1) {
-        q = s.find(',', p);
-        if (q == std::string::npos) q = s.size();
-        out.push_back(s.substr(p, q - p));
-    }
-    return out;
+    return split(*(at + 1), ',');
 }
 
 // A launch of blocks of one thread: one lane of 32, one multiprocessor in a hundred idle.
