@@ -15,7 +15,7 @@
 // and tricks against the parent's trust in what the exchange says:
 //   skip_compute     every call marked done, with its lines, nothing written
 //   claim_unseen     no call run and no line printed; the result says finished
-//   claim_fast       vecadd, each call taking 20 ms, reported as 0.001 ms
+//   claim_fast       vecadd, each call taking 40 ms, reported as 0.001 ms
 //   forge_trace      vecadd, with a CUPTI record naming a kernel not in the program
 //   unsealed         vecadd, after trying to shrink the exchange to nothing
 // and, on the parent's clock (timed runs, kFlagParentClock: it makes each
@@ -196,7 +196,7 @@ void play(const std::string& trick, const wire::Job& job, unsigned char* file, s
 {
     std::int32_t *a = buffer(job, file, k, "a"), *b = buffer(job, file, k, "b"), *c = buffer(job, file, k, "c");
     if (trick == "skip_compute") return;
-    if (trick == "claim_fast") sleep_ms(20);
+    if (trick == "claim_fast") sleep_ms(40);
     if (trick == "zero_outputs") {
         for (std::uint32_t i = 0; i < job.nbuffers; ++i)
             if (job.buffers[i].role == wire::Role::output)
@@ -263,7 +263,7 @@ void revealed_call(const std::string& trick, wire::Header* h, unsigned char* fil
     auto inputs = make_inputs(job, seed);
     if (trick == "early_done") say_done(h, j, 0);
     if (trick == "sleepy") sleep_ms(30);
-    if (trick == "claim_fast") sleep_ms(20);
+    if (trick == "claim_fast") sleep_ms(40);
     const bool discard = job.flags & wire::kFlagDiscardOutputs;
     if (trick == "replay" && k > 0) {
         for (std::uint32_t b = 0; b < job.nbuffers; ++b)
