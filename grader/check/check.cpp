@@ -330,16 +330,16 @@ public:
         void_if_gpu_broken(*health, gpu_, o_.gpu_service_dir, out);
     }
 
-    // 4b. Each slow task once more under ncu, for the lesson's sentence
-    // (check/profile.h); true when any ran.
+    // 4b. Each slow task (or, asked, every timed one) once more under ncu,
+    // for the lesson's sentence (check/profile.h); true when any ran.
     bool profile_slow_tasks()
     {
-        if (!o_.profile) return false;
+        if (o_.profile == ProfileWhen::never) return false;
         const auto t0 = Clock::now();
         const double phase_start = timeline_clock();
         std::optional<ProfileSetup> setup;
         for (TaskCheck& t : out.tasks) {
-            if (!wants_profile(t)) continue;
+            if (o_.profile == ProfileWhen::every ? t.task->timing.empty() : !wants_profile(t)) continue;
             if (!setup) setup = ProfileSetup {find_ncu(tc_.nvcc), &gpu_, o_.gpu_turns, out.seed, o_.hang_after_s};
             t.profile = profile_task(*setup, *out.lab, t, out.build.program, out.build.facts);
         }

@@ -68,6 +68,8 @@ struct StartedBuild {
     double seconds = 0;  // its compile's own
 };
 
+enum class ProfileWhen { never, slow, every };
+
 struct CheckOptions {
     std::filesystem::path source;   // the file to judge
     std::shared_future<StartedBuild> started_build;  // valid: the build of `source` under way (start_student_build)
@@ -75,7 +77,9 @@ struct CheckOptions {
     std::optional<std::uint64_t> seed;
     bool sanitizer = true;
     bool timing = true;
-    bool profile = true;            // a slow task runs once more under ncu (check/profile.h)
+    // Which tasks run once more under ncu (check/profile.h): a slow one (the
+    // check's own), every timed one (hpclab check --profile), or none.
+    ProfileWhen profile = ProfileWhen::slow;
     bool big = false;               // also the sizes past 2^31 bytes
     int parallel_runs = 4;          // correctness runs at once (the GPU shares well; timing runs alone)
     std::function<void(const std::string&)> progress;  // a line as each step ends
@@ -119,6 +123,7 @@ struct TaskProfile {
     std::string sentence;      // the lesson's first rule that holds; empty: none holds
     std::string measure;       // that rule's measure (course/profile_rules.h)
     std::string measured;      // every measure known, "name value" each
+    std::vector<std::pair<std::string, std::string>> values;  // the same, each measure and its value as shown
     std::string inconclusive;  // non-empty: nothing could be measured, and why
     std::string tool;          // which ncu measured ("ncu 2025.3.1")
     double seconds = 0;        // the profiler's run, ncu's start included

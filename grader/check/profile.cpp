@@ -37,11 +37,18 @@ std::vector<std::string> student_kernels(const ProgramFacts& facts)
     return out;
 }
 
-std::string every_measure(const ProfileValues& v)
+std::vector<std::pair<std::string, std::string>> every_measure(const ProfileValues& v)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const ProfileMeasure& m : kProfileMeasures)
+        if (v.knows(m.name)) out.emplace_back(m.name, v.shown(m.name));
+    return out;
+}
+
+std::string in_a_line(const std::vector<std::pair<std::string, std::string>>& values)
 {
     std::string out;
-    for (const ProfileMeasure& m : kProfileMeasures)
-        if (v.knows(m.name)) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", m.name, v.shown(m.name));
+    for (const auto& [name, shown] : values) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name, shown);
     return out;
 }
 
@@ -114,7 +121,8 @@ TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const Ta
     }
     const CallBasis basis {.ideal_bytes = r.work.bytes, .call_ms = t.timing ? median(t.timing->student_ms) : 0};
     const ProfileValues values = profile_values(reading.launches, basis);
-    out.measured = every_measure(values);
+    out.values = every_measure(values);
+    out.measured = in_a_line(out.values);
     std::vector<ProfileRule> rules = t.task->profile;  // the task's own first, then the lab's
     rules.insert(rules.end(), lab.profile.begin(), lab.profile.end());
     if (auto said = profile_sentence(rules, values)) {

@@ -77,6 +77,7 @@ CheckOptions options_of(const LabInfo& lab, const CheckArgs& args)
     o.sanitizer = !args.no_sanitizer;
     o.timing = !args.no_timing;
     o.big = args.big;
+    if (args.profile) o.profile = ProfileWhen::every;
     // Correctness runs side by side (a maintainer's knob, for a GPU shared
     // with other work or for measuring the check itself).
     if (const char* e = std::getenv("HPCLAB_PARALLEL_RUNS"); e && std::atoi(e) > 0) o.parallel_runs = std::atoi(e);
@@ -131,7 +132,7 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
     const double since = timeline_clock();
     if (c.whole_program) print_program_check(ctx.catalog().root(), *c.whole_program);
-    else print_check(ctx.catalog().root(), c);
+    else print_check(ctx.catalog().root(), c, args.profile);
     keep_record(ctx, c, args);
     timeline_note(since, "the check printed and its record kept");
     const int status = exit_of_check(ctx, c.overall, expect);

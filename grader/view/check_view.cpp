@@ -1,6 +1,7 @@
 #include "view/check_view.h"
 
 #include "check/evidence.h"
+#include "course/profile_rules.h"
 #include "util/escape.h"
 #include "util/shown_path.h"
 #include "util/text.h"
@@ -73,8 +74,10 @@ void print_verdict(const TaskVerdict& v)
                    v.also[i].message.substr(0, v.also[i].message.find('\n')));
 }
 
-// The profiler's sentence (check/profile.h): the lesson's words, or why none.
-void print_profile(const TaskProfile& p)
+// The profiler's sentence (check/profile.h): the lesson's words, or why
+// none; what it measured in a line, or (hpclab check --profile) a measure a
+// line with what it means.
+void print_profile(const TaskProfile& p, bool every_measure_explained)
 {
     if (!p.inconclusive.empty()) {
         fmt::print("     profiler: inconclusive: {}\n", escaped_text(p.inconclusive, false));
@@ -82,12 +85,17 @@ void print_profile(const TaskProfile& p)
     }
     fmt::print("     profiler ({}, {:.1f} s): {}\n", p.tool, p.seconds,
                p.sentence.empty() ? "no sentence of the lesson fits what it measured" : p.sentence);
-    fmt::print("     measured: {}\n", p.measured);
+    if (!every_measure_explained) {
+        fmt::print("     measured: {}\n", p.measured);
+        return;
+    }
+    for (const auto& [name, shown] : p.values)
+        fmt::print("       {:<30} {:>8}  {}\n", name, shown, find_profile_measure(name)->means);
 }
 
 }  // namespace
 
-void print_check(const fs::path& root, const LabCheck& c)
+void print_check(const fs::path& root, const LabCheck& c, bool every_measure_explained)
 {
     const LabInfo& lab = *c.lab;
     if (!c.build.ok && c.build.setup_problem) {
@@ -107,7 +115,7 @@ void print_check(const fs::path& root, const LabCheck& c)
         print_size_marks(t);
         print_observations(t);
         print_verdict(t.verdict);
-        if (t.profile) print_profile(*t.profile);
+        if (t.profile) print_profile(*t.profile, every_measure_explained);
     }
     if (!c.sanitizer_note.empty()) fmt::print("\nSanitizer: {}\n", c.sanitizer_note);
     if (!c.gpu_health_note.empty()) fmt::print("GPU after the runs: {}\n", c.gpu_health_note);

@@ -12,7 +12,9 @@
 
 namespace hpclab {
 
-void print_check(const std::filesystem::path& root, const LabCheck& c);
+// every_measure_explained: each task's profile (hpclab check --profile) as
+// a measure a line, with what it means, not in a line.
+void print_check(const std::filesystem::path& root, const LabCheck& c, bool every_measure_explained = false);
 // What the program printed, each judged line against hpclab's own value, the verdict.
 void print_program_check(const std::filesystem::path& root, const ProgramCheck& c);
 
