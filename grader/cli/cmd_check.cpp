@@ -131,7 +131,7 @@ int cmd_check(Context& ctx, const CheckArgs& args)
     if (gpu.present) o.gpu_turns = &turns.emplace(gpu.uuid);
     const LabCheck c = check_lab(ctx.toolchain(), gpu, lab, o);
     const double since = timeline_clock();
-    if (c.whole_program) print_program_check(ctx.catalog().root(), *c.whole_program);
+    if (c.whole_program) print_program_check(ctx.catalog().root(), *c.whole_program, args.profile);
     else print_check(ctx.catalog().root(), c, args.profile);
     keep_record(ctx, c, args);
     timeline_note(since, "the check printed and its record kept");

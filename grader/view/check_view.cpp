@@ -131,8 +131,11 @@ void print_check(const fs::path& root, const LabCheck& c, bool every_measure_exp
 
 // What the program printed, as it printed it (the student sees their own
 // lines), then each judged line against hpclab's own value.
-void print_program_check(const fs::path& root, const ProgramCheck& c)
+void print_program_check(const fs::path& root, const ProgramCheck& c, bool profile_asked)
 {
+    if (profile_asked)
+        fmt::print("\n(--profile: this lab's file is the whole program, judged by what it prints; no task of it is "
+                   "profiled)\n");
     if (!c.build.ok) {
         const bool setup = c.verdict == Verdict::grader_error;
         fmt::print("\n{} {}:\n{}", setup ? "hpclab could not build" : "Compile error in",

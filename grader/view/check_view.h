@@ -16,6 +16,6 @@ namespace hpclab {
 // a measure a line, with what it means, not in a line.
 void print_check(const std::filesystem::path& root, const LabCheck& c, bool every_measure_explained = false);
 // What the program printed, each judged line against hpclab's own value, the verdict.
-void print_program_check(const std::filesystem::path& root, const ProgramCheck& c);
+void print_program_check(const std::filesystem::path& root, const ProgramCheck& c, bool profile_asked = false);
 
 }  // namespace hpclab

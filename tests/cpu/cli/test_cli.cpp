@@ -233,6 +233,16 @@ TEST_CASE("cli: check --no-sandbox says once that it runs as on the student's ow
     CHECK(has(text, "\"sandbox\": \"off: --no-sandbox\""));
 }
 
+TEST_CASE("cli: check --profile of a lab whose file is the whole program says that nothing of it is profiled")
+{
+    TempDir dir;
+    const auto bad = dir.write("main.cu", "int main() { this is not C }\n");
+    const ProcessResult r = run_hpclab({"check", "program", "--file", bad.string(), "--profile"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.out, "--profile: this lab's file is the whole program"));
+    CHECK(has(r.out, "Compile error in"));
+}
+
 TEST_CASE("cli: check of a file that does not compile says where, without a GPU too")
 {
     TempDir dir;
