@@ -2,6 +2,7 @@
 
 #include "process/sandbox.h"
 #include "check/evidence.h"
+#include "check/profile.h"
 #include "check/release_evidence.h"
 #include "util/atomic_file.h"
 #include "util/text_file.h"
@@ -130,7 +131,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
                               {"student_claimed_ms", t.timing->student_claimed_ms},
                               {"note", t.timing->note}};
         if (t.profile)
-            task["profile"] = {{"sentence", t.profile->sentence}, {"measured", t.profile->measured},
+            task["profile"] = {{"sentence", t.profile->sentence}, {"measured", measured_line(*t.profile)},
                                {"inconclusive", t.profile->inconclusive}, {"tool", t.profile->tool},
                                {"seconds", t.profile->seconds}};
         tasks.push_back(std::move(task));

@@ -122,8 +122,8 @@ struct SanitizerRun {
 struct TaskProfile {
     std::string sentence;      // the lesson's first rule that holds; empty: none holds
     std::string measure;       // that rule's measure (course/profile_rules.h)
-    std::string measured;      // every measure known, "name value" each
-    std::vector<std::pair<std::string, std::string>> values;  // the same, each measure and its value as shown
+    // Every measure known, in kProfileMeasures' order: its name, its value as shown.
+    std::vector<std::pair<std::string, std::string>> measured;
     std::string inconclusive;  // non-empty: nothing could be measured, and why
     std::string tool;          // which ncu measured ("ncu 2025.3.1")
     double seconds = 0;        // the profiler's run, ncu's start included

@@ -45,12 +45,6 @@ std::vector<std::pair<std::string, std::string>> every_measure(const ProfileValu
     return out;
 }
 
-std::string in_a_line(const std::vector<std::pair<std::string, std::string>>& values)
-{
-    std::string out;
-    for (const auto& [name, shown] : values) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name, shown);
-    return out;
-}
 
 // The run's own failure, in a line, with what its last lines of errors
 // said (ncu's own, when it stopped before its log was open).
@@ -66,11 +60,18 @@ std::string run_problem(const RunReport& r)
 
 }  // namespace
 
+std::string measured_line(const TaskProfile& p)
+{
+    std::string out;
+    for (const auto& [name, shown] : p.measured) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name, shown);
+    return out;
+}
+
 std::string profile_line(const TaskProfile& p)
 {
     if (!p.inconclusive.empty()) return "inconclusive: " + p.inconclusive;
     if (!p.sentence.empty()) return p.sentence;
-    return "no sentence of the lesson fits what it measured (" + p.measured + ")";
+    return "no sentence of the lesson fits what it measured (" + measured_line(p) + ")";
 }
 
 ProfileExpectation profile_against(const LabCheck& c, const std::string& measure)
@@ -121,8 +122,7 @@ TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const Ta
     }
     const CallBasis basis {.ideal_bytes = r.work.bytes, .call_ms = t.timing ? median(t.timing->student_ms) : 0};
     const ProfileValues values = profile_values(reading.launches, basis);
-    out.values = every_measure(values);
-    out.measured = in_a_line(out.values);
+    out.measured = every_measure(values);
     std::vector<ProfileRule> rules = t.task->profile;  // the task's own first, then the lab's
     rules.insert(rules.end(), lab.profile.begin(), lab.profile.end());
     if (auto said = profile_sentence(rules, values)) {

@@ -35,6 +35,9 @@ struct ProfileSetup {
     double hang_after_s = 0;
 };
 
+// What it measured in a line: "lanes_per_warp 32, sm_busy_pct 97, ...".
+std::string measured_line(const TaskProfile& p);
+
 // The profile in one line, for a record and feedback.md: the sentence,
 // else what was measured, else why nothing was.
 std::string profile_line(const TaskProfile& p);

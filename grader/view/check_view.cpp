@@ -1,6 +1,7 @@
 #include "view/check_view.h"
 
 #include "check/evidence.h"
+#include "check/profile.h"
 #include "course/profile_rules.h"
 #include "util/escape.h"
 #include "util/shown_path.h"
@@ -86,10 +87,10 @@ void print_profile(const TaskProfile& p, bool every_measure_explained)
     fmt::print("     profiler ({}, {:.1f} s): {}\n", p.tool, p.seconds,
                p.sentence.empty() ? "no sentence of the lesson fits what it measured" : p.sentence);
     if (!every_measure_explained) {
-        fmt::print("     measured: {}\n", p.measured);
+        fmt::print("     measured: {}\n", measured_line(p));
         return;
     }
-    for (const auto& [name, shown] : p.values)
+    for (const auto& [name, shown] : p.measured)
         fmt::print("       {:<30} {:>8}  {}\n", name, shown, find_profile_measure(name)->means);
 }
 
