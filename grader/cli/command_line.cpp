@@ -26,8 +26,8 @@ std::vector<std::shared_ptr<void>> g_values;
 void add_needs_option(CLI::App* c, std::vector<std::string>& needs)
 {
     c->add_option("--needs", needs,
-                  "sandbox, cgroup: the verdict holds only with them; without them exit 77 (skipped), as a test does")
-        ->check(CLI::IsMember({"sandbox", "cgroup"}))
+                  "sandbox, cgroup, ncu: the verdict holds only with them; without them exit 77 (skipped), as a test does")
+        ->check(CLI::IsMember({"sandbox", "cgroup", "ncu"}))
         ->delimiter(',');
 }
 

@@ -38,7 +38,7 @@ struct CheckArgs {
     bool no_sanitizer = false, no_timing = false, big = false, quiet = false;
     bool profile = false;   // every timed task once more under ncu, each measure shown
     bool no_sandbox = false;  // run as on a student's own machine, on purpose
-    std::vector<std::string> needs;  // sandbox, cgroup: skipped (77) without them (unmet_need)
+    std::vector<std::string> needs;  // sandbox, cgroup, ncu: skipped (77) without them (unmet_need)
     std::string expect;     // a verdict name: exit 0 iff the check gives it
     std::string expect_profile;  // a measure: and the profiler's sentence of a slow task is that measure's
     std::string json;       // also write the grade record here

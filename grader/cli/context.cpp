@@ -4,6 +4,8 @@
 #include "hpclab_build_config.h"
 #include "process/cgroup.h"
 #include "process/sandbox.h"
+#include "run/profiler.h"
+#include "run/toolchain.h"
 #include "util/shown_path.h"
 
 #include <cstdlib>
@@ -49,6 +51,9 @@ std::optional<std::string> unmet_need(const std::vector<std::string>& needs)
             if (const CgroupBase& base = cgroup_base(); !base.dir)
                 return "needs a cgroup hpclab can write (the run's memory and process limits), and there is none: " +
                        base.why_not;
+        if (need == "ncu" && !find_ncu(Toolchain::configured().nvcc))
+            return "needs Nsight Compute (ncu) for the profiler's sentence, and none is installed beside nvcc or under "
+                   "/opt/nvidia";
     }
     return std::nullopt;
 }

@@ -1,7 +1,9 @@
 // --needs: a test's check or grade whose verdict only the sandbox (or the
-// run's cgroup) gives skips (77) where it cannot be had, and says why in
+// run's cgroup, or Nsight Compute's sentence) gives skips (77) where it cannot be had, and says why in
 // the line ctest's summary sums up; an unknown need is a usage error.
 #include "process/process.h"
+#include "run/profiler.h"
+#include "run/toolchain.h"
 #include "test_support.h"
 #include "util/text_file.h"
 
@@ -48,7 +50,25 @@ TEST_CASE("needs: check and grade skip without the sandbox they need, and the sk
     CHECK(std::count(why.begin(), why.end(), '\n') == 2);
 }
 
-TEST_CASE("needs: only sandbox and cgroup, else a usage error before anything runs")
+TEST_CASE("needs: a check that needs the profiler skips where Nsight Compute is not installed, and says so")
+{
+    if (find_ncu(Toolchain::configured().nvcc)) {
+        MESSAGE("Nsight Compute is installed here: the skip is for machines without it");
+        return;
+    }
+    const test::TempDir d;
+    const auto log = d.path() / "skipped-why.txt";
+    const ProcessResult check = hpclab_without_sandbox(
+        {"check", "vecadd3", "--solution", "--profile", "--needs", "ncu"}, log);
+    INFO(check.out, check.err);
+    CHECK(check.exit_code == 77);
+    CHECK(test::contains(check.out, "needs Nsight Compute (ncu)"));
+    // One line in the skip log: this reason where a GPU is there, else "no GPU here", which comes first.
+    const std::string why = read_text_file(log).value_or("");
+    CHECK(std::count(why.begin(), why.end(), '\n') == 1);
+}
+
+TEST_CASE("needs: only sandbox, cgroup and ncu, else a usage error before anything runs")
 {
     const ProcessResult r = test::run_hpclab({"check", "vecadd3", "--needs", "network"});
     CHECK(r.exit_code == 2);
