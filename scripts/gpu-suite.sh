@@ -27,7 +27,8 @@
 # --gpus on two GPUs: see part_gpus; not a default part), concurrent (correct
 # files checked beside each other: scripts/concurrent-checks.sh), checktimes and
 # brokentimes (the wall time of a check of each lab's solution, of each
-# broken file). One device call has ten minutes: the
+# broken file), profile (each solution's measures under Nsight Compute; not
+# a default part). One device call has ten minutes: the
 # whole suite with the broken set takes about that, so split it with PARTS
 # and CTEST_ARGS (-L broken / -LE broken).
 #
@@ -274,6 +275,23 @@ part_brokentimes() {
     say "$(printf '%-10s %-28s exit %d  %5.1f s  expect %-16s got: %s' "$lab" "$(basename "$f" .cu)" $rc \
       "$(seconds_since "$t0")" "$(grep -oE 'expect: [a-z_]+' "$f" | head -1 | cut -d' ' -f2)" \
       "$(grep -E "^$lab: [0-9]+ of" "$log" | sed 's/ (seed.*//; s/^[a-z0-9]*: //')")"
+  done
+}
+
+# What Nsight Compute measures of each solution (hpclab check --profile, no
+# sanitizer): every timed task's measures, for the walkthroughs' "profile
+# it" questions and the lesson's values the profile rules compare with.
+part_profile() {
+  local lab rc log
+  say ""
+  say "== the profiler's measures of every solution: hpclab check <lab> --solution --profile --no-sanitizer"
+  for lab in $(ls labs); do
+    in_labs "$lab" || continue
+    grep -q '"profile"' "labs/$lab/lab.json" || continue  # a lab without rules: a program lab, or hello
+    log="$LOGS/profile-$lab.txt"
+    "$hpclab" check "$lab" --solution --profile --no-sanitizer > "$log" 2>&1; rc=$?
+    say "-- $lab: exit $rc"
+    grep -E "^Task |profiler|^       [a-z_]+ +[0-9a-z.]+ " "$log" | tee -a "$summary"
   done
 }
 
