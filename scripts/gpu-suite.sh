@@ -81,9 +81,9 @@ arch_args=()
 [ -n "${CMAKE_CUDA_ARCHITECTURES:-}" ] && arch_args=(-DCMAKE_CUDA_ARCHITECTURES="$CMAKE_CUDA_ARCHITECTURES")
 t0=$(date +%s)
 # A fresh clone (part readme) builds for itself; the check-time parts after
-# it use the clone's build (PARTS="readme checktimes": one build, not two).
+# it use the clone's build (PARTS="readme checktimes" or "readme profile": one build, not two).
 clone_parts_only=1
-for p in $PARTS; do case $p in readme|checktimes|brokentimes) ;; *) clone_parts_only=0 ;; esac; done
+for p in $PARTS; do case $p in readme|checktimes|brokentimes|profile) ;; *) clone_parts_only=0 ;; esac; done
 [[ " $PARTS " == *" readme "* ]] || clone_parts_only=0
 if [ "$clone_parts_only" = 0 ]; then
   if ! cmake -S . -B "$BUILD" -G Ninja -DHPCLAB_CUDA=ON "${arch_args[@]}" > "$LOGS/configure.log" 2>&1; then
