@@ -92,7 +92,7 @@ TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const Ta
     const auto t0 = std::chrono::steady_clock::now();
     TaskProfile out;
     const std::vector<std::string> kernels = student_kernels(facts);
-    if (!setup.ncu) out.inconclusive = "Nsight Compute (ncu) is not installed beside nvcc";
+    if (!setup.ncu) out.inconclusive = kNoNcu;
     else if (!facts.code_known || kernels.empty()) out.inconclusive = "the program's kernels are not known";
     if (!out.inconclusive.empty()) return out;
     out.tool = setup.ncu->name();

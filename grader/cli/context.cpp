@@ -5,7 +5,6 @@
 #include "process/cgroup.h"
 #include "process/sandbox.h"
 #include "run/profiler.h"
-#include "run/toolchain.h"
 #include "util/shown_path.h"
 
 #include <cstdlib>
@@ -52,8 +51,7 @@ std::optional<std::string> unmet_need(const std::vector<std::string>& needs)
                 return "needs a cgroup hpclab can write (the run's memory and process limits), and there is none: " +
                        base.why_not;
         if (need == "ncu" && !find_ncu(Toolchain::configured().nvcc))
-            return "needs Nsight Compute (ncu) for the profiler's sentence, and none is installed beside nvcc or under "
-                   "/opt/nvidia";
+            return "needs the profiler for its sentence, and " + std::string(kNoNcu);
     }
     return std::nullopt;
 }

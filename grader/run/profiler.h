@@ -31,6 +31,9 @@ struct NcuInstall {
 // The toolkit's own (<cuda>/nsight-compute-<version>), else the newest under
 // /opt/nvidia (nsight-compute-<version> or nsight-compute/<version>), else an ncu beside nvcc or on PATH; none if none.
 std::optional<NcuInstall> find_ncu(const std::filesystem::path& nvcc);
+// What a profile, or a test of one (--needs ncu), says when find_ncu found none.
+inline constexpr std::string_view kNoNcu =
+    "Nsight Compute (ncu) is not installed beside nvcc, under /opt/nvidia or on PATH";
 
 // Launches profiled at most: each is replayed once per pass of counters (a
 // few passes), and a call of the course launches one to three kernels.

@@ -62,7 +62,7 @@ TEST_CASE("needs: a check that needs the profiler skips where Nsight Compute is 
         {"check", "vecadd3", "--solution", "--profile", "--needs", "ncu"}, log);
     INFO(check.out, check.err);
     CHECK(check.exit_code == 77);
-    CHECK(test::contains(check.out, "needs Nsight Compute (ncu)"));
+    CHECK(test::contains(check.out, "needs the profiler for its sentence, and Nsight Compute (ncu) is not installed"));
     // One line in the skip log: this reason where a GPU is there, else "no GPU here", which comes first.
     const std::string why = read_text_file(log).value_or("");
     CHECK(std::count(why.begin(), why.end(), '\n') == 1);
