@@ -322,7 +322,8 @@ public:
         measure_speeds(out, timing_, o_.timing, programs_over);
         out.timing_s = seconds_since(t0);
         timeline_note(phase_start, on_timeline(CheckPhase::timing));
-        const bool profiled = profile_slow_tasks();
+        bool profiled = profile_slow_tasks();
+        if (check_answers()) profiled = true;
         if (!watch) return;
         std::optional<GpuHealth> health;
         if (early_look.valid()) health = early_look.get();
@@ -346,6 +347,32 @@ public:
         if (!setup) return false;
         out.profile_s = seconds_since(t0);
         timeline_note(phase_start, on_timeline(CheckPhase::profile));
+        return true;
+    }
+
+    // 4c. The file's measured answers (lab.json "answers") against hpclab's
+    // own profile of the program as given (check/profile.h
+    // measure_as_given); only where speeds are measured (the counters, as
+    // the times, want the GPU of a timed check). True when the profiler ran.
+    bool check_answers()
+    {
+        const LabInfo& lab = *out.lab;
+        if (lab.answers.empty() || !o_.timing) return false;
+        const ProfileSetup setup {find_ncu(tc_.nvcc), &gpu_, o_.gpu_turns, out.seed, o_.hang_after_s};
+        const AsGivenMeasures measured = measure_as_given(setup, tc_, lab);
+        if (!measured.problem.empty()) {
+            say("your measured answers were not checked: " + measured.problem);
+            return true;
+        }
+        const auto given = answers_in(read_text_file(o_.source).value_or(""));
+        for (TaskCheck& t : out.tasks)
+            for (const AnswerAsked& q : lab.answers) {
+                if (q.task != t.task->id) continue;
+                const auto it = given.find(q.key());
+                if (auto bad = answer_problem(q, it == given.end() ? "" : it->second, measured.values.at(q.key())))
+                    t.evidence.findings.push_back({.kind = Verdict::wrong_measurement, .message = *bad,
+                                                   .where = "the ANSWERS block"});
+            }
         return true;
     }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "course/lab_catalog.h"
+#include "course/verdict.h"
 #include "gpu/gpu_probe.h"
 #include "run/task_runner.h"
 #include "run/toolchain.h"
@@ -72,6 +73,13 @@ struct SelftestRun {
     bool timed = false;
     RunReport report;
 };
+// Whether a selftest run is as it must be: the solution passes; the
+// skeleton runs to its end and fails its check. A lab that hands out a
+// program to diagnose (lab.json "answers": the program as given) has a
+// skeleton that runs and is wrong somewhere: any one run of it is as it may
+// be, and each task must fail at some size (one warp alone races no one).
+bool selftest_as_expected(const LabInfo& lab, bool skeleton, const RunReport& r, Verdict v);
+bool program_as_given(const LabInfo& lab, bool skeleton);
 // Each run handed to `each` in the plan's order as it is known. False: a
 // run found no GPU (and the rest were not run).
 bool run_selftest(const GpuInfo& gpu, const LabInfo& lab, const std::filesystem::path& program, bool skeleton,

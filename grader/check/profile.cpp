@@ -5,12 +5,16 @@
 #include "run/run_recipe.h"
 #include "run/sanitizer.h"
 #include "run/task_runner.h"
+#include "util/git_blob.h"
 #include "util/statistics.h"
 #include "util/text.h"
+#include "util/text_file.h"
 
 #include <fmt/format.h>
 
 #include <chrono>
+#include <fstream>
+#include <mutex>
 
 namespace hpclab {
 
@@ -45,7 +49,6 @@ std::vector<std::pair<std::string, std::string>> every_measure(const ProfileValu
     return out;
 }
 
-
 // The run's own failure, in a line, with what its last lines of errors
 // said (ncu's own, when it stopped before its log was open).
 std::string run_problem(const RunReport& r)
@@ -58,7 +61,68 @@ std::string run_problem(const RunReport& r)
                        said.empty() ? "" : ": " + said);
 }
 
+// The measures of the program as given, kept beside its build: one
+// "<key> <value>" line each, per GPU (their counters are the GPU's).
+std::filesystem::path kept_measures(const BuildResult& build, const GpuInfo& gpu)
+{
+    return build.program.parent_path() / ("as-given-measures-" + git_blob_id(gpu.name + gpu.uuid) + ".txt");
+}
+
+std::optional<AsGivenMeasures> read_kept(const std::filesystem::path& file, const LabInfo& lab)
+{
+    std::ifstream in(file);
+    AsGivenMeasures m;
+    std::string key;
+    double value = 0;
+    while (in >> key >> value) m.values[key] = value;
+    for (const AnswerAsked& q : lab.answers)
+        if (!m.values.count(q.key())) return std::nullopt;
+    return m;
+}
+
+AsGivenMeasures measure_each_question(const ProfileSetup& setup, const LabInfo& lab, const BuildResult& build)
+{
+    AsGivenMeasures m;
+    std::map<std::string, TaskProfile> profiles;  // by task: one run a task, whatever it is asked
+    for (const AnswerAsked& q : lab.answers) {
+        if (!profiles.count(q.task)) {
+            const TaskCheck t {.task = lab.find_task(q.task)};
+            profiles[q.task] = profile_task(setup, lab, t, build.program, build.facts);
+        }
+        const TaskProfile& p = profiles[q.task];
+        if (!p.inconclusive.empty()) return {.problem = "the profile of the program as given: " + p.inconclusive};
+        for (const auto& [name, shown] : p.measured)
+            if (name == q.measure) m.values[q.key()] = std::stod(shown);
+        if (!m.values.count(q.key()))
+            return {.problem = fmt::format("the profile of the program as given has no {}", q.measure)};
+    }
+    return m;
+}
+
 }  // namespace
+
+AsGivenMeasures measure_as_given(const ProfileSetup& setup, const Toolchain& tc, const LabInfo& lab)
+{
+    // One check at a time measures it (a class's checks start eight at once).
+    static std::mutex one_at_a_time;
+    const std::lock_guard lock(one_at_a_time);
+    const auto text = read_text_file(lab.answers_program);
+    if (!text || git_blob_id(*text) != lab.skeleton_blob)
+        return {.problem = fmt::format("{} is not the program as given (lab.json's skeleton_blob): restore it "
+                                       "with git checkout",
+                                       lab.answers_program.string())};
+    BuildResult build = build_lab_program(tc, lab, lab.answers_program, "as-given");
+    if (!build.ok) return {.problem = "the program as given did not build: " + build.diagnostics};
+    complete_program_code(tc, build);
+    const std::filesystem::path kept = kept_measures(build, *setup.gpu);
+    if (auto m = read_kept(kept, lab)) return *m;
+    AsGivenMeasures m = measure_each_question(setup, lab, build);
+    if (m.problem.empty()) {
+        std::ofstream out(kept);
+        for (const auto& [key, value] : m.values) out << key << ' ' << value << '\n';
+    }
+    return m;
+}
 
 std::string measured_line(const TaskProfile& p)
 {

@@ -10,8 +10,10 @@
 #include "gpu/gpu_probe.h"
 #include "gpu/gpu_turns.h"
 #include "run/profiler.h"
+#include "run/toolchain.h"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -49,6 +51,18 @@ struct ProfileExpectation {
     std::string got;  // when not met: each profiled task's line, or "no profile"
 };
 ProfileExpectation profile_against(const LabCheck& c, const std::string& measure);
+
+// The measures of lab.json's "answers" (course/profile_rules.h) on the lab's
+// program as given: the file "answers_program" names in the lab's folder,
+// used only while its content is the course's skeleton (lab.json's
+// skeleton_blob), built as a student's file is, each asked task profiled
+// at its timed size. Kept beside its build, per GPU: measured once, not at
+// every check of every file.
+struct AsGivenMeasures {
+    std::map<std::string, double> values;  // by AnswerAsked::key()
+    std::string problem;                   // non-empty: none could be measured, and why
+};
+AsGivenMeasures measure_as_given(const ProfileSetup& setup, const Toolchain& tc, const LabInfo& lab);
 
 // One run of `program` for task `t` at its timed size, under ncu.
 TaskProfile profile_task(const ProfileSetup& setup, const LabInfo& lab, const TaskCheck& t,

@@ -1,18 +1,18 @@
-// hpclab selftest: the maintainer check. Every task of the reference
-// solution passes at every size; every task of the skeleton runs to the end
-// and fails its check at every size (nothing is solved by accident).
+// hpclab selftest: the maintainer check. Every task of the solution passes at
+// every size; every task of the skeleton runs to the end and fails at every
+// size, or a program as given to diagnose fails somewhere (check/lab_run.h).
 #include "commands.h"
 #include "program_lab_view.h"
 
 #include "check/evidence.h"
-#include "util/text_file.h"
-
 #include "student/committed_file.h"
+#include "util/text_file.h"
 
 #include <fmt/format.h>
 
 #include <fstream>
 #include <optional>
+#include <set>
 
 namespace hpclab::cli {
 
@@ -37,14 +37,13 @@ std::filesystem::path committed_skeleton(Context& ctx, const LabInfo& lab)
     return copy;
 }
 
-// One line per run; the whole report when it is not as expected. The
-// solution must pass; the skeleton must run to its end and fail its check.
+// One line per run; the whole report when it is not as expected
+// (check/lab_run.h selftest_as_expected).
 bool report_selftest_run(const LabInfo& lab, const TaskInfo& task, const SizeCase& size, bool timed, bool skeleton,
                          const RunReport& r)
 {
     const TaskVerdict v = verdict_of_run(task, size.params, r);
-    const bool as_expected = skeleton ? r.status == RunStatus::completed && is_failure(v.verdict)
-                                      : v.verdict == Verdict::pass;
+    const bool as_expected = selftest_as_expected(lab, skeleton, r, v.verdict);
     const std::string why = v.verdict == Verdict::pass ? "" : ": " + verdict_word(v) + " " + v.reason.message;
     fmt::print("{:<4} {} {} {} ({}) [{:.1f} s{}]{}\n", as_expected ? "ok" : "BAD", lab.id, task.id,
                format_params(size.params), size.why, r.process.wall_s,
@@ -65,12 +64,9 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
     const LabInfo& lab = ctx.lab(lab_id);
     const char* what = skeleton ? "skeleton" : "solution";
     const GpuInfo& gpu = ctx.gpu();
-    if (!gpu.present) {
-        fmt::print("selftest {} {}: skipped, no GPU ({})\n", lab.id, what, gpu.why_not);
-        return kSkipped;
-    }
-    if (!ctx.toolchain().available()) {
-        fmt::print("selftest {} {}: skipped, {}\n", lab.id, what, ctx.toolchain().unavailable);
+    if (!gpu.present || !ctx.toolchain().available()) {
+        fmt::print("selftest {} {}: skipped, {}\n", lab.id, what,
+                   gpu.present ? ctx.toolchain().unavailable : "no GPU (" + gpu.why_not + ")");
         return kSkipped;
     }
     if (const auto* whole = whole_program_commands(lab))
@@ -81,13 +77,17 @@ int cmd_selftest(Context& ctx, const std::string& lab_id, bool skeleton, BigSize
         fmt::print("selftest {} {}: FAILED, it does not compile\n", lab.id, what);
         return kFail;
     }
-
     int bad = 0, runs = 0;
+    std::set<std::string> failing;  // tasks failing at some size
     const bool found_gpu = run_selftest(gpu, lab, *program, skeleton, big, [&](const SelftestRun& r) {
         ++runs;
         bad += !report_selftest_run(lab, *r.task, r.size, r.timed, skeleton, r.report);
+        if (is_failure(verdict_of_run(*r.task, r.size.params, r.report).verdict)) failing.insert(r.task->id);
     });
     if (!found_gpu) return kSkipped;
+    for (const TaskInfo& t : lab.tasks)
+        if (program_as_given(lab, skeleton) && !failing.count(t.id) && ++bad)
+            fmt::print("BAD  {} {}: the program as given passes at every size\n", lab.id, t.id);
     fmt::print("selftest {} {}: {} ({} runs, {} not as expected; seed per run is fresh)\n", lab.id, what,
                bad ? "FAILED" : "passed", runs, bad);
     return bad ? kFail : kPass;

@@ -529,6 +529,28 @@ void read_tasks(const Reader& r, LabInfo& lab)
                                                         [](const TaskInfo& t) { return t.threshold.has_value(); }));
 }
 
+// "answers": {"program": "<file in the lab's folder>", "questions":
+// ["<task>.<measure>", ...]}: the program as given (a copy of the skeleton,
+// which the student's own file replaces), and each question a timed task's
+// (its timed size is where that program is profiled) and a numeric measure.
+void read_answers(const Reader& r, LabInfo& lab)
+{
+    if (!r.has("answers")) return;
+    const Reader a = r.child("answers");
+    lab.answers_program = lab.lab_dir / a.str("program");
+    const json& keys = a.array("questions");
+    if (keys.empty()) a.fail("questions", "must ask at least one");
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const std::string where = "questions[" + std::to_string(i) + "]";
+        if (!keys[i].is_string()) a.fail(where, "must be \"<task>.<measure>\"");
+        AnswerAsked q;
+        if (const auto bad = parse_answer_asked(keys[i].get<std::string>(), q)) a.fail(where, *bad);
+        const TaskInfo* task = lab.find_task(q.task);
+        if (!task || !task->timed) a.fail(where, "\"" + q.task + "\" is not a timed task of this lab");
+        lab.answers.push_back(std::move(q));
+    }
+}
+
 // lab.json "similarity": the score measured on the generated class
 // (docs/results/similarity.txt), or why there is none.
 void read_look_score(const Reader& r, LabInfo& lab)
@@ -604,6 +626,7 @@ LabInfo Catalog::load_lab(const fs::path& root, const fs::path& lab_json)
     lab.lab_dir = lab_json.parent_path();
     read_lab_header(r, lab);
     read_tasks(r, lab);
+    read_answers(r, lab);
     lab.mistakes = read_mistakes(r, lab);
     read_feedback_and_limits(r, lab);
     read_look_score(r, lab);

@@ -172,6 +172,10 @@ struct LabInfo {
     // The profiler's rules of every timed task, after the task's own
     // (lab.json "profile" at the lab's level: course/profile_rules.h).
     std::vector<ProfileRule> profile;
+    // Questions on the profile of the lab's program as given, which the
+    // student's file answers (lab.json "answers": course/profile_rules.h).
+    std::vector<AnswerAsked> answers;
+    std::filesystem::path answers_program;  // the program as given, in the lab's folder
     std::vector<Mistake> mistakes;  // the classic mistakes, each a file of the broken set
     // lab.json "similarity": the score from which two files' likeness is
     // worth a person's look (similarity/lab_similarity.h LookScore); none:

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 #include <sstream>
 
 namespace hpclab {
@@ -106,6 +107,56 @@ std::optional<ProfileSentence> profile_sentence(const std::vector<ProfileRule>& 
             out.replace(at, key.size(), shown);
     }
     return ProfileSentence {rule->measure, out};
+}
+
+std::optional<std::string> parse_answer_asked(const std::string& key, AnswerAsked& out)
+{
+    const auto dot = key.find('.');
+    if (dot == std::string::npos || dot == 0) return "\"" + key + "\" is not <task>.<measure>";
+    out.task = key.substr(0, dot);
+    out.measure = key.substr(dot + 1);
+    const ProfileMeasure* m = find_profile_measure(out.measure);
+    if (!m) return "\"" + out.measure + "\" is not a measure of the profiler (course/profile_rules.h)";
+    if (m->categorical) return "\"" + out.measure + "\" is a name, not a number to answer";
+    return std::nullopt;
+}
+
+std::map<std::string, std::string> answers_in(std::string_view source)
+{
+    // A line's "answer", its key, '=', and the rest of the line.
+    static const std::regex line(R"((?:^|\n)[ \t*/]*answer[ \t]+([A-Za-z0-9_]+\.[A-Za-z0-9_]+)[ \t]*=([^\n]*))");
+    std::map<std::string, std::string> out;
+    const std::string text(source);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), line); it != std::sregex_iterator(); ++it) {
+        std::string value = (*it)[2].str();
+        const auto b = value.find_first_not_of(" \t\r");
+        const auto e = value.find_last_not_of(" \t\r");
+        value = b == std::string::npos ? "" : value.substr(b, e - b + 1);
+        out.emplace((*it)[1].str(), value);
+    }
+    return out;
+}
+
+std::optional<std::string> answer_problem(const AnswerAsked& q, const std::string& given, double measured)
+{
+    const std::string where = fmt::format("answer {} = <number>", q.key());
+    if (given.empty())
+        return fmt::format("no answer to {}: write `{}` in your file's ANSWERS block, the number hpclab check "
+                           "--profile shows for the program as given",
+                           q.key(), where);
+    double value = 0;
+    std::size_t used = 0;
+    try {
+        value = std::stod(given, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != given.size() || !std::isfinite(value))
+        return fmt::format("your answer to {} is not a number: `{}`", q.key(), given);
+    if (std::abs(value - measured) <= kAnswerWithin * std::abs(measured)) return std::nullopt;
+    return fmt::format("your answer to {} ({}) is not within a quarter of what hpclab measured on the program as "
+                       "given: run hpclab check --profile on the file as it was handed out and read {} there",
+                       q.key(), given, q.measure);
 }
 
 }  // namespace hpclab

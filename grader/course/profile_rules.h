@@ -8,7 +8,8 @@
 //   ]
 // The first rule whose measure is known and whose condition holds gives the
 // sentence; {name} in it is that measure's value. The measures are one
-// table here, so that a new lab adds sentences, not code.
+// table here, so that a new lab adds sentences, not code. Below them, the
+// measured answers of a lab that asks the student to read the profiler.
 #pragma once
 
 #include <map>
@@ -70,5 +71,43 @@ struct ProfileSentence {
     std::string text;
 };
 std::optional<ProfileSentence> profile_sentence(const std::vector<ProfileRule>& rules, const ProfileValues& v);
+
+
+// Measured answers (lab.json "answers"; issue 49's diagnose lab): numbers a
+// student reads off the profiler about the lab's program AS GIVEN (its
+// skeleton), written in their own file as lines
+//     answer <task>.<measure> = <number>
+// and checked against hpclab's own profile of that program on the same GPU
+// (check/profile.h). The student's file says what they measured; what
+// decides is what hpclab measured, and the message never shows it (a
+// student told the number would copy it rather than measure it).
+// A question: a timed task of the lab and one of the profiler's numeric
+// measures (course/profile_rules.h kProfileMeasures).
+struct AnswerAsked {
+    std::string task;
+    std::string measure;
+    std::string key() const { return task + "." + measure; }  // as the student writes it
+};
+
+// How far an answer may be from hpclab's measure, as a share of it: the
+// counters of one run against another's differ by a few percent (a cache's
+// state, the other programs), and a student reads a value rounded to two
+// digits; a number a quarter off was not read from the profiler.
+inline constexpr double kAnswerWithin = 0.25;
+
+// "scale_rows.load_sectors_per_request" -> the question; a message naming
+// what is wrong when it is not one (no dot, an unknown or categorical
+// measure).
+std::optional<std::string> parse_answer_asked(const std::string& key, AnswerAsked& out);
+
+// The answers a file gives: for each key written in an "answer <key> =
+// <text>" line (anywhere, in a comment or not), the text after '=', trimmed.
+// The first line of a key counts.
+std::map<std::string, std::string> answers_in(std::string_view source);
+
+// Whether the answer `given` (the student's text, empty when none) fits
+// `measured`: nothing when it does, else the message (without the
+// measured value).
+std::optional<std::string> answer_problem(const AnswerAsked& q, const std::string& given, double measured);
 
 }  // namespace hpclab

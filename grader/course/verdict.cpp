@@ -82,6 +82,9 @@ constexpr std::array kTable = {
     VerdictInfo {V::race, "race", "data race (racecheck)", C::sanitizer, kFail, kPlain,
                  "Threads of a block read shared memory that others write, with no __syncthreads() between: a "
                  "barrier after the loads, and before a loop overwrites the shared array."},
+    VerdictInfo {V::wrong_measurement, "wrong_measurement", "wrong measured answer", C::lesson, kFail, kPlain,
+                 "Profile the program as it was given (hpclab check <lab> --file <the lab's given copy> --profile) "
+                 "and copy the numbers it shows into your file's ANSWERS block."},
     VerdictInfo {V::too_slow, "too_slow", "too slow", C::speed, kFail, kPlain,
                  "Right, but slower than the lesson's technique allows: see the walkthrough's part on why the "
                  "solution is fast."},

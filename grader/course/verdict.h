@@ -42,6 +42,7 @@ enum class Verdict {
     slow_copies,       // copies from pageable memory, or none beside other work (streams)
     memcheck,          // compute-sanitizer memcheck: an invalid access
     race,              // compute-sanitizer racecheck: a shared-memory data race
+    wrong_measurement, // a measured answer (lab.json "answers") is not what hpclab measured
     too_slow,          // the speed ratio is below the lab's threshold
     inconclusive,      // the ratio's spread straddles the threshold: rerun
     suspicious,        // faster than the hardware can move the bytes: to a person

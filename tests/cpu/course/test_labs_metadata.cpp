@@ -48,7 +48,7 @@ TEST_CASE("labs: the labs of the course, in course order")
     std::vector<std::string> ids;
     for (const auto& lab : catalog().labs()) ids.push_back(lab.id);
     const std::vector<std::string> course = {"hello",   "vecadd0", "vecadd1",   "vecadd2", "vecadd3",
-                                             "stencil", "program", "symbols", "reduction", "warpreduce", "matmul", "rotation", "aos_soa", "streams", "histogram", "scan"};
+                                             "stencil", "program", "symbols", "reduction", "warpreduce", "matmul", "rotation", "aos_soa", "streams", "histogram", "scan", "diagnose"};
     CHECK(ids == course);
     for (std::size_t i = 0; i < catalog().labs().size(); ++i) CHECK(catalog().labs()[i].order == int(i) + 1);
 }
