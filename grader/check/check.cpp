@@ -361,7 +361,7 @@ public:
         const ProfileSetup setup {find_ncu(tc_.nvcc), &gpu_, o_.gpu_turns, out.seed, o_.hang_after_s};
         const AsGivenMeasures measured = measure_as_given(setup, tc_, lab);
         if (!measured.problem.empty()) {
-            say("your measured answers were not checked: " + measured.problem);
+            out.answers_note = "your measured answers were not checked: " + measured.problem;
             return true;
         }
         const auto given = answers_in(read_text_file(o_.source).value_or(""));

@@ -158,6 +158,7 @@ json grade_record(const LabCheck& c, const Toolchain& tc)
         {"build", {{"ok", c.build.ok}, {"cached", c.build.cached}, {"diagnostics", c.build.diagnostics}}},
         {"seconds", seconds_of_phases(c)},
         {"sanitizer_note", c.sanitizer_note},
+        {"answers_note", c.answers_note},
         {"gpu_health_note", c.gpu_health_note},
         {"sandbox", sandbox_unavailable() ? "off: " + *sandbox_unavailable() : std::string("bubblewrap")},
         {"tasks", tasks},

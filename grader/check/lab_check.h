@@ -152,6 +152,7 @@ struct LabCheck {
     std::vector<TaskCheck> tasks;
     Verdict overall = Verdict::pass;
     std::string sanitizer_note;       // why the sanitizer did not run, if it did not
+    std::string answers_note;         // why the file's measured answers were not checked (lab.json "answers")
     std::string gpu_health_note;      // what was wrong with the GPU after the runs, or why it could not be told
     double compile_s = 0, run_s = 0, sanitizer_s = 0, timing_s = 0, profile_s = 0, total_s = 0;
     // A whole program's check (course/lab_kind.h, not tasks_at_sizes): what it

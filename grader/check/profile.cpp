@@ -135,7 +135,7 @@ std::string profile_line(const TaskProfile& p)
 {
     if (!p.inconclusive.empty()) return "inconclusive: " + p.inconclusive;
     if (!p.sentence.empty()) return p.sentence;
-    return "no sentence of the lesson fits what it measured (" + measured_line(p) + ")";
+    return std::string(kNoSentence) + " (" + measured_line(p) + ")";
 }
 
 ProfileExpectation profile_against(const LabCheck& c, const std::string& measure)

@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace hpclab {
 
@@ -39,6 +40,9 @@ struct ProfileSetup {
 
 // What it measured in a line: "lanes_per_warp 32, sm_busy_pct 97, ...".
 std::string measured_line(const TaskProfile& p);
+
+// What a profile says when no rule of the lesson holds (its measures follow).
+inline constexpr std::string_view kNoSentence = "no sentence of the lesson fits what it measured";
 
 // The profile in one line, for a record and feedback.md: the sentence,
 // else what was measured, else why nothing was.

@@ -85,7 +85,7 @@ void print_profile(const TaskProfile& p, bool every_measure_explained)
         return;
     }
     fmt::print("     profiler ({}, {:.1f} s): {}\n", p.tool, p.seconds,
-               p.sentence.empty() ? "no sentence of the lesson fits what it measured" : p.sentence);
+               p.sentence.empty() ? std::string(kNoSentence) : p.sentence);
     if (!every_measure_explained) {
         fmt::print("     measured: {}\n", measured_line(p));
         return;
@@ -119,6 +119,7 @@ void print_check(const fs::path& root, const LabCheck& c, bool every_measure_exp
         if (t.profile) print_profile(*t.profile, every_measure_explained);
     }
     if (!c.sanitizer_note.empty()) fmt::print("\nSanitizer: {}\n", c.sanitizer_note);
+    if (!c.answers_note.empty()) fmt::print("\nAnswers: {}\n", c.answers_note);
     if (!c.gpu_health_note.empty()) fmt::print("GPU after the runs: {}\n", c.gpu_health_note);
     const auto passed = std::count_if(c.tasks.begin(), c.tasks.end(),
                                       [](const TaskCheck& t) { return t.verdict.verdict == Verdict::pass; });

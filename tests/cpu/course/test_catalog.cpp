@@ -87,6 +87,27 @@ TEST_CASE("catalog: a named speed baseline is a file of bench/<lab>/, and feedba
               .find("wrong_anwser: is not the name of a verdict") != std::string::npos);
 }
 
+TEST_CASE("catalog: measured answers name the program as given and ask a timed task's numeric measures")
+{
+    const auto with = [](const std::string& answers) {
+        return variant("\"limits\"", "\"answers\": " + answers + ", \"limits\"");
+    };
+    TempDir dir;
+    const auto file =
+        dir.write("labs/demo/lab.json", with(R"({"program": "given.cu", "questions": ["add.load_sectors_per_request"]})"));
+    const LabInfo lab = Catalog::load_lab(dir.path(), file);
+    REQUIRE(lab.answers.size() == 1);
+    CHECK(lab.answers[0].key() == "add.load_sectors_per_request");
+    CHECK(lab.answers_program == dir.path() / "labs" / "demo" / "given.cu");
+    CHECK(contains(load_error(with(R"({"program": "given.cu", "questions": ["mul.load_sectors_per_request"]})")),
+                   "\"mul\" is not a timed task of this lab"));
+    CHECK(contains(load_error(with(R"({"program": "given.cu", "questions": ["add.top_stall"]})")),
+                   "a name, not a number"));
+    CHECK(contains(load_error(with(R"({"program": "given.cu", "questions": ["add.sectors"]})")), "not a measure"));
+    CHECK(contains(load_error(with(R"({"program": "given.cu", "questions": []})")), "questions"));
+    CHECK(contains(load_error(with(R"({"questions": ["add.load_sectors_per_request"]})")), "program"));
+}
+
 TEST_CASE("catalog: a lab's CUDA connections (1 unless it says) and the copies its trace must show")
 {
     TempDir dir;
