@@ -11,7 +11,13 @@
 #include "util/text_file.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <fstream>
 #include <mutex>
@@ -80,6 +86,13 @@ std::optional<AsGivenMeasures> read_kept(const std::filesystem::path& file, cons
     return m;
 }
 
+std::vector<std::string> kept_lines(const AsGivenMeasures& m)
+{
+    std::vector<std::string> lines;
+    for (const auto& [key, value] : m.values) lines.push_back(fmt::format("{} {}", key, value));
+    return lines;
+}
+
 AsGivenMeasures measure_each_question(const ProfileSetup& setup, const LabInfo& lab, const BuildResult& build)
 {
     AsGivenMeasures m;
@@ -115,13 +128,22 @@ AsGivenMeasures measure_as_given(const ProfileSetup& setup, const Toolchain& tc,
     if (!build.ok) return {.problem = "the program as given did not build: " + build.diagnostics};
     complete_program_code(tc, build);
     const std::filesystem::path kept = kept_measures(build, *setup.gpu);
-    if (auto m = read_kept(kept, lab)) return *m;
-    AsGivenMeasures m = measure_each_question(setup, lab, build);
-    if (m.problem.empty()) {
-        std::ofstream out(kept);
-        for (const auto& [key, value] : m.values) out << key << ' ' << value << '\n';
+    // And one process at a time (the README's tests start several timed
+    // checks of the lab at once): the others read what the first kept. The
+    // lock goes with the process; a profile's run has its wall limit.
+    const int lock_fd = ::open((kept.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    while (lock_fd >= 0 && ::flock(lock_fd, LOCK_EX) != 0 && errno == EINTR) {}
+    std::optional<AsGivenMeasures> m = read_kept(kept, lab);
+    if (!m) {
+        m = measure_each_question(setup, lab, build);
+        if (m->problem.empty()) {  // whole or not at all: written aside, then renamed
+            std::ofstream(kept.string() + ".new") << fmt::format("{}\n", fmt::join(kept_lines(*m), "\n"));
+            std::error_code ec;
+            std::filesystem::rename(kept.string() + ".new", kept, ec);
+        }
     }
-    return m;
+    if (lock_fd >= 0) ::close(lock_fd);
+    return *m;
 }
 
 std::string measured_line(const TaskProfile& p)

@@ -77,9 +77,8 @@ CheckOptions options_of(const LabInfo& lab, const CheckArgs& args)
     o.sanitizer = !args.no_sanitizer;
     o.timing = !args.no_timing;
     o.big = args.big;
-    if (args.profile) o.profile = ProfileWhen::every;
-    // Correctness runs side by side (a maintainer's knob, for a GPU shared
-    // with other work or for measuring the check itself).
+    o.profile = args.profile ? ProfileWhen::every : args.no_profile ? ProfileWhen::never : ProfileWhen::slow;
+    // Correctness runs side by side (a maintainer's knob: a shared GPU, the check measured).
     if (const char* e = std::getenv("HPCLAB_PARALLEL_RUNS"); e && std::atoi(e) > 0) o.parallel_runs = std::atoi(e);
     o.progress = [quiet = args.quiet](const std::string& line) {
         if (!quiet) fmt::print("  {}\n", line);

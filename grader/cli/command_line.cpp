@@ -114,9 +114,10 @@ ParsedCommand check_command(CLI::App& app, Context& ctx)
     c->add_flag("--no-sandbox", a.no_sandbox,
                 "Compile and run without the sandbox (bubblewrap), as on your own machine");
     c->add_flag("--big", a.big, "Also the sizes past 2^31 bytes");
-    c->add_flag("--profile", a.profile,
-                "Every timed task once more under Nsight Compute (ncu), not only a slow one: each measure, what it "
-                "means, and the lesson's sentence if one fits");
+    auto* profile = c->add_flag("--profile", a.profile,
+                                "Every timed task once more under Nsight Compute (ncu), not only a slow one: each "
+                                "measure, what it means, and the lesson's sentence if one fits");
+    c->add_flag("--no-profile", a.no_profile, "Leave out the profiler's run of a slow task")->excludes(profile);
     c->add_flag("--quiet", a.quiet, "Less progress output");
     c->add_option("--expect", a.expect, "A verdict name: exit 0 only if the check gives exactly that verdict");
     c->add_option("--expect-profile", a.expect_profile,

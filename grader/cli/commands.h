@@ -36,7 +36,7 @@ struct CheckArgs {
     std::string task;
     std::optional<std::uint64_t> seed;
     bool no_sanitizer = false, no_timing = false, big = false, quiet = false;
-    bool profile = false;   // every timed task once more under ncu, each measure shown
+    bool profile = false, no_profile = false;  // every timed task once more under ncu; none
     bool no_sandbox = false;  // run as on a student's own machine, on purpose
     std::vector<std::string> needs;  // sandbox, cgroup, ncu: skipped (77) without them (unmet_need)
     std::string expect;     // a verdict name: exit 0 iff the check gives it

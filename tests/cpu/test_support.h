@@ -92,8 +92,10 @@ template <class T> void fill(CallBuffers& call, std::string_view name, const std
 inline bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 // Runs the hpclab binary with these arguments, with no GPU visible (so that
-// the result is the same on every machine) unless `hide_gpu` is false.
-inline ProcessResult run_hpclab(std::vector<std::string> args, bool hide_gpu = true, double limit_s = 120)
+// the result is the same on every machine) unless `hide_gpu` is false;
+// `env`: variables set for that run besides.
+inline ProcessResult run_hpclab(std::vector<std::string> args, bool hide_gpu = true, double limit_s = 120,
+                                const std::vector<std::pair<std::string, std::string>>& env = {})
 {
     ProcessSpec spec;
     spec.argv = {HPCLAB_EXE};
@@ -104,6 +106,7 @@ inline ProcessResult run_hpclab(std::vector<std::string> args, bool hide_gpu = t
     // of the tests, never into the checkout.
     spec.set_env.push_back({"HPCLAB_STATE", (std::filesystem::temp_directory_path() / "hpclab-cpu-tests-state").string()});
     if (hide_gpu) spec.set_env.push_back({"CUDA_VISIBLE_DEVICES", ""});
+    for (const auto& [name, value] : env) spec.set_env.push_back({name, value});
     return run_process(spec);
 }
 

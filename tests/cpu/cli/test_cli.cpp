@@ -49,6 +49,14 @@ TEST_CASE("cli: no command, or an unknown one, is a usage error")
     CHECK(has(typo.err, "Did you mean 'check'?"));
 }
 
+TEST_CASE("cli: check takes --profile or --no-profile, not both")
+{
+    const ProcessResult r = run_hpclab({"check", "vecadd3", "--solution", "--profile", "--no-profile"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "--no-profile"));
+    CHECK(has(r.err, "--profile"));
+}
+
 TEST_CASE("cli: an unknown lab is refused, with the list and a suggestion")
 {
     const std::string near = catalog().labs().back().id;

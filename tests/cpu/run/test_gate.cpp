@@ -29,11 +29,17 @@ struct GateFds {
     }
 };
 
+// The shell of the scripts below that stand in for a program: bash, whose
+// redirections take a descriptor of any number (dash's `<&N` and `N>&-` take
+// one digit, and a test process that holds a few more files, such as
+// HPCLAB_TIMELINE's and one from its parent, hands on descriptor 10).
+constexpr const char* kShell = "/bin/bash";
+
 // A shell script standing in for the program behind `gate`.
 std::future<ProcessResult> start_script(Gate& gate, const std::string& script, double wall_limit_s)
 {
     ProcessSpec spec;
-    spec.argv = {"/bin/sh", "-c", script};
+    spec.argv = {kShell, "-c", script};
     spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
     spec.wall_limit_s = wall_limit_s;
     spec.after_start = [&gate] { gate.program_started(); };
@@ -128,7 +134,7 @@ struct HeldShellRun {
     {
         req.gate = std::make_shared<Gate>();
         req.gate->open_when(start.get_future().share());
-        req.wrapper = {"/bin/sh", "-c",
+        req.wrapper = {kShell, "-c",
                        "while [ $# -gt 0 ]; do [ \"$1\" = --gate ] && g=$2; shift; done; "
                        "go=${g%%,*}; rest=${g#*,}; ready=${rest%%,*}; open=${rest#*,}; "
                        "[ \"$open\" != \"$rest\" ] || { echo no-open-descriptor; exit 0; }; "
@@ -255,7 +261,7 @@ TEST_CASE("gate: once open, the wall limit runs again")
     Gate gate;
     ProcessSpec spec;
     const std::string go = std::to_string(gate.child_go_fd());
-    spec.argv = {"/bin/sh", "-c", "head -c1 <&" + go + " >/dev/null; sleep 30"};
+    spec.argv = {kShell, "-c", "head -c1 <&" + go + " >/dev/null; sleep 30"};
     spec.pass_fds = {gate.child_go_fd(), gate.child_ready_fd()};
     spec.wall_limit_s = 0.5;
     spec.after_start = [&gate] { gate.program_started(); };
