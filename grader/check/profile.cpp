@@ -132,6 +132,9 @@ AsGivenMeasures measure_as_given(const ProfileSetup& setup, const Toolchain& tc,
     // And one process at a time (the README's tests start several timed
     // checks of the lab at once): the others read what the first kept. The
     // lock goes with the process; a profile's run has its wall limit.
+    // Without the sandbox a student's program could write the file, as it
+    // could the build cache: grading refuses to run so unless told the
+    // files are trusted (--no-sandbox), and each record says "sandbox: off".
     const int lock_fd = ::open((kept.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     while (lock_fd >= 0 && ::flock(lock_fd, LOCK_EX) != 0 && errno == EINTR) {}
     std::optional<AsGivenMeasures> m = read_kept(kept, lab);

@@ -154,7 +154,8 @@ std::optional<Finding> finding_of_claimed_times(const Timing& t)
 
 bool short_of_threshold(const Timing& t)
 {
-    return !t.student_ms.empty() && !t.baseline_ms.empty() && t.ratio_low < t.threshold;
+    return !t.student_ms.empty() && !t.baseline_ms.empty() && t.ratio_low < t.threshold &&
+           t.ratio_high >= t.threshold / kFarShort;
 }
 
 Timing judged_timing(Timing pooled, Timing fresh)

@@ -297,7 +297,7 @@ TEST_CASE("timing on the parent's clock: one harness cost, the lesser of the two
     CHECK(call_time(events.calls[0], events, 0.1) == 0.5);
 }
 
-TEST_CASE("timing: a file short of its threshold is judged on a fresh round when that round is the better")
+TEST_CASE("timing: a file short of its threshold is judged on a fresh round when that round is the better, unless far short")
 {
     // A correct vecadd3 in a slow process on the H100 (docs/results/calibration-h100.txt), then the
     // same file in fresh processes, as the file's other checks ran: 0.51x, then 0.91x.
@@ -312,7 +312,7 @@ TEST_CASE("timing: a file short of its threshold is judged on a fresh round when
                                {0.2311, 0.2147, 0.2997, 0.1469, 0.1438, 0.1508, 0.1512, 0.1627});
     const Timing fresh = timing({0.0786, 0.0718, 0.0815, 0.0853, 0.0786, 0.0874, 0.0842, 0.0881},
                                 {0.0943, 0.0902, 0.0936, 0.0955, 0.0903, 0.0909, 0.0908, 0.091});
-    CHECK(short_of_threshold([&] { Timing t = slow; t.ratio_low = 0.36; return t; }()));
+    CHECK(short_of_threshold([&] { Timing t = slow; t.ratio_low = 0.36; t.ratio_high = 0.56; return t; }()));
     const Timing judged = judged_timing(slow, fresh);
     CHECK(judged.ratio == doctest::Approx(0.91).epsilon(0.01));
     CHECK(contains(judged.note, "timed again in fresh processes: 0.51x before"));
@@ -334,6 +334,14 @@ TEST_CASE("timing: a file short of its threshold is judged on a fresh round when
     Timing clear = fresh;
     clear.ratio_low = 0.84;
     CHECK_FALSE(short_of_threshold(clear));
+    // Nor does a file far short, its fastest calls under a third of the threshold; one a little
+    // above that is timed again.
+    Timing far = slow;
+    far.ratio_low = 0.1;
+    far.ratio_high = 0.6 / kFarShort * 0.99;
+    CHECK_FALSE(short_of_threshold(far));
+    far.ratio_high = 0.6 / kFarShort * 1.01;
+    CHECK(short_of_threshold(far));
 }
 
 TEST_CASE("timing: a round whose student program made no call before its wall limit runs again, once")
