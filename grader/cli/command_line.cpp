@@ -117,11 +117,11 @@ ParsedCommand check_command(CLI::App& app, Context& ctx)
     auto* profile = c->add_flag("--profile", a.profile,
                                 "Every timed task once more under Nsight Compute (ncu), not only a slow one: each "
                                 "measure, what it means, and the lesson's sentence if one fits");
-    c->add_flag("--no-profile", a.no_profile, "Leave out the profiler's run of a slow task")->excludes(profile);
+    auto* no_profile = c->add_flag("--no-profile", a.no_profile, "Leave out a slow task's profile")->excludes(profile);
     c->add_flag("--quiet", a.quiet, "Less progress output");
     c->add_option("--expect", a.expect, "A verdict name: exit 0 only if the check gives exactly that verdict");
     c->add_option("--expect-profile", a.expect_profile,
-                  "A profiler measure: and only if a slow task's sentence is the lesson's rule on it");
+                  "A profiler measure: and only if a slow task's sentence rests on it")->excludes(no_profile);
     add_needs_option(c, a.needs);
     c->add_option("--json", a.json, "Also write the grade record to this file");
     return {c, [&, seed_opt] {

@@ -49,12 +49,16 @@ TEST_CASE("cli: no command, or an unknown one, is a usage error")
     CHECK(has(typo.err, "Did you mean 'check'?"));
 }
 
-TEST_CASE("cli: check takes --profile or --no-profile, not both")
+TEST_CASE("cli: check takes --profile or --no-profile, not both, and no --expect-profile with --no-profile")
 {
     const ProcessResult r = run_hpclab({"check", "vecadd3", "--solution", "--profile", "--no-profile"});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "--no-profile"));
     CHECK(has(r.err, "--profile"));
+    // Nor a sentence asked of a profile left out.
+    const ProcessResult asked = run_hpclab({"check", "vecadd3", "--solution", "--no-profile", "--expect-profile", "lanes_per_warp"});
+    CHECK(asked.exit_code == 2);
+    CHECK(has(asked.err, "--expect-profile"));
 }
 
 TEST_CASE("cli: an unknown lab is refused, with the list and a suggestion")
