@@ -6,6 +6,8 @@ they started by kind (summed seconds, count, and the wall seconds in which at le
 the GPU's alone turns, and the longest hpclab processes with where their time went.
 
   HPCLAB_TIMELINE=$PWD/tl/ ctest --preset default; scripts/test-timelines.py tl/ [how many longest, 25]
+  scripts/test-timelines.py tl/ --merge > one.txt    (every line on one clock: scripts/timeline-table.py one.txt
+                                                      tells what the GPU's drains waited for in the whole run)
 """
 import collections
 import os
@@ -91,11 +93,15 @@ def short_argv(argv):
 
 def main():
     folder = sys.argv[1]
-    longest = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+    longest = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else 25
     processes = [p for n in sorted(os.listdir(folder)) for p in read(os.path.join(folder, n))]
     if not processes:
         sys.exit(f"{folder}: no timeline files")
     t0 = min(p[0] for p in processes)
+    if "--merge" in sys.argv[2:]:
+        lines = sorted((started - t0 + a, started - t0 + b, w) for started, _, spans in processes for a, b, w in spans)
+        sys.stdout.writelines(f"{a:9.3f} {b:9.3f} {w}\n" for a, b, w in lines)
+        return
     kinds = collections.defaultdict(lambda: [0.0, 0, []])
     phases = collections.defaultdict(lambda: [0.0, 0])
     rows = []
