@@ -32,16 +32,8 @@ pack
 t=$(now); HPCLAB_TIMELINE=$LOGS/tl/ cmake --workflow --preset default > "$LOGS/workflow.txt" 2>&1; rc=$?
 say "cmake --workflow --preset default: exit $rc, $(since "$t") s"
 grep -E "Total Test time|^hpclab tests:|skipped:|\*\*\*Failed|Failed  |Timeout" "$LOGS/workflow.txt" | head -30 | tee -a "$S"
-python3 - "$LOGS/workflow.txt" > "$LOGS/test-times.txt" <<'PY'
-import re, sys
-rows = []
-for line in open(sys.argv[1], errors="replace"):
-    m = re.search(r"Test +#\d+: (.+?) \.{2,}.*?\s([0-9.]+) sec", line)
-    if m:
-        rows.append((float(m.group(2)), m.group(1)))
-for seconds, name in sorted(rows, reverse=True):
-    print(f"{seconds:7.2f} {name}")
-PY
+# Each test's seconds, the longest first (scripts/test-costs.py's reading of a ctest log).
+scripts/test-costs.py "this run" "$LOGS/workflow.txt" | grep -v "^#" > "$LOGS/test-times.txt"
 say "the longest tests (s):"; head -25 "$LOGS/test-times.txt" | tee -a "$S"
 scripts/test-timelines.py "$LOGS/tl/" 30 > "$LOGS/timelines.txt" 2>&1
 sed -n 1,20p "$LOGS/timelines.txt" | tee -a "$S"

@@ -10,9 +10,15 @@ the GPU's alone turns, and the longest hpclab processes with where their time we
                                                       tells what the GPU's drains waited for in the whole run)
 """
 import collections
+import importlib.util
 import os
 import re
 import sys
+
+# timeline-table.py's interval union (its name has a dash: loaded by path).
+_spec = importlib.util.spec_from_file_location("timeline_table", os.path.join(os.path.dirname(__file__), "timeline-table.py"))
+timeline_table = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(timeline_table)
 
 
 def child_kind(what):
@@ -71,18 +77,6 @@ def read(path):
     return processes
 
 
-def union_seconds(intervals):
-    total, end = 0.0, None
-    for a, b in sorted(intervals):
-        if end is None or a > end:
-            total += b - a
-            end = b
-        elif b > end:
-            total += b - end
-            end = b
-    return total
-
-
 def short_argv(argv):
     words = argv.split()
     if len(words) > 1:
@@ -125,17 +119,17 @@ def main():
         rows.append((whole, short_argv(argv), own))
         if "hpclab" in os.path.basename(argv.split()[0]) and "tests" not in os.path.basename(argv.split()[0]):
             for state, test in SLOT_STATES:
-                slots[state] += union_seconds([(a, b) for a, b, w in spans if test(w)])
+                slots[state] += timeline_table.covered([(a, b) for a, b, w in spans if test(w)])
             slots["profile minus ncu: waiting for the counters"] += (
-                union_seconds([(a, b) for a, b, w in spans if w.endswith(": profile")]) -
-                union_seconds([(a, b) for a, b, w in spans if w.startswith("ncu")]))
+                timeline_table.covered([(a, b) for a, b, w in spans if w.endswith(": profile")]) -
+                timeline_table.covered([(a, b) for a, b, w in spans if w.startswith("ncu")]))
             slots["the whole of each hpclab process"] += whole
     end = max(p[0] - t0 + max((b for a, b, w in p[2]), default=0) for p in processes)
     print(f"== {len(processes)} hpclab processes over {end:.1f} s of wall; their own wall summed "
           f"{sum(r[0] for r in rows):.1f} s")
     print("== children and turns by kind: summed s, count, wall s with at least one")
     for k, (s, n, iv) in sorted(kinds.items(), key=lambda kv: -kv[1][0]):
-        print(f"{k:28s} {s:8.1f} {n:6d} {union_seconds(iv):8.1f}")
+        print(f"{k:28s} {s:8.1f} {n:6d} {timeline_table.covered(iv):8.1f}")
     print("== where the hpclab processes' seconds went (each state's union in each process, summed)")
     for state, seconds in slots.most_common():
         print(f"{state:60s} {seconds:8.1f}")

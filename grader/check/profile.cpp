@@ -11,7 +11,6 @@
 #include "util/text_file.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -87,13 +86,6 @@ std::optional<AsGivenMeasures> read_kept(const std::filesystem::path& file, cons
     return m;
 }
 
-std::vector<std::string> kept_lines(const AsGivenMeasures& m)
-{
-    std::vector<std::string> lines;
-    for (const auto& [key, value] : m.values) lines.push_back(fmt::format("{} {}", key, value));
-    return lines;
-}
-
 AsGivenMeasures measure_each_question(const ProfileSetup& setup, const LabInfo& lab, const BuildResult& build)
 {
     AsGivenMeasures m;
@@ -141,7 +133,9 @@ AsGivenMeasures measure_as_given(const ProfileSetup& setup, const Toolchain& tc,
     if (!m) {
         m = measure_each_question(setup, lab, build);
         if (m->problem.empty()) {  // whole or not at all: written aside, then renamed
-            std::ofstream(kept.string() + ".new") << fmt::format("{}\n", fmt::join(kept_lines(*m), "\n"));
+            std::ofstream out(kept.string() + ".new");
+            for (const auto& [key, value] : m->values) out << key << ' ' << value << '\n';
+            out.close();
             std::error_code ec;
             std::filesystem::rename(kept.string() + ".new", kept, ec);
         }
