@@ -20,6 +20,7 @@
 #include <chrono>
 #include <fstream>
 #include <mutex>
+#include <thread>
 
 namespace hpclab {
 
@@ -123,12 +124,15 @@ AsGivenMeasures measure_as_given(const ProfileSetup& setup, const Toolchain& tc,
     const std::filesystem::path kept = kept_measures(build, *setup.gpu);
     // And one process at a time (the README's tests start several timed
     // checks of the lab at once): the others read what the first kept. The
-    // lock goes with the process; a profile's run has its wall limit.
+    // lock goes with the process, and is waited for no longer than the
+    // counters are (past that, this process measures for itself).
     // Without the sandbox a student's program could write the file, as it
     // could the build cache: grading refuses to run so unless told the
     // files are trusted (--no-sandbox), and each record says "sandbox: off".
     const int lock_fd = ::open((kept.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    while (lock_fd >= 0 && ::flock(lock_fd, LOCK_EX) != 0 && errno == EINTR) {}
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(kCountersWait_s);
+    while (lock_fd >= 0 && ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
     std::optional<AsGivenMeasures> m = read_kept(kept, lab);
     if (!m) {
         m = measure_each_question(setup, lab, build);
