@@ -9,7 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <deque>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -88,8 +88,7 @@ public:
     CorrectnessJobs(const CorrectnessRuns& runs, const std::vector<PlannedRun>& plan,
                     std::vector<std::vector<std::size_t>> jobs, InputsAhead ahead)
         : runs_(runs), plan_(plan), jobs_(std::move(jobs)), ahead_(std::move(ahead)),
-          timed_out_(std::make_unique<std::atomic<bool>[]>(runs.tasks.size())),
-          cancel_(std::make_unique<std::atomic<bool>[]>(jobs_.size())), running_(jobs_.size()), reports_(plan.size()),
+          timed_out_(std::make_unique<std::atomic<bool>[]>(runs.tasks.size())), reports_(plan.size()),
           inputs_noted_(std::make_unique<std::atomic<bool>[]>(jobs_.size())),
           opened_noted_(std::make_unique<std::atomic<bool>[]>(jobs_.size()))
     {
@@ -134,27 +133,27 @@ public:
     // Job k's runs: together where they can. The runs a program could not
     // finish (crashed, cut short, stopped for another task's time-out, or
     // any under a sanitizer that found something) go together again, a
-    // program per task; the runs of one task that a program of their own
-    // cannot finish run alone, in order, until one fails: the task's verdict
-    // is known then, and each run more is a fresh process (a second under
-    // the sanitizer). A task that hit the time limit anywhere is not run
-    // again: its other sizes would only wait out the same limit.
+    // program per task, the tasks' programs at once (one after another, each
+    // waited for its shared turn: 3 to 4 s each behind the timed phases of a
+    // busy test run, call 22b); the runs of one task that a program of their
+    // own cannot finish run alone, in order, until one fails: the task's
+    // verdict is known then, and each run more is a fresh process (a second
+    // under the sanitizer). A task that hit the time limit anywhere is not
+    // run again: its other sizes would only wait out the same limit.
     void run(std::size_t k)
     {
-        std::deque<std::vector<std::size_t>> groups {jobs_[k]};
-        while (!groups.empty()) {
-            const std::vector<std::size_t> js = start(k, groups.front());
-            groups.pop_front();
-            const std::vector<std::size_t> left = js.size() > 1 ? run_group(k, js) : js;
-            gpu_opened(k);  // its program has ended: one that never had its GPU holds nobody up
-            if (left.empty()) continue;
-            std::map<std::size_t, std::vector<std::size_t>> by_task;
-            for (std::size_t j : left) by_task[plan_[j].task].push_back(j);
-            if (by_task.size() > 1)
-                for (auto& [task, runs] : by_task) groups.push_back(std::move(runs));
-            else
-                run_alone_until_failure(k, left);
-        }
+        const std::vector<std::size_t> left = run_program(k, jobs_[k]);
+        gpu_opened(k);  // its program has ended: one that never had its GPU holds nobody up
+        std::map<std::size_t, std::vector<std::size_t>> by_task;
+        for (std::size_t j : left) by_task[plan_[j].task].push_back(j);
+        if (by_task.size() == 1) return run_alone_until_failure(k, left);
+        std::vector<std::future<void>> tasks;
+        for (auto& [task, runs] : by_task)
+            tasks.push_back(std::async(std::launch::async, [this, k, &runs = runs] {
+                const std::vector<std::size_t> still = run_program(k, runs);
+                run_alone_until_failure(k, still);
+            }));
+        for (auto& t : tasks) t.get();
     }
     std::vector<std::optional<RunReport>> take() { return std::move(reports_); }
 
@@ -163,22 +162,37 @@ private:
     {
         if (runs_.once_under_way && !under_way_told_.exchange(true)) runs_.once_under_way();
     }
-    // The group's runs whose task has not timed out, marked running: a
-    // time-out of one of their tasks from now on stops its program.
-    std::vector<std::size_t> start(std::size_t k, const std::vector<std::size_t>& group)
+    // A program under way: its runs, and the flag that stops it.
+    struct Program {
+        std::vector<std::size_t> runs;
+        std::atomic<bool> cancel {false};
+    };
+    // The runs of `group` whose task has not timed out, in one program (a
+    // single run: none, it goes alone); those it did not finish are returned.
+    // While it runs, a time-out of one of their tasks stops it.
+    std::vector<std::size_t> run_program(std::size_t k, const std::vector<std::size_t>& group)
     {
-        std::lock_guard lock(mutex_);
-        std::vector<std::size_t> js;
-        for (std::size_t j : group)
-            if (!timed_out_[plan_[j].task]) js.push_back(j);
-        running_[k] = js;
-        cancel_[k] = false;  // a flag an earlier program of the job was stopped by
-        return js;
-    }
-    void finish(std::size_t k)
-    {
-        std::lock_guard lock(mutex_);
-        running_[k].clear();
+        Program program;
+        {
+            std::lock_guard lock(mutex_);
+            for (std::size_t j : group)
+                if (!timed_out_[plan_[j].task]) program.runs.push_back(j);
+            if (program.runs.size() < 2) return program.runs;
+            running_.push_back(&program);
+        }
+        std::vector<std::optional<RunReport>> together = run_together(k, program.runs, program.cancel);
+        {
+            std::lock_guard lock(mutex_);
+            running_.erase(std::find(running_.begin(), running_.end(), &program));
+        }
+        together.resize(program.runs.size());  // empty: none finished (the sanitizer found something)
+        std::vector<std::size_t> left;
+        for (std::size_t i = 0; i < program.runs.size(); ++i) {
+            const std::size_t j = program.runs[i];
+            if (together[i] && together[i]->status != RunStatus::cancelled) keep(j, std::move(together[i]));
+            else left.push_back(j);
+        }
+        return left;
     }
     void note_time_out(std::size_t j, const std::optional<RunReport>& r)
     {
@@ -186,27 +200,14 @@ private:
         std::lock_guard lock(mutex_);
         const std::size_t task = plan_[j].task;
         timed_out_[task] = true;
-        for (std::size_t k = 0; k < jobs_.size(); ++k)
-            for (std::size_t i : running_[k])
-                if (plan_[i].task == task) cancel_[k] = true;
+        for (Program* program : running_)
+            for (std::size_t i : program->runs)
+                if (plan_[i].task == task) program->cancel = true;
     }
     void keep(std::size_t j, std::optional<RunReport> r)
     {
         note_time_out(j, r);
         if (r && r->status != RunStatus::cancelled) reports_[j] = std::move(r);
-    }
-    // The runs js in one program; those it did not finish are returned.
-    std::vector<std::size_t> run_group(std::size_t k, const std::vector<std::size_t>& js)
-    {
-        std::vector<std::optional<RunReport>> together = run_together(k, js);
-        finish(k);
-        together.resize(js.size());  // empty: none finished (the sanitizer found something)
-        std::vector<std::size_t> left;
-        for (std::size_t i = 0; i < js.size(); ++i) {
-            if (together[i] && together[i]->status != RunStatus::cancelled) keep(js[i], std::move(together[i]));
-            else left.push_back(js[i]);
-        }
-        return left;
     }
     void run_alone_until_failure(std::size_t k, const std::vector<std::size_t>& js)
     {
@@ -224,13 +225,14 @@ private:
         if (p.sanitizer()) return parse_sanitizer_output(r.tool_log, {}, "").errors > 0;
         return !r.passed();
     }
-    std::vector<std::optional<RunReport>> run_together(std::size_t k, const std::vector<std::size_t>& js)
+    std::vector<std::optional<RunReport>> run_together(std::size_t k, const std::vector<std::size_t>& js,
+                                                       const std::atomic<bool>& cancel)
     {
         const PlannedRun& first = plan_[js.front()];
         const auto log = first.sanitizer() ? std::make_unique<ToolLog>() : nullptr;
         std::vector<RunRequest> reqs;
         for (std::size_t j : js) reqs.push_back(planned_request(runs_, plan_[j], log.get()));
-        reqs.front().cancel = &cancel_[k];
+        reqs.front().cancel = &cancel;
         reqs.front().at = moments_of_job(k);
         // The inputs made ahead are the job's whole first program's.
         std::shared_ptr<MadeInputs> made;
@@ -289,10 +291,9 @@ private:
     const std::vector<PlannedRun>& plan_;
     std::vector<std::vector<std::size_t>> jobs_;  // a job's own entry changes only in its own run()
     InputsAhead ahead_;  // per job, taken by its first program (a job's own entry, as above)
-    std::mutex mutex_;  // one time-out noted at a time, against the jobs running
+    std::mutex mutex_;  // one time-out noted at a time, against the programs running
     std::unique_ptr<std::atomic<bool>[]> timed_out_;  // per task; it also stops the task's runs alone
-    std::unique_ptr<std::atomic<bool>[]> cancel_;     // per job: a task of its running program timed out
-    std::vector<std::vector<std::size_t>> running_;   // per job: the runs of its program under way
+    std::vector<Program*> running_;                   // the programs of several runs under way
     std::vector<std::optional<RunReport>> reports_;  // each job writes its own runs' places
     std::size_t first_jobs_ = 0;  // set before the jobs start
     std::unique_ptr<std::atomic<bool>[]> inputs_noted_;  // per job: its first inputs made
@@ -342,6 +343,9 @@ std::vector<std::optional<RunReport>> run_correctness(const CorrectnessRuns& run
             state.run(k);
             return 0;
         });
+    // A job's follow-ups (a program per task, after one that could not
+    // finish) run beside it, past this count: only after a failure, one
+    // program per task of the lab.
     const int workers = runs.parallel + (runs.sanitizer ? 2 : 0);
     state.await_first_jobs(std::min<std::size_t>(state.size(), static_cast<std::size_t>(std::max(1, workers))));
     run_bounded(std::move(jobs), workers);

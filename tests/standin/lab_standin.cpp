@@ -304,6 +304,10 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
         return wire::kExitOk;
     }
     if (trick == "crash") std::abort();
+    if (trick == "crash_late") {  // a second's work, then the crash
+        sleep_ms(1000);
+        std::abort();
+    }
     if (trick == "hang") for (;;) sleep_ms(1000);
     if (trick == "slow_cuda_exit") {  // hpc.h's message, then an exit the driver holds up
         std::fprintf(stderr, "lab.cu:12: cudaCheckError() failed\n    kernel execution\n"

@@ -149,6 +149,23 @@ TEST_CASE("correctness jobs: a crash in every program leaves each task judged at
     CHECK(judged.size() == 2);
 }
 
+TEST_CASE("correctness jobs: after a program that could not finish, each task's program runs at once")
+{
+    // Every program crashes a second after it starts: the program of both
+    // tasks, then a program per task, then each task's first size alone.
+    // The tasks' programs at once: three seconds of crashes; one task after
+    // the other it was five (each waited for its own shared GPU turn, too).
+    const LabInfo& lab = lab_of("vecadd2");
+    REQUIRE(lab.tasks.size() == 2);
+    const auto t0 = std::chrono::steady_clock::now();
+    const Checked c = correctness_of("crash_late", lab, true);
+    const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::size_t judged = 0;
+    for (const auto& r : c.reports) judged += r && r->status == RunStatus::crashed;
+    CHECK(judged == 2);  // each task at its first size
+    CHECK(took_s < 4.5);
+}
+
 TEST_CASE("correctness jobs: the plain sizes of every task run in one program")
 {
     const LabInfo& lab = lab_of("vecadd2");
