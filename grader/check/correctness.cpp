@@ -218,12 +218,18 @@ private:
             if (failed || timed_out_[plan_[j].task]) return;
         }
     }
-    // A run whose task's verdict is a failure whatever its other sizes say.
-    static bool failed_run(const PlannedRun& p, const RunReport& r)
+    // A run whose task's verdict is a failure whatever its other sizes say:
+    // judged alone as the check will judge it (an output cut at its limit
+    // too: the sizes after it ran on, alone, in call 22b, 22 s for one file),
+    // but for a finding the GPU's other work could have made, which runs
+    // again with the GPU alone (confirm_alone).
+    bool failed_run(const PlannedRun& p, const RunReport& r) const
     {
         if (r.status == RunStatus::cancelled || r.status == RunStatus::too_large) return false;  // no one's fault
         if (p.sanitizer()) return parse_sanitizer_output(r.tool_log, {}, "").errors > 0;
-        return !r.passed();
+        const TaskInfo& task = *runs_.tasks[p.task];
+        return !r.passed() || (is_failure(verdict_of_run(task, p.size.params, r).verdict) &&
+                               !bent_by_load(task, p.size.params, r));
     }
     std::vector<std::optional<RunReport>> run_together(std::size_t k, const std::vector<std::size_t>& js,
                                                        const std::atomic<bool>& cancel)

@@ -304,6 +304,10 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
         return wire::kExitOk;
     }
     if (trick == "crash") std::abort();
+    if (trick == "flood") {  // past any output limit a check sets, then the work done right
+        const std::string line(1023, 'x');
+        for (int i = 0; i < 1500; ++i) std::printf("%s\n", line.c_str());
+    }
     if (trick == "crash_late") {  // a second's work, then the crash
         sleep_ms(1000);
         std::abort();

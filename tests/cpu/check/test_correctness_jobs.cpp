@@ -126,6 +126,24 @@ TEST_CASE("correctness jobs: a program that ends early in every process is run a
     for (std::size_t j = 1; j < c.plan.size(); ++j) CHECK_FALSE(c.reports[j]);
 }
 
+TEST_CASE("correctness jobs: an output cut at its limit decides the task: the sizes after it are not run alone")
+{
+    // Every exchange prints past the limit, then computes right. The
+    // program of every size: its output cut, no size's share of it can be
+    // told (run/exchange_shares.h), so they run alone; the first, alone,
+    // is cut again: the task's verdict (output_limit) is known, and each
+    // size more would be a fresh process (vecadd3's output_flood.cu ran its
+    // ten others in call 22b, 22 s).
+    const Checked c = correctness_of("flood");
+    REQUIRE(c.plan.size() > 3);
+    REQUIRE(c.reports[0]);
+    CHECK(c.reports[0]->process.out_truncated);
+    CHECK(c.reports[0]->ran_before.empty());  // alone
+    CHECK(verdict_of_run(lab_of("vecadd1").tasks.front(), c.plan[0].size.params, *c.reports[0]).verdict ==
+          Verdict::output_limit);
+    for (std::size_t j = 1; j < c.plan.size(); ++j) CHECK_FALSE(c.reports[j]);
+}
+
 TEST_CASE("correctness jobs: a crash in every program leaves each task judged at its first size, in a program per task")
 {
     // The program of both tasks crashes in its first exchange; then each
