@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <utility>
 
 namespace hpclab {
@@ -138,20 +139,26 @@ public:
     // busy test run, call 22b); the runs of one task that a program of their
     // own cannot finish run alone, in order, until one fails: the task's
     // verdict is known then, and each run more is a fresh process (a second
-    // under the sanitizer). A task that hit the time limit anywhere is not
-    // run again: its other sizes would only wait out the same limit.
+    // under the sanitizer). So is a task whose run the program finished
+    // failing: its unfinished runs are not run again (vecadd3's
+    // early_done_thread.cu, whose program the check stopped at its first
+    // run's tampering, ran its other eleven sizes alone in call 22b: 20 s).
+    // A task that hit the time limit anywhere is not run again: its other
+    // sizes would only wait out the same limit.
     void run(std::size_t k)
     {
-        const std::vector<std::size_t> left = run_program(k, jobs_[k]);
+        const std::vector<std::size_t>& ran = jobs_[k];
+        const std::vector<std::size_t> left = undecided(ran, run_program(k, ran));
         gpu_opened(k);  // its program has ended: one that never had its GPU holds nobody up
+        const auto task_of = [&](std::size_t j) { return plan_[j].task; };
+        if (std::all_of(ran.begin(), ran.end(), [&](std::size_t j) { return task_of(j) == task_of(ran.front()); }))
+            return run_alone_until_failure(k, left);
         std::map<std::size_t, std::vector<std::size_t>> by_task;
-        for (std::size_t j : left) by_task[plan_[j].task].push_back(j);
-        if (by_task.size() == 1) return run_alone_until_failure(k, left);
+        for (std::size_t j : left) by_task[task_of(j)].push_back(j);
         std::vector<std::future<void>> tasks;
         for (auto& [task, runs] : by_task)
             tasks.push_back(std::async(std::launch::async, [this, k, &runs = runs] {
-                const std::vector<std::size_t> still = run_program(k, runs);
-                run_alone_until_failure(k, still);
+                run_alone_until_failure(k, undecided(runs, run_program(k, runs)));
             }));
         for (auto& t : tasks) t.get();
     }
@@ -208,6 +215,19 @@ private:
     {
         note_time_out(j, r);
         if (r && r->status != RunStatus::cancelled) reports_[j] = std::move(r);
+    }
+    // Of the runs `left` unfinished by a program of the runs `ran`, those
+    // whose task none of its finished runs failed. Reads only the reports
+    // of `ran`, which this thread wrote.
+    std::vector<std::size_t> undecided(const std::vector<std::size_t>& ran, const std::vector<std::size_t>& left) const
+    {
+        std::set<std::size_t> failed;
+        for (std::size_t j : ran)
+            if (reports_[j] && failed_run(plan_[j], *reports_[j])) failed.insert(plan_[j].task);
+        std::vector<std::size_t> still;
+        for (std::size_t j : left)
+            if (!failed.count(plan_[j].task)) still.push_back(j);
+        return still;
     }
     void run_alone_until_failure(std::size_t k, const std::vector<std::size_t>& js)
     {

@@ -367,8 +367,9 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[i], "--exchange-fd") == 0) fds.push_back(std::atoi(argv[i + 1]));
     std::setvbuf(stdout, nullptr, _IONBF, 0);  // as the harness: each line reaches the parent when printed
     for (std::size_t e = 0; e < fds.size(); ++e) {
-        const int status = run_exchange(fds[e], static_cast<std::uint32_t>(e),
-                                         at < 0 || static_cast<std::size_t>(at) == e ? trick : "vecadd");
+        std::string played = at < 0 || static_cast<std::size_t>(at) == e ? trick : "vecadd";
+        if (trick == "wrong_then_crash") played = e == 0 ? "zero_outputs" : "crash";  // a wrong answer, then a crash
+        const int status = run_exchange(fds[e], static_cast<std::uint32_t>(e), played);
         if (status != wire::kExitOk) return status;
     }
     return wire::kExitOk;

@@ -144,6 +144,19 @@ TEST_CASE("correctness jobs: an output cut at its limit decides the task: the si
     for (std::size_t j = 1; j < c.plan.size(); ++j) CHECK_FALSE(c.reports[j]);
 }
 
+TEST_CASE("correctness jobs: a task whose program finished a run wrong is not run again: its verdict is known")
+{
+    // The program computes its first size wrong, then crashes in its
+    // second: the sizes it left would each run alone, to learn what the
+    // first already says.
+    const Checked c = correctness_of("wrong_then_crash");
+    REQUIRE(c.plan.size() > 2);
+    REQUIRE(c.reports[0]);
+    CHECK(c.reports[0]->status == RunStatus::completed);
+    CHECK_FALSE(c.reports[0]->passed());
+    for (std::size_t j = 1; j < c.plan.size(); ++j) CHECK_FALSE(c.reports[j]);
+}
+
 TEST_CASE("correctness jobs: a crash in every program leaves each task judged at its first size, in a program per task")
 {
     // The program of both tasks crashes in its first exchange; then each
