@@ -139,10 +139,12 @@ public:
     // busy test run, call 22b); the runs of one task that a program of their
     // own cannot finish run alone, in order, until one fails: the task's
     // verdict is known then, and each run more is a fresh process (a second
-    // under the sanitizer). So is a task whose run the program finished
-    // failing: its unfinished runs are not run again (vecadd3's
-    // early_done_thread.cu, whose program the check stopped at its first
-    // run's tampering, ran its other eleven sizes alone in call 22b: 20 s).
+    // under the sanitizer). So is a task one of whose finished runs failed
+    // with a verdict that no run's could outrank (tampering: a crash in a
+    // later size would outrank a wrong answer): its unfinished runs are not
+    // run again (vecadd3's early_done_thread.cu, whose program the check
+    // stopped at its first run's tampering, ran its other eleven sizes alone
+    // in call 22b: 20 s).
     // A task that hit the time limit anywhere is not run again: its other
     // sizes would only wait out the same limit.
     void run(std::size_t k)
@@ -217,13 +219,21 @@ private:
         if (r && r->status != RunStatus::cancelled) reports_[j] = std::move(r);
     }
     // Of the runs `left` unfinished by a program of the runs `ran`, those
-    // whose task none of its finished runs failed. Reads only the reports
-    // of `ran`, which this thread wrote.
+    // whose task's verdict its finished runs do not decide, whatever the
+    // others would say. Reads only the reports of `ran`, which this thread wrote.
     std::vector<std::size_t> undecided(const std::vector<std::size_t>& ran, const std::vector<std::size_t>& left) const
     {
+        const auto outranks_every_run = [](Verdict v) {
+            const auto table = verdict_table();
+            return std::all_of(table.begin(), table.end(), [v](const VerdictInfo& i) {
+                return i.kind != VerdictClass::run || precedence(v) < precedence(i.verdict);
+            });
+        };
         std::set<std::size_t> failed;
         for (std::size_t j : ran)
-            if (reports_[j] && failed_run(plan_[j], *reports_[j])) failed.insert(plan_[j].task);
+            if (reports_[j] && !plan_[j].sanitizer() &&
+                outranks_every_run(verdict_of_run(*runs_.tasks[plan_[j].task], plan_[j].size.params, *reports_[j]).verdict))
+                failed.insert(plan_[j].task);
         std::vector<std::size_t> still;
         for (std::size_t j : left)
             if (!failed.count(plan_[j].task)) still.push_back(j);

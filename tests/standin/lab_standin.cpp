@@ -369,6 +369,7 @@ int main(int argc, char** argv)
     for (std::size_t e = 0; e < fds.size(); ++e) {
         std::string played = at < 0 || static_cast<std::size_t>(at) == e ? trick : "vecadd";
         if (trick == "wrong_then_crash") played = e == 0 ? "zero_outputs" : "crash";  // a wrong answer, then a crash
+        if (trick == "tamper_then_crash") played = e == 0 ? "claim_unseen" : "crash";
         const int status = run_exchange(fds[e], static_cast<std::uint32_t>(e), played);
         if (status != wire::kExitOk) return status;
     }

@@ -144,17 +144,29 @@ TEST_CASE("correctness jobs: an output cut at its limit decides the task: the si
     for (std::size_t j = 1; j < c.plan.size(); ++j) CHECK_FALSE(c.reports[j]);
 }
 
-TEST_CASE("correctness jobs: a task whose program finished a run wrong is not run again: its verdict is known")
+TEST_CASE("correctness jobs: a task whose program finished a run tampered with is not run again: its verdict is known")
 {
-    // The program computes its first size wrong, then crashes in its
-    // second: the sizes it left would each run alone, to learn what the
-    // first already says.
+    // The program claims its first size's calls done unseen (tampering: no
+    // run's verdict outranks it), then crashes in its second: the sizes it
+    // left would each run alone, to learn nothing the first does not say.
+    const Checked c = correctness_of("tamper_then_crash");
+    REQUIRE(c.plan.size() > 2);
+    REQUIRE(c.reports[0]);
+    CHECK(verdict_of_run(lab_of("vecadd1").tasks.front(), c.plan[0].size.params, *c.reports[0]).verdict ==
+          Verdict::tampering);
+    for (std::size_t j = 1; j < c.plan.size(); ++j) CHECK_FALSE(c.reports[j]);
+}
+
+TEST_CASE("correctness jobs: a run finished wrong leaves the sizes after it to run: a crash there outranks it")
+{
+    // The first size wrong, the second crashes: alone, the second size is
+    // its program's first exchange (wrong again, which ends its task's runs).
     const Checked c = correctness_of("wrong_then_crash");
     REQUIRE(c.plan.size() > 2);
     REQUIRE(c.reports[0]);
-    CHECK(c.reports[0]->status == RunStatus::completed);
     CHECK_FALSE(c.reports[0]->passed());
-    for (std::size_t j = 1; j < c.plan.size(); ++j) CHECK_FALSE(c.reports[j]);
+    REQUIRE(c.reports[1]);
+    CHECK(c.reports[1]->ran_before.empty());  // alone
 }
 
 TEST_CASE("correctness jobs: a crash in every program leaves each task judged at its first size, in a program per task")
