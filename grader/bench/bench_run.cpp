@@ -30,7 +30,7 @@ constexpr double kHostMemoryShare = 0.7;
 struct BuiltVariant {
     std::optional<fs::path> program;
     std::string error;  // the first lines of the compiler's messages
-    std::string said;   // how its build went, as build_and_report says it
+    std::string said;   // how its build went (build_outcome)
 };
 
 // Every variant built at once, up to half the CPUs (as the kit's baselines),
@@ -47,8 +47,8 @@ std::map<std::string, BuiltVariant> build_variants(const BuildSite& site, const 
                 if (!b.ok)
                     return BuiltVariant {std::nullopt,
                                          "does not build: " + first_lines(trim_diagnostics(b.diagnostics, site.root, 3), 2),
-                                         "failed"};
-                return BuiltVariant {b.program, "", b.cached ? "up to date" : fmt::format("done ({:.1f} s)", b.seconds)};
+                                         build_outcome(b)};
+                return BuiltVariant {b.program, "", build_outcome(b)};
             } catch (const SetupError& e) {  // one variant's (a toolkit library missing): its rows, not the table
                 return BuiltVariant {std::nullopt, first_lines(e.what(), 2), "failed"};
             }

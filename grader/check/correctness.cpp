@@ -140,13 +140,13 @@ public:
     // own cannot finish run alone, in order, until one fails: the task's
     // verdict is known then, and each run more is a fresh process (a second
     // under the sanitizer). So is a task one of whose finished runs failed
-    // with a verdict that no run's could outrank (tampering: a crash in a
+    // with a verdict that no run's could outrank (tampering; a crash in a
     // later size would outrank a wrong answer): its unfinished runs are not
-    // run again (vecadd3's early_done_thread.cu, whose program the check
-    // stopped at its first run's tampering, ran its other eleven sizes alone
-    // in call 22b: 20 s).
-    // A task that hit the time limit anywhere is not run again: its other
-    // sizes would only wait out the same limit.
+    // run again. (Meant for vecadd3's early_done_thread.cu, whose eleven
+    // sizes ran alone in call 22b; they still did in call 23c: none of its
+    // finished runs is judged tampering there.) A task that hit the time
+    // limit anywhere is not run again: its other sizes would only wait out
+    // the same limit.
     void run(std::size_t k)
     {
         const std::vector<std::size_t>& ran = jobs_[k];

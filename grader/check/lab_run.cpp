@@ -55,24 +55,29 @@ BuildResult build_and_report(const BuildSite& site, const LabInfo& lab, const fs
     std::fflush(stdout);
     const BuildResult b = build_lab_program(tc, lab, src, build, link_libraries);
     if (!b.ok && b.setup_problem) {
-        if (!quiet) fmt::print("failed\n");
+        if (!quiet) fmt::print("{}\n", build_outcome(b));
         std::fflush(stdout);
         throw SetupError("could not build " + shown + " (a set-up problem, not the code):\n" +
                          trim_diagnostics(b.diagnostics, site.root, 20));
     }
     if (!b.ok) {
-        if (!quiet) fmt::print("failed\n");
+        if (!quiet) fmt::print("{}\n", build_outcome(b));
         std::fflush(stdout);
         fmt::print(stderr, "\nCompile error in {}:\n{}", shown, trim_diagnostics(b.diagnostics, site.root, 40));
         return b;
     }
     if (!quiet) {
-        if (b.cached) fmt::print("up to date\n");
-        else fmt::print("done ({:.1f} s)\n", b.seconds);
+        fmt::print("{}\n", build_outcome(b));
         if (!b.diagnostics.empty())
             fmt::print(stderr, "Compiler warnings:\n{}", trim_diagnostics(b.diagnostics, site.root, 20));
     }
     return b;
+}
+
+std::string build_outcome(const BuildResult& b)
+{
+    if (!b.ok) return "failed";
+    return b.cached ? "up to date" : fmt::format("done ({:.1f} s)", b.seconds);
 }
 
 RunRequest run_request(const GpuInfo& gpu, const LabInfo& lab, const TaskInfo& task, const fs::path& program,

@@ -48,6 +48,9 @@ std::optional<std::filesystem::path> build_program(const BuildSite& site, const 
 // problem (not the code's) is a SetupError.
 BuildResult build_and_report(const BuildSite& site, const LabInfo& lab, const std::filesystem::path& src,
                              const std::string& build, bool quiet, const std::vector<std::string>& link_libraries);
+// How a build went, as build_and_report says it after "Building <file> ... ":
+// "failed", "up to date" or "done (1.2 s)".
+std::string build_outcome(const BuildResult& b);
 
 struct RunOptions {
     bool timed = false;             // the timed recipe (run/run_recipe.h), as check and bench time

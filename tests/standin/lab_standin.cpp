@@ -33,10 +33,13 @@
 //   reopen           says its GPU is ready over and over, and never ends
 // and, for a program given several exchanges (one run after another):
 //   crash, hang, exit   abort(), sleep forever, or exit(0), before any call
+//   crash_late       abort() a second after the exchange starts
+//   flood            prints 1.5 MiB (past any output limit a check sets), then vecadd
 //   slow_cuda_exit   hpc.h's message of a failed CUDA call, then an exit that never ends
 //   slow             vecadd, after sleeping 600 ms
 //   print            vecadd, printing "printed in exchange <e>" in each call
 //   <trick>@<e>      the trick in exchange e only, vecadd in the others
+//   <first>,<rest>   the trick <first> in exchange 0, <rest> in the others
 #include "wire/exchange.h"
 #include "wire/reveal.h"
 
@@ -304,11 +307,11 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
         return wire::kExitOk;
     }
     if (trick == "crash") std::abort();
-    if (trick == "flood") {  // past any output limit a check sets, then the work done right
+    if (trick == "flood") {
         const std::string line(1023, 'x');
         for (int i = 0; i < 1500; ++i) std::printf("%s\n", line.c_str());
     }
-    if (trick == "crash_late") {  // a second's work, then the crash
+    if (trick == "crash_late") {
         sleep_ms(1000);
         std::abort();
     }
@@ -352,7 +355,8 @@ int run_exchange(int fd, std::uint32_t index, const std::string& trick)
 }  // namespace
 
 // A trick "<trick>@<e>" is played in exchange e only (the others honest):
-// a program that runs several sizes and fails in one of them.
+// a program that runs several sizes and fails in one of them; "<first>,<rest>"
+// plays one trick in the first exchange and another in the rest.
 int main(int argc, char** argv)
 {
     if (argc < 4) return wire::kExitHarnessError;
@@ -362,14 +366,17 @@ int main(int argc, char** argv)
         at = std::atol(trick.c_str() + pos + 1);
         trick.resize(pos);
     }
+    std::string rest = trick;
+    if (const auto pos = trick.find(','); pos != std::string::npos) {
+        rest = trick.substr(pos + 1);
+        trick.resize(pos);
+    }
     std::vector<int> fds;
     for (int i = 2; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], "--exchange-fd") == 0) fds.push_back(std::atoi(argv[i + 1]));
     std::setvbuf(stdout, nullptr, _IONBF, 0);  // as the harness: each line reaches the parent when printed
     for (std::size_t e = 0; e < fds.size(); ++e) {
-        std::string played = at < 0 || static_cast<std::size_t>(at) == e ? trick : "vecadd";
-        if (trick == "wrong_then_crash") played = e == 0 ? "zero_outputs" : "crash";  // a wrong answer, then a crash
-        if (trick == "tamper_then_crash") played = e == 0 ? "claim_unseen" : "crash";
+        const std::string played = at >= 0 && static_cast<std::size_t>(at) != e ? "vecadd" : e == 0 ? trick : rest;
         const int status = run_exchange(fds[e], static_cast<std::uint32_t>(e), played);
         if (status != wire::kExitOk) return status;
     }

@@ -149,7 +149,7 @@ TEST_CASE("correctness jobs: a task whose program finished a run tampered with i
     // The program claims its first size's calls done unseen (tampering: no
     // run's verdict outranks it), then crashes in its second: the sizes it
     // left would each run alone, to learn nothing the first does not say.
-    const Checked c = correctness_of("tamper_then_crash");
+    const Checked c = correctness_of("claim_unseen,crash");
     REQUIRE(c.plan.size() > 2);
     REQUIRE(c.reports[0]);
     CHECK(verdict_of_run(lab_of("vecadd1").tasks.front(), c.plan[0].size.params, *c.reports[0]).verdict ==
@@ -161,7 +161,7 @@ TEST_CASE("correctness jobs: a run finished wrong leaves the sizes after it to r
 {
     // The first size wrong, the second crashes: alone, the second size is
     // its program's first exchange (wrong again, which ends its task's runs).
-    const Checked c = correctness_of("wrong_then_crash");
+    const Checked c = correctness_of("zero_outputs,crash");
     REQUIRE(c.plan.size() > 2);
     REQUIRE(c.reports[0]);
     CHECK_FALSE(c.reports[0]->passed());
